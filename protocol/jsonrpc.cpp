@@ -1,0 +1,2 @@
+// placeholder until the framing lands
+namespace warplens::protocol {}

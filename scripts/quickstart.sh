@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# README command 1: install what is missing, build, and analyse the bundled
+# examples, printing their diagnostics like a compiler.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/bootstrap.sh"
+"$root/scripts/build.sh"
+shopt -s nullglob
+files=("$root"/examples/*.cu)
+"$root/build/bin/warplens" check "${files[@]}"

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# README command 2: the whole test suite (installs and builds first if needed).
+# Extra arguments go to ctest, e.g. -L unit or -R lsp.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/bootstrap.sh"
+"$root/scripts/build.sh"
+ctest --test-dir "${WARPLENS_BUILD_DIR:-$root/build}" --output-on-failure -j "$(nproc)" "$@"
