@@ -106,13 +106,15 @@ inline Function make_kernel(std::string name, std::vector<std::string> param_typ
   std::string sig = "void " + name + "(";
   for (std::size_t i = 0; i < param_types.size(); ++i) {
     Parameter p;
-    p.name = "p" + std::to_string(i);
+    p.name = "p";
+    p.name += std::to_string(i);
     p.type = param_types[i];
     f.params.push_back(p);
     sig += (i ? ", " : "") + param_types[i];
   }
   f.signature = sig + ")";
-  f.key = name + "(" + sig.substr(sig.find('(') + 1);
+  f.key = name;
+  f.key += sig.substr(sig.find('('));
   return f;
 }
 
