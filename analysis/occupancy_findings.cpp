@@ -250,7 +250,8 @@ OccupancyAnalysis run_occupancy_analysis(const OccupancyRequest& request, const 
   req.compile_args = request.compile_args;
   req.compile_args.insert(req.compile_args.end(), options.extra_args.begin(), options.extra_args.end());
   req.working_directory = request.working_directory;
-  ResourceUsageResult res = compute_resource_usage(req, stop);
+  ResourceUsageResult res =
+      compute_resource_usage(req, stop, request.cache ? request.cache : &default_resource_cache());
   if (res.status == ResourceUsageStatus::Cancelled) {
     OccupancyAnalysis a;
     a.gpu = std::move(gpu);

@@ -49,6 +49,7 @@ struct OccupancyRequest {
   std::vector<std::string> compile_args;
   std::string working_directory;  // the compile command's directory
   bool probe_local_gpu = true;    // read a present GPU's real limits
+  ResourceCache* cache = nullptr; // nullptr = default_resource_cache()
 };
 
 // The whole pipeline. Synchronous and slow on a cache miss (nvcc, ~0.4-1.5 s):

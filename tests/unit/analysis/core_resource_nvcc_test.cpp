@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "analysis/nvcc_toolchain.h"
+#include "analysis/occupancy_findings.h"
 #include "analysis/resource_usage.h"
 #include "occupancy_test_support.h"
 
@@ -293,4 +294,40 @@ TEST_CASE("nvcc: a wrong cudaPath setting is reported, not replaced") {
   auto r = compute_resource_usage(req, {}, &cache);
   CHECK(r.status == ResourceUsageStatus::NvccNotFound);
   CHECK(r.message.find("/nonexistent/cuda") != std::string::npos);
+}
+
+TEST_CASE("run_occupancy_analysis end to end: nvcc, matching, occupancy, findings") {
+  if (!have_nvcc() || !occupancy_calculator_available()) return;
+  Project p;
+  // accumulate under -maxrregcount=32 spills; a launch gives its block size.
+  KernelModel model;
+  Function acc = test::make_kernel("accumulate", {"const float4 *__restrict__", "float *", "int"});
+  acc.name_range = {{9, 16}, {9, 26}};
+  model.functions.push_back(acc);
+  Function tr = test::make_kernel("transpose", {"const float *", "float *", "int"});
+  tr.name_range = {{2, 16}, {2, 25}};
+  model.functions.push_back(tr);
+  model.launches.push_back(test::make_launch(acc, std::array<std::int64_t, 3>{1024, 1, 1}, "1024", 30));
+
+  OccupancyRequest req;
+  req.file = {p.path("src/k.cu"), kSource};
+  req.compile_args = {"nvcc", "-I" + p.path("inc"), "-maxrregcount=32"};
+  req.working_directory = p.path("src");
+  req.probe_local_gpu = false;
+  ResourceCache cache("");
+  req.cache = &cache;
+  AnalysisOptions options;
+  options.arch = "sm_90";
+  auto a = run_occupancy_analysis(req, model, options);
+  REQUIRE_MESSAGE(a.resources.status == ResourceUsageStatus::Ok, a.resources.message);
+  REQUIRE(a.kernels.size() == 2);
+  const auto& r = a.kernels[0];
+  CHECK(r.registers == 32);
+  CHECK(r.block_source == BlockShapeSource::LaunchSite);
+  CHECK(r.occupancy == doctest::Approx(1.0));  // 32 registers x 1024 threads: 2 blocks, 64 warps
+  CHECK(r.code_lens.find("32 regs · 100% occupancy") == 0);
+  bool spill = false;
+  for (const auto& f : a.findings) spill |= f.code == codes::kRegisterSpill && f.location.range == acc.name_range;
+  CHECK(spill);
+  CHECK(a.kernels[1].shared_static_bytes == 32 * 33 * 4);
 }
