@@ -56,10 +56,8 @@ BuildResult build_single_file(const BuildOptions& o, std::stop_token stop) {
   spec.stderr_path = spec.stdout_path + ".err";
   spec.timeout = o.timeout;
   ProcessResult p = run_process(spec, stop);
-  std::ifstream out(spec.stdout_path), err(spec.stderr_path);
-  std::stringstream log;
-  log << out.rdbuf() << err.rdbuf();
-  r.log = log.str();
+  // Both streams, nvcc's own messages and the host compiler's/linker's.
+  r.log = tail_of_file(spec.stdout_path, 1 << 20) + tail_of_file(spec.stderr_path, 1 << 20);
   if (!p.started) {
     r.message = p.start_error;
     return r;
