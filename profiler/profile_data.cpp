@@ -14,6 +14,8 @@ namespace warplens::profile {
 
 using nlohmann::json;
 
+const char* tool_version() { return WARPLENS_PROFILER_VERSION; }
+
 std::string Device::arch() const {
   if (cc_major <= 0) return {};
   return "sm_" + std::to_string(cc_major) + std::to_string(cc_minor);

@@ -23,6 +23,9 @@ namespace warplens::profile {
 
 inline constexpr std::string_view kSchema = "warplens-profile/1";
 
+// The warplens version that writes profiles ("0.1.0").
+const char* tool_version();
+
 struct Dim3 {
   std::int64_t x = 1, y = 1, z = 1;
   std::int64_t count() const { return x * y * z; }

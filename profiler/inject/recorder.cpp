@@ -114,7 +114,7 @@ void Recorder::mark_instrumented(const std::string& mangled, const std::vector<s
 
 profile::Profile Recorder::build() {
   profile::Profile p;
-  p.tool_version = WARPLENS_VERSION;
+  p.tool_version = profile::tool_version();
   p.command = own_command_line();
   p.working_directory = current_directory();
   p.started_at = started_at_;
