@@ -53,15 +53,16 @@ void ProfilingSession::on_launch(const LaunchCallback& cb) {
 
   if (cb.site == CUPTI_API_EXIT) {
     std::vector<std::uint32_t> ids = {cb.data->correlationId, cb.runtime_correlation_id};
+    const bool launched = cb.result() == CUDA_SUCCESS;
     if (t.measuring) {
       t.measuring = false;
-      sass_.end(ctx, name);
-      recorder_.mark_instrumented(name, ids, t.index);
+      sass_.end(ctx, name, launched);  // disables even when the launch failed
+      if (launched) recorder_.mark_instrumented(name, ids, t.index);
       recorder_.policy().add_overhead_ms(ms_since(t.start));
-    } else if (t.instrumented) {
-      t.instrumented = false;
+    } else if (t.instrumented && launched) {
       recorder_.mark_instrumented(name, ids, t.index);
     }
+    t.instrumented = false;
     return;
   }
 

@@ -141,7 +141,7 @@ bool SassCollector::enable(CUcontext ctx) {
   return true;
 }
 
-void SassCollector::flush(CUcontext ctx, const std::string& kernel) {
+void SassCollector::flush(CUcontext ctx, const std::string& kernel, bool expect_records) {
   CUpti_SassMetricsGetDataProperties_Params props = {
       CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
   props.ctx = ctx;
@@ -157,7 +157,7 @@ void SassCollector::flush(CUcontext ctx, const std::string& kernel) {
   log_detail("SASS flush after %s: %zu records x %zu instances", kernel.c_str(), num_records,
              num_instances);
   if (num_records == 0 || num_instances == 0) {
-    empty_flush_kernels_.insert(kernel);
+    if (expect_records) empty_flush_kernels_.insert(kernel);
     return;
   }
   std::vector<CUpti_SassMetrics_Data> data(num_records);  // value-initialised, as in the probe
@@ -220,7 +220,7 @@ bool SassCollector::begin(CUcontext ctx) {
   return enable(ctx);
 }
 
-void SassCollector::end(CUcontext ctx, const std::string& kernel) {
+void SassCollector::end(CUcontext ctx, const std::string& kernel, bool launched) {
   // The flush must follow the kernel's completion: never flush while work
   // that is being measured may still run.
   CUresult sync = cuCtxSynchronize();
@@ -233,7 +233,7 @@ void SassCollector::end(CUcontext ctx, const std::string& kernel) {
                                       std::string(name ? name : "an error") +
                                       "; its per-line data may be incomplete");
     }
-    flush(ctx, kernel);
+    flush(ctx, kernel, launched);
     disable(ctx);
   }
   release();
@@ -267,7 +267,7 @@ void SassCollector::finish_whole_run(CUcontext ctx) {
   bool pushed = cuCtxPushCurrent(ctx) == CUDA_SUCCESS;
   if (cuCtxSynchronize() != CUDA_SUCCESS)
     recorder_.warn("sass-sync", "could not synchronise before the final SASS flush");
-  flush(ctx, "(whole run)");
+  flush(ctx, "(whole run)", true);
   disable(ctx);
   if (pushed) {
     CUcontext popped = nullptr;
