@@ -53,6 +53,22 @@ void KernelCounters::merge(const KernelCounters& o) {
   unmapped_inst_executed += o.unmapped_inst_executed;
 }
 
+void LineMetrics::add_counts(const LineMetrics& o) {
+  executed += o.executed;
+  threads_executed += o.threads_executed;
+  sectors += o.sectors;
+  sectors_ideal += o.sectors_ideal;
+  wavefronts += o.wavefronts;
+  wavefronts_ideal += o.wavefronts_ideal;
+  divergent += o.divergent;
+  uniform += o.uniform;
+}
+
+bool LineMetrics::empty() const {
+  return executed == 0 && threads_executed == 0 && sectors == 0 && sectors_ideal == 0 &&
+         wavefronts == 0 && wavefronts_ideal == 0 && divergent == 0 && uniform == 0;
+}
+
 const char* to_string(LineKind k) {
   switch (k) {
     case LineKind::All: return "all";
