@@ -49,7 +49,8 @@ build_ok=no
 if timeout 120 cmake -S "$root" -B "$build" -G Ninja -DWARPLENS_WITH_CLANG=OFF \
      -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 &&
    timeout 400 cmake --build "$build" -j "$jobs" --target warplens_inject warplens_profile_cli \
-     profiler_unit_tests profiler_cubin_store_tests profiler_gpu_tests >"$OUT/build.log" 2>&1; then
+     profiler_unit_tests profiler_cubin_store_tests profiler_inject_smoke_tests profiler_gpu_tests \
+     >"$OUT/build.log" 2>&1; then
   build_ok=yes
 fi
 add "build (-DWARPLENS_WITH_CLANG=OFF)" "$build_ok$( [ $build_ok = yes ] || echo " (see build.log)")"
@@ -80,6 +81,8 @@ timeout 120 "$bin/profiler_unit_tests" >"$OUT/unit_tests.log" 2>&1; rc=$?
 add "profiler unit tests (CPU)" "$(doctest_result "$OUT/unit_tests.log" $rc)"
 timeout 60 "$bin/profiler_cubin_store_tests" >"$OUT/cubin_tests.log" 2>&1; rc=$?
 add "cubin line mapping tests" "$(doctest_result "$OUT/cubin_tests.log" $rc)"
+timeout 60 "$bin/profiler_inject_smoke_tests" >"$OUT/inject_smoke.log" 2>&1; rc=$?
+add "injection smoke test (no kernels)" "$(doctest_result "$OUT/inject_smoke.log" $rc)"
 
 # --- GPU tests ----------------------------------------------------------------
 step "GPU tests"
