@@ -61,6 +61,7 @@ void SassCollector::refuse(CUptiResult r, const std::string& step, std::uint32_t
 
 bool SassCollector::configure(CUcontext ctx, std::uint32_t* device_index) {
   if (!profiler_initialized_) {
+    log_detail("cuptiProfilerInitialize");
     WARPLENS_CUPTI_PARAMS(Profiler_Initialize, init);
     CUptiResult r = cuptiProfilerInitialize(&init);
     if (r != CUPTI_SUCCESS) {
@@ -111,6 +112,7 @@ bool SassCollector::configure(CUcontext ctx, std::uint32_t* device_index) {
     names.push_back(full);
   }
 
+  log_detail("cuptiSassMetricsSetConfig: %zu metrics on device %u", configs.size(), device);
   CUpti_SassMetricsSetConfig_Params set = {CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
   set.numOfMetricConfig = configs.size();
   set.pConfigs = configs.data();
@@ -134,6 +136,7 @@ bool SassCollector::enable(CUcontext ctx) {
   // Lazy patching: a kernel is instrumented at its first launch inside the
   // enabled range, not every function of every module at Enable.
   en.enableLazyPatching = 1;
+  log_detail("cuptiSassMetricsEnable(ctx %p)", static_cast<void*>(ctx));
   if (CUptiResult r = cuptiSassMetricsEnable(&en); r != CUPTI_SUCCESS) {
     refuse(r, "cuptiSassMetricsEnable", device);
     return false;
@@ -202,6 +205,7 @@ void SassCollector::disable(CUcontext ctx) {
   CUpti_SassMetricsDisable_Params dis = {CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
   dis.ctx = ctx;
   CUptiResult r = cuptiSassMetricsDisable(&dis);
+  log_detail("cuptiSassMetricsDisable: %d, %zu dropped", int(r), dis.numOfDroppedRecords);
   if (r != CUPTI_SUCCESS) {
     recorder_.warn("sass-disable", "cuptiSassMetricsDisable returned " + describe(r));
   } else if (dis.numOfDroppedRecords > 0) {
@@ -223,6 +227,7 @@ bool SassCollector::begin(CUcontext ctx) {
 void SassCollector::end(CUcontext ctx, const std::string& kernel, bool launched) {
   // The flush must follow the kernel's completion: never flush while work
   // that is being measured may still run.
+  log_detail("cuCtxSynchronize after %s", kernel.c_str());
   CUresult sync = cuCtxSynchronize();
   {
     std::lock_guard lock(mu_);

@@ -99,7 +99,7 @@ Profile run(const std::string& case_name, const std::string& executable, std::ve
   o.command = {executable};
   o.command.insert(o.command.end(), args.begin(), args.end());
   o.injection_library = WARPLENS_TEST_INJECT_LIB;
-  o.timeout = std::chrono::seconds(120);
+  o.timeout = std::chrono::seconds(40);  // the programs take a second or two
   o.verbose = true;
   o.work_dir = case_dir(case_name);
   RunResult r = run_profile(o);

@@ -15,7 +15,8 @@
 # Everything lands under $OUT: logs, $OUT/fixtures/*.json (to commit as
 # tests/fixtures/profile/<name>.json), $OUT/profiler/<case>/ (each GPU test
 # case's profile, program output and injection log), $OUT/bench.tsv.
-# Takes about 3-5 minutes; every step has its own time limit.
+# Takes about 3-5 minutes; every step has its own time limit, and the
+# canary step keeps a broken collection path from eating the budget.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -84,11 +85,46 @@ add "cubin line mapping tests" "$(doctest_result "$OUT/cubin_tests.log" $rc)"
 timeout 60 "$bin/profiler_inject_smoke_tests" >"$OUT/inject_smoke.log" 2>&1; rc=$?
 add "injection smoke test (no kernels)" "$(doctest_result "$OUT/inject_smoke.log" $rc)"
 
+# --- canary: one profiled run per mode, with a short time limit ----------------
+# If the default mode fails or hangs here, the later steps would only repeat
+# it: the canaries say which collection path works (and their verbose logs,
+# in canary-<mode>/, say where it stopped).
+step "canary runs"
+canary() {  # mode extra-args...
+  local mode=$1; shift
+  local dir=$OUT/canary-$mode
+  mkdir -p "$dir"
+  timeout 120 "$bin/warplens-profile" --verbose --timeout 40 --work-dir "$dir" --out "$dir/profile.json" \
+    "$@" "$root/tests/gpu/profiler_transpose.cu" -- 2 >"$dir/cli.log" 2>&1
+  local rc=$?
+  local lines=0
+  [ -s "$dir/profile.json" ] && lines=$(grep -c '"kind": "global_store"' "$dir/profile.json")
+  echo "exit $rc, $lines global-store line records"
+  [ "$rc" = 0 ] && [ "$lines" -gt 0 ]
+}
+canary_ok=no
+fixture_mode=()
+if r=$(canary per-launch); then canary_ok=yes; fi
+add "canary per-launch (default)" "$r"
+if r=$(canary whole-run --sass-mode whole-run) && [ $canary_ok = no ]; then
+  fixture_mode=(--sass-mode whole-run)  # record with what works
+fi
+add "canary whole-run" "$r"
+r=$(canary activity-only --no-metrics) || true
+add "canary activity only" "$r"
+
 # --- GPU tests ----------------------------------------------------------------
 step "GPU tests"
 rm -rf "$OUT/profiler"
-WARPLENS_GPU_OUT=$OUT timeout 420 "$bin/profiler_gpu_tests" >"$OUT/gpu_tests.log" 2>&1; rc=$?
-add "profiler GPU tests" "$(doctest_result "$OUT/gpu_tests.log" $rc)"
+if [ $canary_ok = yes ]; then
+  WARPLENS_GPU_OUT=$OUT timeout 300 "$bin/profiler_gpu_tests" >"$OUT/gpu_tests.log" 2>&1; rc=$?
+  add "profiler GPU tests" "$(doctest_result "$OUT/gpu_tests.log" $rc)"
+else
+  # Only the cases that do not depend on the default mode.
+  WARPLENS_GPU_OUT=$OUT timeout 200 "$bin/profiler_gpu_tests" \
+    --test-case='*whole-run*,*kernel filter*' >"$OUT/gpu_tests.log" 2>&1; rc=$?
+  add "profiler GPU tests (reduced)" "$(doctest_result "$OUT/gpu_tests.log" $rc)"
+fi
 
 # --- fixtures -------------------------------------------------------------------
 step "record fixtures"
@@ -98,8 +134,8 @@ declare -A fixture_args=([transpose]="" [strided_copy]="2" [bank_reduction]="")
 for name in transpose strided_copy bank_reduction; do
   src=$root/tests/gpu/profiler_$name.cu
   # shellcheck disable=SC2086
-  if timeout 180 "$bin/warplens-profile" --verbose --work-dir "$OUT/fixture-runs/$name" \
-       --out "$OUT/fixtures/$name.json" "$src" -- ${fixture_args[$name]} \
+  if timeout 120 "$bin/warplens-profile" --verbose --timeout 40 --work-dir "$OUT/fixture-runs/$name" \
+       --out "$OUT/fixtures/$name.json" "${fixture_mode[@]}" "$src" -- ${fixture_args[$name]} \
        >"$OUT/fixtures/$name.cli.log" 2>&1; then
     recorded=$((recorded + 1))
     "$bin/warplens-profile" --show "$OUT/fixtures/$name.json" --format tsv >"$OUT/fixtures/$name.tsv"
@@ -109,7 +145,7 @@ for name in transpose strided_copy bank_reduction; do
     tail -20 "$OUT/fixtures/$name.cli.log" >&2
   fi
 done
-add "fixtures recorded" "$recorded/3 (in fixtures/)"
+add "fixtures recorded" "$recorded/3 (in fixtures/) ${fixture_mode[*]}"
 if [ $recorded = 3 ]; then
   WARPLENS_PROFILE_FIXTURE_DIR=$OUT/fixtures timeout 120 "$bin/profiler_unit_tests" \
     >"$OUT/fixture_check.log" 2>&1; rc=$?
