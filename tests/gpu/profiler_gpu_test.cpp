@@ -216,7 +216,7 @@ TEST_CASE("transpose: the naive store is 8x uncoalesced, the tile read a 32-way 
     CHECK(k.metric_launches == 1);
     CHECK(k.timing.launches == 2);
     REQUIRE(k.counters);
-    CHECK(k.counters->unmapped_inst_executed == 0);
+    CHECK(k.counters->unmapped_inst_executed * 100 <= k.counters->inst_executed);  // -lineinfo maps ~all
     REQUIRE(k.launches.size() == 3);
     CHECK(k.launches[0].instrumented);
     CHECK_FALSE(k.launches[1].instrumented);
