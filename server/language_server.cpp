@@ -143,10 +143,10 @@ protocol::InitializeResult LanguageServer::initialize(const protocol::Initialize
     ctx_.show_message(protocol::MessageType::Warning, "warplens: " + p);
   }
   ctx_.scheduler.set_debounce(ctx_.debounce());
-  spdlog::info("initialize from {} {}: position encoding {}, settings {}",
-               params.clientInfo ? params.clientInfo->name : "an unnamed client",
-               params.clientInfo && params.clientInfo->version ? *params.clientInfo->version : "",
-               to_string(ctx_.encoding), settings_to_json(ctx_.settings).dump());
+  std::string client = params.clientInfo ? params.clientInfo->name + " " + params.clientInfo->version.value_or("")
+                                          : std::string("an unnamed client");
+  spdlog::info("initialize from {}: position encoding {}, settings {}", client, to_string(ctx_.encoding),
+               settings_to_json(ctx_.settings).dump());
 
   protocol::InitializeResult result;
   result.capabilities = ctx_.capabilities;
