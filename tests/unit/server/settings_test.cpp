@@ -109,3 +109,27 @@ TEST_CASE("secrets are redacted from logged messages") {
   CHECK(long_log.size() < 200);
   CHECK(long_log.find("bytes)") != std::string::npos);
 }
+
+#include "server/listen_address.h"
+
+TEST_CASE("--listen accepts loopback addresses only") {
+  std::string error;
+  auto v4 = parse_listen_address("127.0.0.1:9257", error);
+  REQUIRE(v4);
+  CHECK(v4->port == 9257);
+  CHECK(v4->address.is_loopback());
+  CHECK(parse_listen_address("127.8.9.10:0", error));
+  auto v6 = parse_listen_address("[::1]:80", error);
+  REQUIRE(v6);
+  CHECK(v6->address.is_v6());
+  CHECK(parse_listen_address("localhost:1", error)->address.to_string() == "127.0.0.1");
+  for (const char* bad : {"0.0.0.0:1", "[::]:1", "10.0.0.1:1", "example.org:1", "127.0.0.1", "127.0.0.1:",
+                          "127.0.0.1:65536", "127.0.0.1:-1", ":80"}) {
+    CAPTURE(bad);
+    error.clear();
+    CHECK_FALSE(parse_listen_address(bad, error));
+    CHECK_FALSE(error.empty());
+  }
+  parse_listen_address("0.0.0.0:1", error);
+  CHECK(error.find("not a loopback address") != std::string::npos);
+}
