@@ -2,11 +2,7 @@
 
 namespace warplens::protocol {
 
-RequestId read_request_id(const json& j) {
-  if (j.is_number_integer()) return RequestId{j.get<std::int64_t>()};
-  if (j.is_string()) return RequestId{j.get<std::string>()};
-  throw json::type_error::create(302, "id/token must be an integer or a string", &j);
-}
+RequestId read_request_id(const json& j) { return j.get<RequestId>(); }
 
 void to_json(json& j, const Hover& v) {
   j = json{{"contents", v.contents}};

@@ -32,32 +32,19 @@ std::string position_text(const std::string& display, const Position& p) {
 }  // namespace
 
 int run_check(const std::vector<std::string>& args, const CliEnvironment&) {
-  std::string format = "text";
-  AnalysisOptions options;
-  std::vector<std::string> files;
-  ArgReader r(args);
-  while (!r.done()) {
-    if (auto v = r.option("--format")) {
-      if (*v != "text" && *v != "json") throw UsageError("--format expects text or json, got `" + *v + "`");
-      format = *v;
-    } else if (read_analysis_option(r, options)) {
-    } else if (r.flag("--help", "-h")) {
-      print_check_help();
-      return kExitOk;
-    } else if (r.at_unknown_option()) {
-      throw UsageError("check: unknown option `" + r.next() + "`");
-    } else if (auto f = r.next(); !f.empty()) {
-      files.push_back(f);
-    }
+  FileCommandArgs a = read_file_command_args("check", args, {"text", "json"});
+  if (a.help) {
+    print_check_help();
+    return kExitOk;
   }
-  if (files.empty()) throw UsageError("check: no input files");
+  const std::string& format = a.format;
   std::vector<InputFile> inputs;
-  if (!read_inputs(files, inputs)) return kExitUsage;
+  if (!read_inputs(a.files, inputs)) return kExitUsage;
 
   bool all_parsed = true;
   nlohmann::json json_out = nlohmann::json::array();
   for (const auto& input : inputs) {
-    AnalysisResult result = analyze(SourceFile{input.path, input.text}, options);
+    AnalysisResult result = analyze(SourceFile{input.path, input.text}, a.options);
     InputConversion conversion(input);
     Converter& convert = conversion.convert;
     for (const auto& f : result.findings) {

@@ -1,5 +1,6 @@
 #include "server/cli_inputs.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -32,17 +33,35 @@ bool read_inputs(const std::vector<std::string>& given, std::vector<InputFile>& 
   return ok;
 }
 
-bool read_analysis_option(ArgReader& reader, AnalysisOptions& options) {
-  if (auto v = reader.option("--arch")) {
-    if (v->rfind("sm_", 0) != 0) throw UsageError("--arch expects an architecture such as sm_90, got `" + *v + "`");
-    options.arch = *v;
-    return true;
+FileCommandArgs read_file_command_args(const std::string& command, const std::vector<std::string>& args,
+                                       const std::vector<std::string>& formats) {
+  FileCommandArgs out;
+  out.format = formats.front();
+  ArgReader r(args);
+  while (!r.done()) {
+    if (auto v = r.option("--format")) {
+      if (std::find(formats.begin(), formats.end(), *v) == formats.end()) {
+        std::string expected;
+        for (const auto& f : formats) expected += (expected.empty() ? "" : " or ") + f;
+        throw UsageError(command + ": --format expects " + expected + ", got `" + *v + "`");
+      }
+      out.format = *v;
+    } else if (auto v = r.option("--arch")) {
+      if (v->rfind("sm_", 0) != 0) throw UsageError("--arch expects an architecture such as sm_90, got `" + *v + "`");
+      out.options.arch = *v;
+    } else if (auto v = r.option("--compile-commands-dir", "-p")) {
+      out.options.compile_commands_dir = *v;
+    } else if (r.flag("--help", "-h")) {
+      out.help = true;
+      return out;
+    } else if (r.at_unknown_option()) {
+      throw UsageError(command + ": unknown option `" + r.next() + "`");
+    } else if (auto f = r.next(); !f.empty()) {
+      out.files.push_back(f);
+    }
   }
-  if (auto v = reader.option("--compile-commands-dir", "-p")) {
-    options.compile_commands_dir = *v;
-    return true;
-  }
-  return false;
+  if (out.files.empty()) throw UsageError(command + ": no input files");
+  return out;
 }
 
 InputConversion::InputConversion(const InputFile& input)

@@ -22,8 +22,17 @@ struct InputFile {
 // returns false if any could not.
 bool read_inputs(const std::vector<std::string>& given, std::vector<InputFile>& out);
 
-// Takes --arch and -p/--compile-commands-dir if the next argument is one.
-bool read_analysis_option(ArgReader& reader, AnalysisOptions& options);
+// The arguments of a command over files:
+//   [--format F] [--arch sm_XX] [-p DIR] [--help] FILE...
+struct FileCommandArgs {
+  std::string format;  // one of `formats`; the first is the default
+  AnalysisOptions options;
+  std::vector<std::string> files;
+  bool help = false;
+};
+// Throws UsageError for anything else, and when no file is given.
+FileCommandArgs read_file_command_args(const std::string& command, const std::vector<std::string>& args,
+                                       const std::vector<std::string>& formats);
 
 // Converts ranges in an input's results to LSP's (UTF-16 columns), with
 // the input's own text and other files read from disk.

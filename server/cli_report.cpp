@@ -25,31 +25,19 @@ void print_report_help() {
 }  // namespace
 
 int run_report(const std::vector<std::string>& args, const CliEnvironment& env) {
-  AnalysisOptions options;
-  options.run_static_analyses = false;  // the model is what the front end built
-  std::vector<std::string> files;
-  ArgReader r(args);
-  while (!r.done()) {
-    if (auto v = r.option("--format")) {
-      if (*v != "json") throw UsageError("report supports --format json only, got `" + *v + "`");
-    } else if (read_analysis_option(r, options)) {
-    } else if (r.flag("--help", "-h")) {
-      print_report_help();
-      return kExitOk;
-    } else if (r.at_unknown_option()) {
-      throw UsageError("report: unknown option `" + r.next() + "`");
-    } else if (auto f = r.next(); !f.empty()) {
-      files.push_back(f);
-    }
+  FileCommandArgs a = read_file_command_args("report", args, {"json"});
+  if (a.help) {
+    print_report_help();
+    return kExitOk;
   }
-  if (files.empty()) throw UsageError("report: no input files");
+  a.options.run_static_analyses = false;  // the model is what the front end built
   std::vector<InputFile> inputs;
-  if (!read_inputs(files, inputs)) return kExitUsage;
+  if (!read_inputs(a.files, inputs)) return kExitUsage;
 
   bool all_parsed = true;
   nlohmann::json out_files = nlohmann::json::array();
   for (const auto& input : inputs) {
-    AnalysisResult result = analyze(SourceFile{input.path, input.text}, options);
+    AnalysisResult result = analyze(SourceFile{input.path, input.text}, a.options);
     InputConversion conversion(input);
     Converter& convert = conversion.convert;
     if (result.model.file.empty()) result.model.file = input.path;

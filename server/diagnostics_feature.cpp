@@ -6,6 +6,8 @@
 // Only findings located in the document itself are published for it. The
 // front end reports problems inside included headers at the #include line
 // (as clangd does), so nothing the user must see is lost.
+#include <filesystem>
+
 #include <spdlog/spdlog.h>
 
 #include "protocol/lsp_diagnostics.h"
@@ -14,6 +16,14 @@
 namespace warplens::server {
 
 namespace {
+
+// The engine reports the main file under the path it was given; a spelling
+// that differs (a symlink, `..`) still names the same file on disk.
+bool same_file(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  std::error_code ec;
+  return std::filesystem::equivalent(a, b, ec) && !ec;
+}
 
 void publish(ServerContext& ctx, const RecordPtr& record) {
   const auto& doc = record->document;
@@ -24,7 +34,7 @@ void publish(ServerContext& ctx, const RecordPtr& record) {
   params.version = doc->version;
   std::size_t elsewhere = 0;
   auto add = [&](const Finding& f) {
-    if (convert.file_of(f.location) != doc->path) {
+    if (!same_file(convert.file_of(f.location), doc->path)) {
       ++elsewhere;
       return;
     }

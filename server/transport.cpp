@@ -22,26 +22,34 @@ struct Transport::Stream {
   std::function<void()> close;
 };
 
-std::unique_ptr<Transport> Transport::stdio(asio::io_context& io, std::size_t max_message_bytes) {
-  auto in = std::make_shared<asio::posix::stream_descriptor>(io, ::dup(STDIN_FILENO));
-  auto out = std::make_shared<asio::posix::stream_descriptor>(io, ::dup(STDOUT_FILENO));
-  auto stream = std::make_unique<Stream>();
-  std::unique_ptr<Transport> t(new Transport(io, nullptr, max_message_bytes));
-  auto& strand = t->strand_;
-  stream->read_some = [in](asio::mutable_buffer b, std::function<void(const error_code&, std::size_t)> h) {
+namespace {
+
+// Read from `in`, write to `out` (they may be the same socket); write
+// completions run on `strand`.
+template <class In, class Out, class Strand>
+void wire(Transport::Stream& stream, std::shared_ptr<In> in, std::shared_ptr<Out> out, Strand& strand) {
+  stream.read_some = [in](asio::mutable_buffer b, std::function<void(const error_code&, std::size_t)> h) {
     in->async_read_some(b, std::move(h));
   };
-  stream->write_all = [out, &strand](asio::const_buffer b, std::function<void(const error_code&)> h) {
+  stream.write_all = [out, &strand](asio::const_buffer b, std::function<void(const error_code&)> h) {
     asio::async_write(*out, b, asio::bind_executor(strand, [h = std::move(h)](const error_code& ec, std::size_t) {
                         h(ec);
                       }));
   };
-  stream->close = [in, out] {
+}
+
+}  // namespace
+
+std::unique_ptr<Transport> Transport::stdio(asio::io_context& io, std::size_t max_message_bytes) {
+  auto in = std::make_shared<asio::posix::stream_descriptor>(io, ::dup(STDIN_FILENO));
+  auto out = std::make_shared<asio::posix::stream_descriptor>(io, ::dup(STDOUT_FILENO));
+  std::unique_ptr<Transport> t(new Transport(io, std::make_unique<Stream>(), max_message_bytes));
+  wire(*t->stream_, in, out, t->strand_);
+  t->stream_->close = [in, out] {
     error_code ignored;
     in->close(ignored);
     out->close(ignored);
   };
-  t->stream_ = std::move(stream);
   return t;
 }
 
@@ -50,23 +58,13 @@ std::unique_ptr<Transport> Transport::socket(asio::io_context& io, asio::ip::tcp
   auto s = std::make_shared<asio::ip::tcp::socket>(std::move(socket));
   error_code ignored;
   s->set_option(asio::ip::tcp::no_delay(true), ignored);
-  auto stream = std::make_unique<Stream>();
-  std::unique_ptr<Transport> t(new Transport(io, nullptr, max_message_bytes));
-  auto& strand = t->strand_;
-  stream->read_some = [s](asio::mutable_buffer b, std::function<void(const error_code&, std::size_t)> h) {
-    s->async_read_some(b, std::move(h));
-  };
-  stream->write_all = [s, &strand](asio::const_buffer b, std::function<void(const error_code&)> h) {
-    asio::async_write(*s, b, asio::bind_executor(strand, [h = std::move(h)](const error_code& ec, std::size_t) {
-                        h(ec);
-                      }));
-  };
-  stream->close = [s] {
+  std::unique_ptr<Transport> t(new Transport(io, std::make_unique<Stream>(), max_message_bytes));
+  wire(*t->stream_, s, s, t->strand_);
+  t->stream_->close = [s] {
     error_code ignored2;
     s->shutdown(asio::ip::tcp::socket::shutdown_both, ignored2);
     s->close(ignored2);
   };
-  t->stream_ = std::move(stream);
   return t;
 }
 

@@ -43,11 +43,13 @@ class Transport : public Outbox {
   // Runs `done` on the io thread once everything sent so far is written (or
   // writing has failed).
   void flush_then(std::function<void()> done);
+
+  struct Stream;  // the Asio objects, behind read/write functions
+
   // Stops handing frames to the server (after `exit`); writing goes on.
   void stop_reading() { reading_ = false; }
 
  private:
-  struct Stream;  // the Asio objects, hidden behind read/write functions
   Transport(boost::asio::io_context& io, std::unique_ptr<Stream> stream, std::size_t max_message_bytes);
   void read_next();
   void write_next();  // on the strand

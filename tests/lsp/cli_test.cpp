@@ -77,7 +77,7 @@ TEST_CASE("usage and I/O errors exit with 2 and say why on stderr") {
                                          {{"check", "--bogus", "x.cu"}, "unknown option"},
                                          {{"check", "--arch", "compute_90", "x.cu"}, "--arch"},
                                          {{"check", "--format"}, "needs a value"},
-                                         {{"report", "--format", "text", "x.cu"}, "json only"},
+                                         {{"report", "--format", "text", "x.cu"}, "--format expects json"},
                                          {{"report"}, "no input files"},
                                          {{"--log-level", "loud", "check", "x.cu"}, "--log-level"},
                                          {{"serve", "extra.cu"}, "no file arguments"},

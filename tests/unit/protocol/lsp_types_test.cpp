@@ -22,7 +22,11 @@ TEST_CASE("Diagnostic writes every field it has and omits the absent ones") {
   d.codeDescription = CodeDescription{"file:///docs/uncoalesced-global.md"};
   d.source = "warplens";
   d.tags = {DiagnosticTag::Unnecessary};
-  d.relatedInformation.push_back({{"file:///a.cu", {{3, 0}, {3, 4}}}, "declared here"});
+  DiagnosticRelatedInformation related;
+  related.location.uri = "file:///a.cu";
+  related.location.range = {{3, 0}, {3, 4}};
+  related.message = "declared here";
+  d.relatedInformation.push_back(related);
   d.data = json{{"sectors", 32}};
   json full = d;
   CHECK(full["severity"] == 2);
@@ -126,8 +130,12 @@ TEST_CASE("code actions carry data for lazy resolution") {
   auto back = j.get<CodeAction>();
   CHECK((*back.data)["version"] == 4);
 
+  TextDocumentEdit change;
+  change.textDocument.uri = "file:///a.cu";
+  change.textDocument.version = 4;
+  change.edits.push_back(TextEdit{Range{{1, 0}, {1, 1}}, "x"});
   WorkspaceEdit edit;
-  edit.documentChanges = std::vector<TextDocumentEdit>{{{"file:///a.cu", 4}, {{{{1, 0}, {1, 1}}, "x"}}}};
+  edit.documentChanges = std::vector<TextDocumentEdit>{change};
   a.edit = edit;
   json with_edit = a;
   CHECK(with_edit["edit"]["documentChanges"][0]["textDocument"]["version"] == 4);
