@@ -131,3 +131,47 @@ TEST_CASE("kernel info: lookup by name or launch, card and lens summary") {
   m.launches.clear();
   CHECK(launch_summary(m, m.functions[0]) == "no launch in this file · __launch_bounds__(256)");
 }
+
+#include "server/model_json.h"
+
+TEST_CASE("the report JSON: expressions in tree and affine form, ranges in UTF-16") {
+  auto gid = Expr::binary(ExprOp::Add, Expr::binary(ExprOp::Mul, Expr::block_idx(0), Expr::block_dim(0)),
+                          Expr::thread_idx(0));
+  auto scaled = Expr::binary(ExprOp::Mul, gid, Expr::param("n"));
+  auto lane = Expr::binary(ExprOp::Rem, Expr::thread_idx(0), Expr::constant(32));
+  nlohmann::json affine = expression_json(scaled);
+  CHECK(affine["tree"] == "(blockIdx.x * blockDim.x + threadIdx.x) * n");
+  CHECK(affine["affine"] == "threadIdx.x * n + blockIdx.x * blockDim.x * n");
+  CHECK(expression_json(lane)["affine"] == "not affine");
+  CHECK(expression_json(nullptr).is_null());
+
+  KernelModel m;
+  m.file = "/w/r.cu";
+  Function k;
+  k.name = "k";
+  k.kind = FunctionKind::Kernel;
+  k.name_range = {{0, 25}, {0, 26}};  // "/* é */ __global__ void k": é is 2 bytes, 1 UTF-16 unit
+  MemoryAccess a;
+  a.space = MemorySpace::Global;
+  a.kind = AccessKind::Store;
+  a.index = scaled;
+  a.guards = {Guard{0, true}};
+  k.accesses.push_back(a);
+  m.functions.push_back(k);
+  LaunchSite l;
+  l.kernel = "k";
+  l.block = {"256", std::array<std::int64_t, 3>{256, 1, 1}};
+  m.launches.push_back(l);
+  TextLookup texts;
+  texts.pin(doc("/w/r.cu", "/* \xC3\xA9 */ __global__ void k();\n"));
+  Converter c(ConvertOptions{}, texts, "/w/r.cu");
+  nlohmann::json j = model_json(m, c);
+  CHECK(j["functions"][0]["kind"] == "kernel");
+  CHECK(j["functions"][0]["nameRange"]["start"]["character"] == 24);  // byte 25, UTF-16 unit 24
+  CHECK(j["functions"][0]["accesses"][0]["space"] == "global");
+  CHECK(j["functions"][0]["accesses"][0]["kind"] == "store");
+  CHECK(j["functions"][0]["accesses"][0]["guards"][0] == nlohmann::json{{"condition", 0}, {"taken", true}});
+  CHECK(j["functions"][0]["launchBounds"].is_null());
+  CHECK(j["launches"][0]["block"]["value"] == nlohmann::json::array({256, 1, 1}));
+  CHECK(j["launches"][0]["grid"]["value"].is_null());
+}
