@@ -18,7 +18,8 @@ void apply(ServerContext& ctx, const json& update) {
     spdlog::warn("{}", p);
     ctx.show_message(protocol::MessageType::Warning, "warplens: " + p);
   }
-  bool reanalyze = settings_to_json(next) != settings_to_json(ctx.settings);
+  // Only what reaches the engine warrants a new analysis (not debounceMs, llm, ...).
+  bool reanalyze = analysis_settings_differ(next, ctx.settings);
   ctx.settings = std::move(next);
   ctx.scheduler.set_debounce(ctx.debounce());
   spdlog::info("settings: {}", settings_to_json(ctx.settings).dump());

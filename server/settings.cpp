@@ -217,6 +217,13 @@ AnalysisOptions to_analysis_options(const Settings& s) {
   return o;
 }
 
+bool analysis_settings_differ(const Settings& a, const Settings& b) {
+  return a.arch != b.arch || a.cuda_path != b.cuda_path || a.compile_commands_dir != b.compile_commands_dir ||
+         a.uncoalesced_threshold != b.uncoalesced_threshold || a.bank_conflict_threshold != b.bank_conflict_threshold ||
+         a.occupancy_threshold != b.occupancy_threshold || a.default_block != b.default_block ||
+         a.kernel_blocks != b.kernel_blocks;
+}
+
 std::string llm_api_key() {
   const char* key = std::getenv("WARPLENS_LLM_API_KEY");
   return key ? key : "";

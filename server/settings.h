@@ -47,6 +47,8 @@ Settings apply_settings(const Settings& base, const nlohmann::json& update, std:
 nlohmann::json settings_to_json(const Settings& s);
 
 AnalysisOptions to_analysis_options(const Settings& s);
+// True when the two differ in a setting that reaches AnalysisOptions.
+bool analysis_settings_differ(const Settings& a, const Settings& b);
 
 // Reads WARPLENS_LLM_API_KEY; empty when unset.
 std::string llm_api_key();

@@ -40,6 +40,19 @@ TEST_CASE("settings map onto AnalysisOptions") {
   CHECK(s.llm.endpoint == "http://127.0.0.1:8000/v1");
 }
 
+TEST_CASE("only settings that reach the engine count as analysis changes") {
+  Settings a, b;
+  b.debounce_ms = 5;
+  b.llm.model = "m";
+  b.profile_command = "./app";
+  CHECK_FALSE(analysis_settings_differ(a, b));
+  b.kernel_blocks["k"] = BlockShape{64, 1, 1};
+  CHECK(analysis_settings_differ(a, b));
+  Settings c;
+  c.occupancy_threshold = 0.3;
+  CHECK(analysis_settings_differ(a, c));
+}
+
 TEST_CASE("the inner object is accepted too, and unspecified settings keep their values") {
   std::vector<std::string> problems;
   Settings base;
