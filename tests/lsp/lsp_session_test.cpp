@@ -94,7 +94,7 @@ TEST_CASE("a full session: open, change, hover, code actions, cancel, shutdown")
   check_diagnostic_shapes(v2["params"]["diagnostics"]);
 
   // A burst under a long debounce collapses: version 4 is published, never 3.
-  client.notify("workspace/didChangeConfiguration", {{"settings", {{"warplens", {{"debounceMs", 600}}}}}});
+  client.notify("workspace/didChangeConfiguration", {{"settings", {{"warplens", {{"debounceMs", 1500}}}}}});
   for (int v = 3; v <= 4; ++v)
     client.notify("textDocument/didChange",
                   {{"textDocument", {{"uri", ws.uri}, {"version", v}}},
