@@ -43,13 +43,21 @@ export type ServerState = 'starting' | 'parsing' | 'ready';
 /** Payload of the `warplens/status` notification. */
 export interface ServerStatus {
   state: ServerState;
-  frontend?: string;
+  /** Whether this server build has the Clang front end. */
+  frontend?: boolean;
   cudaFound?: boolean;
   cudaPath?: string;
   cudaVersion?: string;
   degraded?: boolean;
-  /** GPU name, or empty/absent when none was found. */
-  gpu?: string | null;
+  /** The GPU found: its name, or an object with a `name`; null/absent when none. */
+  gpu?: string | { name?: string } | null;
+}
+
+/** The GPU's display name, or '' when none was found. */
+export function gpuName(status: ServerStatus): string {
+  if (typeof status.gpu === 'string') return status.gpu;
+  if (status.gpu && typeof status.gpu === 'object' && typeof status.gpu.name === 'string') return status.gpu.name;
+  return '';
 }
 
 export const StatusNotification = new NotificationType<ServerStatus>('warplens/status');

@@ -3,7 +3,7 @@
 // and a GPU. Fed by the client's state changes and by `warplens/status`.
 // The text always starts with "warplens: <state>", a stable hook for tests.
 import * as vscode from 'vscode';
-import { ServerStatus } from './protocol';
+import { ServerStatus, gpuName } from './protocol';
 
 export class StatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
@@ -29,18 +29,18 @@ export class StatusBar implements vscode.Disposable {
     if (status.state !== 'starting') {
       if (status.degraded || !status.cudaFound) parts.push('degraded (no CUDA)');
       else parts.push(status.cudaVersion ? `CUDA ${status.cudaVersion}` : 'CUDA');
-      parts.push(status.gpu ? `GPU ${status.gpu}` : 'no GPU');
+      parts.push(gpuName(status) ? `GPU ${gpuName(status)}` : 'no GPU');
     }
     this.item.text = parts.join(' · ');
     const lines = [
       `**warplens** — ${status.state}`,
       '',
-      `- front end: ${status.frontend ?? 'unknown'}`,
+      `- front end: ${status.frontend === false ? 'missing (this build has no Clang)' : 'Clang 19'}`,
       status.cudaFound
         ? `- CUDA toolkit: ${status.cudaVersion ?? '?'} at \`${status.cudaPath ?? '?'}\``
         : '- CUDA toolkit: not found',
       status.degraded ? '- degraded mode: parsing with the bundled CUDA prelude; results are approximate' : undefined,
-      `- GPU: ${status.gpu || 'none found (profiling and verified rewrites are unavailable)'}`,
+      `- GPU: ${gpuName(status) || 'none found (profiling and verified rewrites are unavailable)'}`,
       '',
       'Click to show the server output.',
     ];

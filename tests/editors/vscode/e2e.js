@@ -7,7 +7,7 @@
 // test at once with the status text, not after the timeouts.
 //
 //   node e2e.js URL SCENARIO_JSON WORKSPACE_DIR ARTIFACT_PREFIX
-// Writes ARTIFACT_PREFIX-hover.png and ARTIFACT_PREFIX-final.png (also on failure).
+// Writes ARTIFACT_PREFIX-{hover,preview,final}.png (final also on failure).
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -161,6 +161,25 @@ async function main() {
     // The diagnostic clears from the Problems panel.
     await waitFor('the Problems entry to clear after the fix', async () => (await problemRow.count()) === 0);
     log('diagnostic cleared');
+
+    // A verified rewrite opens as a diff and applies only on "Apply". The
+    // server's code actions call warplens.previewRewrite; here run.sh binds
+    // it, with a fixed edit, to a key in the test's keybindings.json.
+    await page.keyboard.press('Escape');
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    await page.keyboard.press(process.env.E2E_PREVIEW_KEY || 'Control+Alt+Shift+F9');
+    await waitFor('the rewrite diff preview', async () => (await page.locator('.monaco-diff-editor').count()) > 0, 20000);
+    const apply = page.locator('.notifications-toasts .monaco-button', { hasText: /^Apply$/ });
+    await waitFor('the "Apply" button of the rewrite preview', async () => (await apply.count()) > 0, 20000);
+    if ((await editorText()).includes(process.env.E2E_PREVIEW_TEXT)) {
+      throw new TestFailure('the document changed before the rewrite was confirmed');
+    }
+    await page.screenshot({ path: `${artifactPrefix}-preview.png` });
+    await apply.first().click();
+    await waitFor('the previewed rewrite to apply', async () =>
+      (await page.locator('.monaco-diff-editor').count()) === 0
+      && (await editorText()).includes(process.env.E2E_PREVIEW_TEXT), 20000);
+    log('rewrite preview: diff shown, applied on confirmation');
     log(`final status: ${await statusText()}`);
   } finally {
     await page.screenshot({ path: `${artifactPrefix}-final.png` }).catch(() => undefined);

@@ -5,7 +5,7 @@
 # code-server (own user-data, extensions, HOME and XDG dirs; auto-save off;
 # a throwaway copy of the workspace), starts code-server on a free loopback
 # port and runs e2e.js in headless Chromium. Screenshots land in
-# ARTIFACT_DIR/vscode-<scenario>-{hover,final}.png. The tools come from
+# ARTIFACT_DIR/vscode-<scenario>-{hover,preview,final}.png. The tools come from
 # scripts/setup-editor-tests.sh ($WARPLENS_EDITOR_TOOLS).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -67,6 +67,20 @@ node -e '
     "editor.hover.delay": 100,
     "update.mode": "none",
   }, null, 2));' "$run/ud/User/settings.json" "$server"
+# warplens.previewRewrite with a fixed edit, bound to a key (e2e.js checks the diff preview).
+export E2E_PREVIEW_KEY='Control+Alt+Shift+F9' E2E_PREVIEW_TEXT='// rewrite previewed by the editor test'
+node -e '
+  const [file, uri, text] = process.argv.slice(1);
+  require("fs").writeFileSync(file, JSON.stringify([{
+    key: "ctrl+alt+shift+f9",
+    command: "warplens.previewRewrite",
+    args: {
+      title: "editor-test rewrite",
+      summary: "inserts one comment line",
+      edit: { changes: { [uri]: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+                                   newText: text + "\n" }] } },
+    },
+  }], null, 2));' "$run/ud/User/keybindings.json" "file://$run/workspace/$(node -p "require('$scenario').file")" "$E2E_PREVIEW_TEXT"
 cs_args=(--config "$run/config.yaml" --user-data-dir "$run/ud" --extensions-dir "$run/ext")
 node "$code_server" "${cs_args[@]}" --install-extension "$run/warplens.vsix" >"$run/install.log" 2>&1 \
   || { cat "$run/install.log" >&2; fail "code-server could not install the extension"; }

@@ -24,6 +24,10 @@ local defaults = {
   handlers = {},
   -- Called as on_exit(code, signal, client_id) when the server exits.
   on_exit = nil,
+  -- false: register the commands, progress display and rewrite preview only,
+  -- and let another launcher (nvim-lspconfig, vim.lsp.enable) start the
+  -- server; pass `handlers = require('warplens').handlers` to it.
+  autostart = true,
 }
 
 M.config = vim.deepcopy(defaults)
@@ -51,6 +55,9 @@ local function status_handler(_, result, ctx)
   M.status[ctx.client_id] = result
   vim.api.nvim_exec_autocmds('User', { pattern = 'WarplensStatus', modeline = false })
 end
+
+--- Handlers for warplens's own notifications, for clients started elsewhere.
+M.handlers = { ['warplens/status'] = status_handler }
 
 local function client_config(root_dir)
   local handlers = vim.tbl_extend('force', { ['warplens/status'] = status_handler }, M.config.handlers)
@@ -126,7 +133,8 @@ function M.statusline(bufnr)
     else
       table.insert(parts, s.cudaVersion and ('CUDA ' .. s.cudaVersion) or 'CUDA')
     end
-    table.insert(parts, (s.gpu and s.gpu ~= vim.NIL and s.gpu ~= '') and ('GPU ' .. s.gpu) or 'no GPU')
+    local gpu = type(s.gpu) == 'table' and s.gpu.name or s.gpu
+    table.insert(parts, type(gpu) == 'string' and gpu ~= '' and ('GPU ' .. gpu) or 'no GPU')
   end
   return table.concat(parts, ' · ')
 end
@@ -135,14 +143,15 @@ function M.setup(opts)
   M.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
   if type(M.config.cmd) == 'string' then M.config.cmd = { M.config.cmd } end
   local group = vim.api.nvim_create_augroup('warplens', { clear = true })
+  require('warplens.commands').register()
+  require('warplens.progress').register(group)
+  vim.lsp.commands['warplens.previewRewrite'] = require('warplens.preview').command
+  if not M.config.autostart then return end
   vim.api.nvim_create_autocmd('FileType', {
     group = group,
     pattern = M.config.filetypes,
     callback = function(args) M.attach(args.buf) end,
   })
-  require('warplens.commands').register()
-  require('warplens.progress').register(group)
-  vim.lsp.commands['warplens.previewRewrite'] = require('warplens.preview').command
   -- Buffers already open with a matching filetype (setup called late).
   for _, buf in ipairs(vim.api.nvim_list_bufs()) do
     if vim.api.nvim_buf_is_loaded(buf) and vim.tbl_contains(M.config.filetypes, vim.bo[buf].filetype) then
