@@ -60,13 +60,14 @@ function M.show(client, args)
     local proposed = vim.api.nvim_create_buf(false, true)
     vim.api.nvim_buf_set_lines(proposed, 0, -1, false, vim.api.nvim_buf_get_lines(bufnr, 0, -1, false))
     vim.lsp.util.apply_text_edits(change.edits, proposed, encoding)
-    vim.bo[proposed].filetype = vim.bo[bufnr].filetype
+    -- syntax, not filetype: a FileType event would attach language servers to the scratch copy
+    vim.bo[proposed].syntax = vim.bo[bufnr].filetype
     vim.bo[proposed].modifiable = false
     pcall(vim.api.nvim_buf_set_name, proposed, 'warplens-proposed://' .. vim.uri_to_fname(change.uri))
     vim.cmd('tab split')
     vim.api.nvim_win_set_buf(0, bufnr)
     vim.cmd('diffthis')
-    vim.cmd('vsplit')
+    vim.cmd('rightbelow vsplit') -- original left, proposal right
     vim.api.nvim_win_set_buf(0, proposed)
     vim.cmd('diffthis')
   end
