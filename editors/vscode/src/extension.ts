@@ -8,14 +8,15 @@ import {
   ErrorHandlerResult, LanguageClient, LanguageClientOptions, ServerOptions, State,
 } from 'vscode-languageclient/node';
 import { JobCancelled, cancelRunningJob, runServerJob } from './jobs';
-import { KernelReportProvider, reportScheme, showKernelReport } from './kernelReport';
+import { reportScheme, showKernelReport } from './kernelReport';
 import {
   KernelTarget, PreviewRewriteArgs, PreviewRewriteCommand, ServerCommand, StatusNotification,
 } from './protocol';
-import { RewritePreviewProvider, previewRewrite, previewScheme } from './rewritePreview';
+import { previewRewrite, previewScheme } from './rewritePreview';
 import { ServerNotFoundError, resolveServerBinary } from './serverBinary';
 import { readServerSettings, restartSettings } from './settings';
 import { StatusBar } from './statusBar';
+import { VirtualDocuments } from './virtualDocuments';
 
 const apiKeySecret = 'warplens.llmApiKey';
 
@@ -152,7 +153,7 @@ function summaryOf(result: unknown): string | undefined {
   return undefined;
 }
 
-async function optimizeKernelAtCursor(previews: RewritePreviewProvider): Promise<void> {
+async function optimizeKernelAtCursor(previews: VirtualDocuments): Promise<void> {
   const target = cudaEditorTarget(true);
   if (!target) return;
   const result = await job('warplens: optimizing kernel', ServerCommand.optimize, target);
@@ -196,13 +197,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   extensionContext = context;
   output = vscode.window.createOutputChannel('warplens', { log: true });
   statusBar = new StatusBar();
-  const previews = new RewritePreviewProvider();
-  const reports = new KernelReportProvider();
+  const previews = new VirtualDocuments(previewScheme);
+  const reports = new VirtualDocuments(reportScheme);
   context.subscriptions.push(
     output,
     statusBar,
-    vscode.workspace.registerTextDocumentContentProvider(previewScheme, previews),
-    vscode.workspace.registerTextDocumentContentProvider(reportScheme, reports),
+    previews.register(),
+    reports.register(),
     vscode.commands.registerCommand('warplens.optimizeKernelAtCursor', () => optimizeKernelAtCursor(previews)),
     vscode.commands.registerCommand('warplens.profileFile', profileFile),
     vscode.commands.registerCommand('warplens.showKernelReport', async () => {

@@ -4,32 +4,18 @@
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, LanguageClient } from 'vscode-languageclient/node';
 import { KernelTarget, ServerCommand } from './protocol';
+import { VirtualDocuments } from './virtualDocuments';
 
 export const reportScheme = 'warplens-report';
 
-export class KernelReportProvider implements vscode.TextDocumentContentProvider {
-  private readonly reports = new Map<string, string>();
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
-
-  set(uri: vscode.Uri, text: string): void {
-    this.reports.set(uri.toString(), text);
-    this.changed.fire(uri);
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.reports.get(uri.toString()) ?? '';
-  }
-}
-
 export async function showKernelReport(
-  client: LanguageClient, provider: KernelReportProvider, target: KernelTarget,
+  client: LanguageClient, provider: VirtualDocuments, target: KernelTarget,
 ): Promise<void> {
   const report = await client.sendRequest(ExecuteCommandRequest.type, {
     command: ServerCommand.report, arguments: [target],
   });
   const source = vscode.Uri.parse(target.uri);
-  const uri = vscode.Uri.from({ scheme: reportScheme, path: `${source.path}.report.json` });
+  const uri = vscode.Uri.from({ scheme: provider.scheme, path: `${source.path}.report.json` });
   provider.set(uri, typeof report === 'string' ? report : JSON.stringify(report, null, 2));
   const document = await vscode.workspace.openTextDocument(uri);
   await vscode.languages.setTextDocumentLanguage(document, 'json');

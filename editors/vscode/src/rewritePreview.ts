@@ -7,23 +7,9 @@
 import * as vscode from 'vscode';
 import { LanguageClient } from 'vscode-languageclient/node';
 import { PreviewRewriteArgs } from './protocol';
+import { VirtualDocuments } from './virtualDocuments';
 
 export const previewScheme = 'warplens-preview';
-
-export class RewritePreviewProvider implements vscode.TextDocumentContentProvider {
-  private readonly contents = new Map<string, string>();
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
-
-  set(uri: vscode.Uri, text: string): void {
-    this.contents.set(uri.toString(), text);
-    this.changed.fire(uri);
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.contents.get(uri.toString()) ?? '';
-  }
-}
 
 /** The text `document` would have after `edits` (non-overlapping, as LSP requires). */
 export function applyTextEdits(document: vscode.TextDocument, edits: readonly vscode.TextEdit[]): string {
@@ -39,7 +25,7 @@ export function applyTextEdits(document: vscode.TextDocument, edits: readonly vs
 }
 
 export async function previewRewrite(
-  client: LanguageClient, provider: RewritePreviewProvider, args: PreviewRewriteArgs,
+  client: LanguageClient, provider: VirtualDocuments, args: PreviewRewriteArgs,
 ): Promise<boolean> {
   if (!args || !args.edit) {
     void vscode.window.showErrorMessage('warplens: the rewrite to preview carries no edit.');
@@ -55,7 +41,7 @@ export async function previewRewrite(
   for (const [uri, edits] of entries) {
     const document = await vscode.workspace.openTextDocument(uri);
     const previewUri = vscode.Uri.from({
-      scheme: previewScheme, path: uri.path, query: `rewrite=${Date.now()}`,
+      scheme: provider.scheme, path: uri.path, query: `rewrite=${Date.now()}`,
     });
     provider.set(previewUri, applyTextEdits(document, edits));
     await vscode.commands.executeCommand(
