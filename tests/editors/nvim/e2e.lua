@@ -164,6 +164,22 @@ if server_exit then fail(server_died() .. ' after the edit') end
 if not ok then fail('the diagnostic did not clear after the fix: ' .. describe(still_there())) end
 log('diagnostic cleared')
 
+-- --- the kernel report (:WarplensReport), when the scenario asks for it -------------
+if scenario.report then
+  vim.cmd('WarplensReport')
+  local report_buf
+  wait_for('the :WarplensReport buffer', function()
+    for _, b in ipairs(vim.api.nvim_list_bufs()) do
+      if vim.api.nvim_buf_get_name(b):find('warplens-report://', 1, true) then report_buf = b return true end
+    end
+  end)
+  local report = table.concat(vim.api.nvim_buf_get_lines(report_buf, 0, -1, false), '\n')
+  for _, expected in ipairs(scenario.report.contains) do
+    if not report:find(expected, 1, true) then fail('the kernel report lacks "' .. expected .. '":\n' .. report) end
+  end
+  log('report: ' .. report:gsub('%s+', ' '):sub(1, 160))
+end
+
 -- --- shutdown ----------------------------------------------------------------------
 vim.lsp.stop_client(client.id)
 vim.wait(5000, function() return server_exit ~= nil end, 50)

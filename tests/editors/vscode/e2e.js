@@ -180,6 +180,22 @@ async function main() {
       (await page.locator('.monaco-diff-editor').count()) === 0
       && (await editorText()).includes(process.env.E2E_PREVIEW_TEXT), 20000);
     log('rewrite preview: diff shown, applied on confirmation');
+
+    // The kernel report (warplens.report), from the command palette.
+    if (scenario.report) {
+      await page.keyboard.press('F1');
+      await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 10000 });
+      await page.keyboard.type('warplens: Show kernel report');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show kernel report' }).first()
+        .waitFor({ timeout: 10000 });
+      await page.keyboard.press('Enter');
+      const report = await waitFor(`a kernel report containing ${JSON.stringify(scenario.report.contains)}`, async () => {
+        if ((await page.locator('.tab.active[aria-label*=".report.json"]').count()) === 0) return null;
+        const text = await editorText();
+        return scenario.report.contains.every((s) => text.includes(s)) ? text : null;
+      }, 20000);
+      log(`report: ${squash(report).slice(0, 160)}`);
+    }
     log(`final status: ${await statusText()}`);
   } finally {
     await page.screenshot({ path: `${artifactPrefix}-final.png` }).catch(() => undefined);

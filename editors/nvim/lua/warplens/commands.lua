@@ -49,7 +49,7 @@ local function run_job(bufnr, title, command, args, on_result)
   local token = 'warplens-nvim-job-' .. next_token
   next_token = next_token + 1
   local job = { client = client, title = title }
-  local ok, request_id = client.request('workspace/executeCommand',
+  local ok, request_id = require('warplens').request(client, 'workspace/executeCommand',
     { command = command, arguments = args, workDoneToken = token },
     function(err, result)
       if running == job then running = nil end
@@ -107,8 +107,8 @@ function M.cancel()
     notify('nothing to cancel')
     return
   end
-  if job and job.request_id then client.cancel_request(job.request_id) end
-  client.request('workspace/executeCommand', { command = 'warplens.cancelJob', arguments = {} }, function(err)
+  if job and job.request_id then require('warplens').cancel_request(client, job.request_id) end
+  require('warplens').request(client, 'workspace/executeCommand', { command = 'warplens.cancelJob', arguments = {} }, function(err)
     if err and err.code ~= request_cancelled then
       notify('cancel failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
     end
@@ -122,7 +122,7 @@ function M.report(opts)
   local client = warplens_client(bufnr)
   if not client then return end
   local source = vim.api.nvim_buf_get_name(bufnr)
-  client.request('workspace/executeCommand',
+  require('warplens').request(client, 'workspace/executeCommand',
     { command = 'warplens.report', arguments = { target(bufnr, opts and opts.args) } },
     function(err, result)
       if err then

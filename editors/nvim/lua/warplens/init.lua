@@ -114,10 +114,25 @@ end
 
 --- The warplens client attached to `bufnr`, if any.
 function M.client(bufnr)
-  for _, client in pairs(vim.lsp.buf_get_clients(bufnr or 0)) do
+  bufnr = bufnr or 0
+  if bufnr == 0 then bufnr = vim.api.nvim_get_current_buf() end
+  local clients = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = bufnr }) -- 0.10+
+    or vim.lsp.buf_get_clients(bufnr)
+  for _, client in pairs(clients) do
     if client.name == 'warplens' then return client end
   end
   return nil
+end
+
+--- client:request on 0.11+ (the dot form is deprecated there), client.request before.
+function M.request(client, method, params, handler, bufnr)
+  if vim.fn.has('nvim-0.11') == 1 then return client:request(method, params, handler, bufnr) end
+  return client.request(method, params, handler, bufnr)
+end
+
+function M.cancel_request(client, id)
+  if vim.fn.has('nvim-0.11') == 1 then return client:cancel_request(id) end
+  return client.cancel_request(id)
 end
 
 --- One-line state for a statusline: "warplens: ready · CUDA 13.0 · no GPU".
