@@ -73,6 +73,18 @@ async function startClient(): Promise<void> {
     initializationOptions: { warplens: readServerSettings() },
     outputChannel: output,
     errorHandler: new CrashPolicy(),
+    middleware: {
+      workspace: {
+        // The server may pull the `warplens` section; answer with the server's
+        // keys only (VS Code's section also holds client-only settings such as
+        // serverPath, which the server would report as unknown).
+        configuration: async (params, token, next) => {
+          const results = await next(params, token);
+          if (!Array.isArray(results)) return results;
+          return params.items.map((item, i) => (item.section === 'warplens' ? readServerSettings() : results[i]));
+        },
+      },
+    },
   };
   output.appendLine(`Starting ${command} ${args.join(' ')}`);
   const newClient = new LanguageClient('warplens', 'warplens', serverOptions, clientOptions);

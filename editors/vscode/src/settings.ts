@@ -8,11 +8,16 @@ export interface ServerSettings {
   cudaPath: string;
   compileCommandsDir: string;
   thresholds: { uncoalesced: number; bankConflict: number; occupancy: number };
-  defaultBlockSize: number[];
+  /** null: the server's default (an empty array is not a valid block shape). */
+  defaultBlockSize: number[] | null;
   debounceMs: number;
   profileCommand: string;
   buildCommand: string;
   llm: { endpoint: string; model: string };
+}
+
+function blockSize(dims: number[]): number[] | null {
+  return Array.isArray(dims) && dims.length > 0 ? dims : null;
 }
 
 export function readServerSettings(): ServerSettings {
@@ -26,7 +31,7 @@ export function readServerSettings(): ServerSettings {
       bankConflict: c.get<number>('thresholds.bankConflict', 2),
       occupancy: c.get<number>('thresholds.occupancy', 0.5),
     },
-    defaultBlockSize: c.get<number[]>('defaultBlockSize', []),
+    defaultBlockSize: blockSize(c.get<number[]>('defaultBlockSize', [])),
     debounceMs: c.get<number>('debounceMs', 300),
     profileCommand: c.get<string>('profileCommand', ''),
     buildCommand: c.get<string>('buildCommand', ''),

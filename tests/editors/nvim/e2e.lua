@@ -52,9 +52,16 @@ end
 
 -- --- start --------------------------------------------------------------------
 vim.cmd('filetype on')
+-- Warnings and errors the server shows the user (e.g. a rejected setting) fail the test.
+local shown_problems = {}
 require('warplens').setup {
   cmd = { server },
   on_exit = function(code, signal) server_exit = { code = code, signal = signal } end,
+  handlers = {
+    ['window/showMessage'] = function(_, result)
+      if result and result.type and result.type <= 2 then table.insert(shown_problems, result.message) end
+    end,
+  },
 }
 local path = workspace .. '/' .. scenario.file
 vim.cmd('edit ' .. vim.fn.fnameescape(path))
@@ -178,6 +185,10 @@ if scenario.report then
     if not report:find(expected, 1, true) then fail('the kernel report lacks "' .. expected .. '":\n' .. report) end
   end
   log('report: ' .. report:gsub('%s+', ' '):sub(1, 160))
+end
+
+if #shown_problems > 0 then
+  fail('the server showed warnings/errors: ' .. table.concat(shown_problems, ' | '))
 end
 
 -- --- shutdown ----------------------------------------------------------------------

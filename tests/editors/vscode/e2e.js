@@ -196,6 +196,11 @@ async function main() {
       }, 20000);
       log(`report: ${squash(report).slice(0, 160)}`);
     }
+    // Warnings and errors shown to the user (e.g. a rejected setting) fail the test.
+    const problems = await page.locator('.notifications-toasts .notification-list-item').evaluateAll((items) =>
+      items.filter((i) => i.querySelector('.codicon-warning, .codicon-error'))
+        .map((i) => (i.querySelector('.notification-list-item-message') || i).textContent));
+    if (problems.length > 0) throw new TestFailure(`warning/error notifications shown: ${problems.join(' | ')}`);
     log(`final status: ${await statusText()}`);
   } finally {
     await page.screenshot({ path: `${artifactPrefix}-final.png` }).catch(() => undefined);

@@ -59,6 +59,11 @@ end
 --- Handlers for warplens's own notifications, for clients started elsewhere.
 M.handlers = { ['warplens/status'] = status_handler }
 
+-- An empty Lua table would be sent as a JSON array; the server wants an object.
+local function settings_object()
+  return next(M.config.settings) == nil and vim.empty_dict() or M.config.settings
+end
+
 local function client_config(root_dir)
   local handlers = vim.tbl_extend('force', { ['warplens/status'] = status_handler }, M.config.handlers)
   return {
@@ -66,8 +71,8 @@ local function client_config(root_dir)
     cmd = M.config.cmd,
     cmd_env = M.config.cmd_env,
     root_dir = root_dir,
-    init_options = { warplens = M.config.settings },
-    settings = { warplens = M.config.settings },
+    init_options = { warplens = settings_object() },
+    settings = { warplens = settings_object() },
     capabilities = M.config.capabilities,
     handlers = handlers,
     on_attach = M.config.on_attach,
