@@ -142,11 +142,11 @@ function cudaEditorTarget(withPosition: boolean): KernelTarget | undefined {
 }
 
 /** Runs a long job and reports its outcome; cancellation is not an error. */
-async function job(title: string, command: string, target: KernelTarget): Promise<unknown> {
+async function job(title: string, command: string, args: unknown[]): Promise<unknown> {
   const c = runningClient();
   if (!c) return undefined;
   try {
-    return await runServerJob(c, title, command, [target]);
+    return await runServerJob(c, title, command, args);
   } catch (e) {
     if (e instanceof JobCancelled) {
       void vscode.window.showInformationMessage(`${title}: cancelled.`);
@@ -168,7 +168,7 @@ function summaryOf(result: unknown): string | undefined {
 async function optimizeKernelAtCursor(previews: VirtualDocuments): Promise<void> {
   const target = cudaEditorTarget(true);
   if (!target) return;
-  const result = await job('warplens: optimizing kernel', ServerCommand.optimize, target);
+  const result = await job('warplens: optimizing kernel', ServerCommand.optimize, [target]);
   if (result === undefined) return;
   const rewrites = (result as { rewrites?: PreviewRewriteArgs[] } | null)?.rewrites ?? [];
   const summary = summaryOf(result) ?? `${rewrites.length} verified rewrite(s).`;
@@ -185,10 +185,26 @@ async function optimizeKernelAtCursor(previews: VirtualDocuments): Promise<void>
 async function profileFile(): Promise<void> {
   const target = cudaEditorTarget(false);
   if (!target) return;
-  const result = await job('warplens: profiling', ServerCommand.profile, target);
+  const result = await job('warplens: profiling', ServerCommand.profile, [target]);
   if (result !== undefined) {
     void vscode.window.showInformationMessage(`warplens: ${summaryOf(result) ?? 'profile finished; measured findings are shown as diagnostics.'}`);
   }
+}
+
+/**
+ * warplens.runJob {command, arguments?, title?}: any server command as a
+ * cancellable job (for keybindings, e.g. warplens.reanalyze); the result is
+ * shown as a message.
+ */
+async function runJobCommand(spec: { command?: string; arguments?: unknown[]; title?: string } | undefined): Promise<unknown> {
+  if (!spec || typeof spec.command !== 'string' || !spec.command.startsWith('warplens.')) {
+    void vscode.window.showErrorMessage('warplens.runJob needs {"command": "warplens.<name>", "arguments": [...]}.');
+    return undefined;
+  }
+  const title = spec.title ?? `warplens: ${spec.command}`;
+  const result = await job(title, spec.command, spec.arguments ?? []);
+  if (result !== undefined) void vscode.window.showInformationMessage(`${title}: ${summaryOf(result) ?? 'done'}.`);
+  return result;
 }
 
 async function setLlmApiKey(): Promise<void> {
@@ -235,6 +251,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('warplens.restartServer', restartClient),
     vscode.commands.registerCommand('warplens.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('warplens.setLlmApiKey', setLlmApiKey),
+    vscode.commands.registerCommand('warplens.runJob', runJobCommand),
     vscode.commands.registerCommand(PreviewRewriteCommand, (args: PreviewRewriteArgs) =>
       client ? previewRewrite(client, previews, args) : false),
     vscode.workspace.onDidChangeConfiguration((event) => {

@@ -39,7 +39,7 @@ local function summary_of(result)
 end
 
 -- Runs one long server command; on_result(result) on success.
-local function run_job(bufnr, title, command, args, on_result)
+function M.run_job(bufnr, title, command, args, on_result)
   local client = warplens_client(bufnr)
   if not client then return end
   if running then
@@ -74,7 +74,7 @@ end
 
 function M.optimize(opts)
   local bufnr = vim.api.nvim_get_current_buf()
-  run_job(bufnr, 'optimizing kernel', 'warplens.optimize', { target(bufnr, opts and opts.args) }, function(result)
+  M.run_job(bufnr, 'optimizing kernel', 'warplens.optimize', { target(bufnr, opts and opts.args) }, function(result)
     local rewrites = type(result) == 'table' and result.rewrites or {}
     local summary = summary_of(result) or (#rewrites .. ' verified rewrite(s)')
     if #rewrites == 0 then
@@ -95,7 +95,7 @@ end
 
 function M.profile()
   local bufnr = vim.api.nvim_get_current_buf()
-  run_job(bufnr, 'profiling', 'warplens.profile', { target(bufnr) }, function(result)
+  M.run_job(bufnr, 'profiling', 'warplens.profile', { target(bufnr) }, function(result)
     notify(summary_of(result) or 'profile finished; measured findings are shown as diagnostics')
   end)
 end
