@@ -54,8 +54,9 @@ end
 vim.cmd('filetype on')
 -- Warnings and errors the server shows the user (e.g. a rejected setting) fail the test.
 local shown_problems = {}
+-- --test-commands: the server's warplens.debug.sleep job, for the progress/cancel check.
 require('warplens').setup {
-  cmd = { server },
+  cmd = { server, '--test-commands' },
   on_exit = function(code, signal) server_exit = { code = code, signal = signal } end,
   handlers = {
     ['window/showMessage'] = function(_, result)
@@ -186,6 +187,33 @@ if scenario.report then
   end
   log('report: ' .. report:gsub('%s+', ' '):sub(1, 160))
 end
+
+-- --- a long job: progress reaches the message area, :WarplensCancel stops it ----------
+local notes, progress_seen, job_done = {}, {}, false
+local notify = vim.notify
+vim.notify = function(msg, level)
+  table.insert(notes, msg)
+  notify(msg, level)
+end
+vim.api.nvim_create_autocmd('User', { pattern = 'LspProgressUpdate', callback = function()
+  for _, m in ipairs(vim.lsp.util.get_progress_messages()) do
+    if m.name == 'warplens' and m.message then table.insert(progress_seen, m.message) end
+  end
+end })
+require('warplens.commands').run_job(buf, 'test job', 'warplens.debug.sleep', { { ms = 60000, steps = 60 } },
+  function() job_done = true end)
+wait_for('$/progress reports from a running job', function() return #progress_seen > 0 end, 20000)
+log('job progress: ' .. progress_seen[#progress_seen])
+vim.cmd('WarplensCancel')
+local function job_cancelled()
+  for _, n in ipairs(notes) do
+    if n:find('test job: cancelled', 1, true) then return true end
+  end
+end
+wait_for('the job to end as cancelled', function() return job_cancelled() or job_done end, 20000)
+if job_done then fail('the job ran to completion despite :WarplensCancel') end
+vim.notify = notify
+log('job cancelled')
 
 if #shown_problems > 0 then
   fail('the server showed warnings/errors: ' .. table.concat(shown_problems, ' | '))

@@ -196,6 +196,26 @@ async function main() {
       }, 20000);
       log(`report: ${squash(report).slice(0, 160)}`);
     }
+    // A long job: the notification shows the server's progress, and its Cancel button works.
+    // run.sh binds warplens.runJob (warplens.debug.sleep, a 60 s job) to a key.
+    await page.keyboard.press('Escape');
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    await page.keyboard.press(process.env.E2E_JOB_KEY || 'Control+Alt+Shift+F10');
+    const jobToast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'warplens: test job' });
+    const progressText = await waitFor('a job notification showing the server\'s progress', async () => {
+      if ((await jobToast.count()) === 0) return null;
+      const text = squash(await jobToast.first().innerText());
+      return /step \d+ of \d+/.test(text) ? text : null;
+    }, 20000);
+    log(`job: ${progressText}`);
+    await jobToast.first().locator('.monaco-button', { hasText: /^Cancel$/ }).click();
+    const cancelledToast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'test job: cancelled' });
+    await waitFor('the job to be cancelled', async () => (await cancelledToast.count()) > 0, 20000);
+    if ((await page.locator('.notifications-toasts .notification-list-item', { hasText: 'test job: done' }).count()) > 0) {
+      throw new TestFailure('the job ran to completion despite Cancel');
+    }
+    log('job cancelled from the notification');
+
     // Warnings and errors shown to the user (e.g. a rejected setting) fail the test.
     const problems = await page.locator('.notifications-toasts .notification-list-item').evaluateAll((items) =>
       items.filter((i) => i.querySelector('.codicon-warning, .codicon-error'))

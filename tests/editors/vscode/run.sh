@@ -57,6 +57,7 @@ node -e '
   require("fs").writeFileSync(file, JSON.stringify({
     "files.autoSave": "off",
     "warplens.serverPath": server,
+    "warplens.arguments": ["--test-commands"],
     "workbench.startupEditor": "none",
     "workbench.tips.enabled": false,
     "workbench.enableExperiments": false,
@@ -67,11 +68,17 @@ node -e '
     "editor.hover.delay": 100,
     "update.mode": "none",
   }, null, 2));' "$run/ud/User/settings.json" "$server"
-# warplens.previewRewrite with a fixed edit, bound to a key (e2e.js checks the diff preview).
+# Keys for e2e.js: warplens.previewRewrite with a fixed edit (the diff preview), and
+# warplens.runJob with the server's warplens.debug.sleep (progress + Cancel; --test-commands).
 export E2E_PREVIEW_KEY='Control+Alt+Shift+F9' E2E_PREVIEW_TEXT='// rewrite previewed by the editor test'
+export E2E_JOB_KEY='Control+Alt+Shift+F10'
 node -e '
   const [file, uri, text] = process.argv.slice(1);
   require("fs").writeFileSync(file, JSON.stringify([{
+    key: "ctrl+alt+shift+f10",
+    command: "warplens.runJob",
+    args: { command: "warplens.debug.sleep", arguments: [{ ms: 60000, steps: 60 }], title: "warplens: test job" },
+  }, {
     key: "ctrl+alt+shift+f9",
     command: "warplens.previewRewrite",
     args: {
