@@ -132,45 +132,49 @@ log('hover: ' .. hover_text:gsub('%s+', ' '):sub(1, 200))
 
 -- --- code action, through Neovim's own code_action flow -------------------------
 local want_action = scenario.code_action
-local offered, chosen = {}, nil
-vim.ui.select = function(items, opts, on_choice)
-  for _, item in ipairs(items) do
-    local title = opts.format_item and opts.format_item(item) or tostring(item)
-    table.insert(offered, title)
-    if not chosen and (want_action.title_contains == nil
-        or lower(title):find(lower(want_action.title_contains), 1, true)) then
-      chosen = title
-      on_choice(item)
-      return
+if want_action then
+  local offered, chosen = {}, nil
+  vim.ui.select = function(items, opts, on_choice)
+    for _, item in ipairs(items) do
+      local title = opts.format_item and opts.format_item(item) or tostring(item)
+      table.insert(offered, title)
+      if not chosen and (want_action.title_contains == nil
+          or lower(title):find(lower(want_action.title_contains), 1, true)) then
+        chosen = title
+        on_choice(item)
+        return
+      end
+    end
+    on_choice(nil)
+  end
+  vim.api.nvim_win_set_cursor(0, { diagnostic.lnum + 1, diagnostic.col })
+  -- As a user would: no explicit context, so Neovim sends the diagnostics on the cursor line.
+  vim.lsp.buf.code_action()
+  wait_for('code actions to be offered', function() return #offered > 0 end)
+  if not chosen then
+    fail('no code action titled like "' .. tostring(want_action.title_contains) .. '"; offered: ' .. table.concat(offered, ' | '))
+  end
+  log('code action: ' .. chosen)
+  local function buffer_text() return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n') end
+  local applied = vim.wait(timeout_ms, function() return buffer_text():find(want_action.after_contains, 1, true) ~= nil end, 50)
+  if not applied then
+    fail('after "' .. chosen .. '" the buffer lacks "' .. want_action.after_contains .. '"; buffer is:\n' .. buffer_text())
+  end
+  log('edit applied')
+
+  -- --- the diagnostic clears --------------------------------------------------------
+  local function still_there()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.code == diagnostic.code and d.source == diagnostic.source and d.message == diagnostic.message then return d end
     end
   end
-  on_choice(nil)
+  ok = vim.wait(timeout_ms, function() return server_exit ~= nil or still_there() == nil end, 50)
+  if server_exit then fail(server_died() .. ' after the edit') end
+  if not ok then fail('the diagnostic did not clear after the fix: ' .. describe(still_there())) end
+  log('diagnostic cleared')
+else
+  log('no code_action in this scenario')
 end
-vim.api.nvim_win_set_cursor(0, { diagnostic.lnum + 1, diagnostic.col })
--- As a user would: no explicit context, so Neovim sends the diagnostics on the cursor line.
-vim.lsp.buf.code_action()
-wait_for('code actions to be offered', function() return #offered > 0 end)
-if not chosen then
-  fail('no code action titled like "' .. tostring(want_action.title_contains) .. '"; offered: ' .. table.concat(offered, ' | '))
-end
-log('code action: ' .. chosen)
-local function buffer_text() return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n') end
-local applied = vim.wait(timeout_ms, function() return buffer_text():find(want_action.after_contains, 1, true) ~= nil end, 50)
-if not applied then
-  fail('after "' .. chosen .. '" the buffer lacks "' .. want_action.after_contains .. '"; buffer is:\n' .. buffer_text())
-end
-log('edit applied')
-
--- --- the diagnostic clears --------------------------------------------------------
-local function still_there()
-  for _, d in ipairs(vim.diagnostic.get(buf)) do
-    if d.code == diagnostic.code and d.source == diagnostic.source and d.message == diagnostic.message then return d end
-  end
-end
-ok = vim.wait(timeout_ms, function() return server_exit ~= nil or still_there() == nil end, 50)
-if server_exit then fail(server_died() .. ' after the edit') end
-if not ok then fail('the diagnostic did not clear after the fix: ' .. describe(still_there())) end
-log('diagnostic cleared')
 
 -- --- the kernel report (:WarplensReport), when the scenario asks for it -------------
 if scenario.report then
@@ -210,7 +214,15 @@ local function job_cancelled()
     if n:find('test job: cancelled', 1, true) then return true end
   end
 end
-wait_for('the job to end as cancelled', function() return job_cancelled() or job_done end, 20000)
+if not job_cancelled() then fail(':WarplensCancel did not report the job cancelled; messages: ' .. table.concat(notes, ' | ')) end
+-- The server side: no job left running (warplens.listJobs).
+local function running_jobs()
+  local r = vim.lsp.buf_request_sync(buf, 'workspace/executeCommand', { command = 'warplens.listJobs', arguments = {} }, 5000)
+  local reply = r and r[client.id]
+  if not reply or reply.err then fail('warplens.listJobs failed: ' .. vim.inspect(reply)) end
+  return reply.result or {}
+end
+wait_for('the server to stop the cancelled job (warplens.listJobs empty)', function() return #running_jobs() == 0 end, 20000)
 if job_done then fail('the job ran to completion despite :WarplensCancel') end
 vim.notify = notify
 log('job cancelled')

@@ -10,6 +10,7 @@ root=$(cd "$here/../../.." && pwd)
 server=${WARPLENS_BIN:-${1:?usage: run.sh SERVER_BINARY SCENARIO_JSON}}  # WARPLENS_BIN overrides the build's binary
 scenario=${2:?usage: run.sh SERVER_BINARY SCENARIO_JSON}
 
+scenario=$(realpath "$scenario")
 if [ ! -x "$server" ]; then
   echo "FAIL the warplens server binary $server does not exist or is not executable" \
        "(build it: ninja -C build, or point WARPLENS_BIN at it)" >&2

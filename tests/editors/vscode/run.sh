@@ -15,6 +15,7 @@ scenario=${2:?usage: run.sh SERVER_BINARY SCENARIO_JSON ARTIFACT_DIR}
 artifacts=${3:?usage: run.sh SERVER_BINARY SCENARIO_JSON ARTIFACT_DIR}
 tools=${WARPLENS_EDITOR_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/warplens/editor-tools}
 code_server="$tools/code-server-4.100.3/node_modules/code-server/out/node/entry.js"
+scenario=$(realpath "$scenario")
 name=$(basename "$scenario" .json)
 limit=${E2E_LIMIT_S:-240}
 
@@ -72,6 +73,7 @@ node -e '
 # warplens.runJob with the server's warplens.debug.sleep (progress + Cancel; --test-commands).
 export E2E_PREVIEW_KEY='Control+Alt+Shift+F9' E2E_PREVIEW_TEXT='// rewrite previewed by the editor test'
 export E2E_JOB_KEY='Control+Alt+Shift+F10'
+scenario_file=$(node -p 'require(process.argv[1]).file' "$scenario")
 node -e '
   const [file, uri, text] = process.argv.slice(1);
   require("fs").writeFileSync(file, JSON.stringify([{
@@ -87,7 +89,7 @@ node -e '
       edit: { changes: { [uri]: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
                                    newText: text + "\n" }] } },
     },
-  }], null, 2));' "$run/ud/User/keybindings.json" "file://$run/workspace/$(node -p "require('$scenario').file")" "$E2E_PREVIEW_TEXT"
+  }], null, 2));' "$run/ud/User/keybindings.json" "file://$run/workspace/$scenario_file" "$E2E_PREVIEW_TEXT"
 cs_args=(--config "$run/config.yaml" --user-data-dir "$run/ud" --extensions-dir "$run/ext")
 node "$code_server" "${cs_args[@]}" --install-extension "$run/warplens.vsix" >"$run/install.log" 2>&1 \
   || { cat "$run/install.log" >&2; fail "code-server could not install the extension"; }

@@ -53,6 +53,7 @@ function M.run_job(bufnr, title, command, args, on_result)
     { command = command, arguments = args, workDoneToken = token },
     function(err, result)
       if running == job then running = nil end
+      if job.cancelled then return end -- a late answer to a job the user cancelled
       if err then
         if err.code == request_cancelled then
           notify(title .. ': cancelled')
@@ -100,6 +101,8 @@ function M.profile()
   end)
 end
 
+-- Neovim drops the callback of a request answered with RequestCancelled, so
+-- the job is marked cancelled here rather than when the server answers.
 function M.cancel()
   local job = running
   local client = job and job.client or require('warplens').client(0)
@@ -114,7 +117,12 @@ function M.cancel()
     end
   end)
   running = nil
-  notify('cancel requested')
+  if job then
+    job.cancelled = true
+    notify(job.title .. ': cancelled')
+  else
+    notify('cancel requested')
+  end
 end
 
 function M.report(opts)
