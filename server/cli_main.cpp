@@ -8,17 +8,35 @@
 
 #include "analysis/analyzer.h"
 #include "server/cli.h"
+#include "server/cli_profile.h"
 #include "server/logging.h"
 
 namespace warplens::server {
 
 namespace {
 
+// Subcommands written as classic `int f(int argc, char** argv)` entry points
+// (argv[0] is the subcommand's name) adapt to the table through this.
+template <const char* Name, int (*Entry)(int, char**)>
+int run_argv_style(const std::vector<std::string>& args, const CliEnvironment& env) {
+  std::vector<std::string> owned;
+  owned.reserve(args.size() + 1);
+  owned.push_back(Name);
+  owned.insert(owned.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : owned) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  return Entry(static_cast<int>(owned.size()), argv.data());
+}
+
+constexpr char kProfile[] = "profile";
+
 // One line per subcommand. `profile`, `verify` and `optimize` are added here.
 const Subcommand kSubcommands[] = {
     {"serve", "run the language server on stdio, or on --listen 127.0.0.1:PORT (the default command)", run_serve},
     {"check", "analyse CUDA files and print diagnostics like a compiler", run_check},
     {"report", "print the kernel model of CUDA files as JSON", run_report},
+    {"profile", "run a program (or a single .cu file) under the CUPTI profiler", run_argv_style<kProfile, run_profile_command>},
 };
 
 void print_help(const std::string& program) {
