@@ -132,7 +132,18 @@ ExprRef Address::byte_offset() const {
 }
 
 ExprRef Address::index() const {
-  if (offset_unknown || index_unit <= 0) return nullptr;
+  if (index_unit <= 0) {
+    // Element size unknown (a dependent type in a template pattern): a
+    // single subscript is still an index in elements.
+    const Term* only = nullptr;
+    for (const auto& t : terms)
+      if (t.subscript) {
+        if (only) return nullptr;
+        only = &t;
+      }
+    return only ? only->index : nullptr;
+  }
+  if (offset_unknown) return nullptr;
   ExprRef sum = Expr::constant(0);
   for (const auto& t : terms) {
     if (!t.subscript) continue;
@@ -497,10 +508,9 @@ ExprRef Lowering::lower_call(const CallExpr* call) {
     return Expr::opaque(spelling(call), false);
   }
   if (is_uniform_intrinsic(name)) return Expr::opaque(spelling(call), true);
-  if (call_varies_per_lane(call)) return Expr::opaque(spelling(call), false);
-
   if (callee && callee->hasBody() && !is_system(map_.sm(), callee->getLocation()))
     if (auto inlined = inline_single_return(call, callee)) return inlined;
+  if (call_varies_per_lane(call)) return Expr::opaque(spelling(call), false);
 
   std::vector<ExprRef> args;
   for (unsigned i = 0; i < n; ++i) args.push_back(arg(i));
