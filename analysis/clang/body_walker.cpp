@@ -266,6 +266,7 @@ BodyWalker::Exits BodyWalker::walk_switch(const SwitchStmt* s) {
   std::vector<ExprRef> labels;
   for (const SwitchCase* sc = s->getSwitchCaseList(); sc; sc = sc->getNextSwitchCase())
     if (auto* cs = dyn_cast<CaseStmt>(sc)) labels.push_back(lowering_.lower(cs->getLHS()));
+  std::reverse(labels.begin(), labels.end());  // the list is in reverse source order
 
   Env before = env_;
   std::vector<Env> case_envs;
@@ -753,8 +754,8 @@ bool BodyWalker::record_barrier(const CallExpr* call) {
     kind = BarrierKind::SyncThreads;
   else if (name == "__syncwarp")
     kind = BarrierKind::SyncWarp;
-  else if (auto* mc = dyn_cast<CXXMemberCallExpr>(call); mc && mc->getImplicitObjectArgument()) {
-    QualType obj = mc->getImplicitObjectArgument()->getType();
+  else if (const clang::Expr* object = call_object(call)) {
+    QualType obj = object->getType();
     std::string group = record_of(obj);
     if (name == "sync" && is_cg_type(obj))
       kind = (group == "thread_block_tile" || group == "coalesced_group" || starts_with(group, "__static_size"))
@@ -834,11 +835,11 @@ void BodyWalker::visit_call(const CallExpr* call) {
   const FunctionDecl* callee = call->getDirectCallee();
   std::string name = name_of(callee);
   if (record_barrier(call)) {
-    if (auto* mc = dyn_cast<CXXMemberCallExpr>(call)) visit(mc->getImplicitObjectArgument(), Use::Value);
+    if (const clang::Expr* object = call_object(call)) visit(object, Use::Value);
     visit_args(call, callee, 0);
     return;
   }
-  bool member = isa<CXXMemberCallExpr>(call) || isa<CXXOperatorCallExpr>(call);
+  bool member = call_object(call) || isa<CXXOperatorCallExpr>(call);
   if (!member && call->getNumArgs() >= 1) {
     std::optional<AccessKind> kind;
     if (starts_with(name, "atomic") || starts_with(name, "__nv_atomic")) kind = AccessKind::Atomic;
@@ -854,7 +855,7 @@ void BodyWalker::visit_call(const CallExpr* call) {
       return;
     }
   }
-  if (auto* mc = dyn_cast<CXXMemberCallExpr>(call)) visit(mc->getImplicitObjectArgument(), Use::Value);
+  if (const clang::Expr* object = call_object(call)) visit(object, Use::Value);
   const FunctionDecl* def = callee ? callee->getDefinition() : nullptr;
   if (def && def->hasBody() && !isa<CXXOperatorCallExpr>(call) &&
       (def->hasAttr<CUDADeviceAttr>() || def->hasAttr<CUDAGlobalAttr>()) &&

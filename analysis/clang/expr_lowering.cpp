@@ -122,6 +122,13 @@ const VarDecl* as_local_variable(const clang::Expr* e) {
   return var;
 }
 
+const clang::Expr* call_object(const CallExpr* call) {
+  if (auto* mc = dyn_cast<CXXMemberCallExpr>(call)) return mc->getImplicitObjectArgument();
+  if (isa<CXXOperatorCallExpr>(call)) return nullptr;
+  if (auto* m = dyn_cast<MemberExpr>(call->getCallee()->IgnoreParenImpCasts())) return m->getBase();
+  return nullptr;
+}
+
 // ------------------------------------------------------------------ Address
 
 ExprRef Address::byte_offset() const {
@@ -284,6 +291,13 @@ ExprRef Lowering::lower_uncached(const clang::Expr* e) {
   }
 
   if (auto* cast = dyn_cast<CastExpr>(e)) {
+    // `(int)(x * 0.5f)`: an explicit conversion of a non-integer is one
+    // opaque value, spelled as written (Clang puts the real conversion in an
+    // implicit cast underneath).
+    if (isa<ExplicitCastExpr>(cast) && cast->getType()->isIntegralOrEnumerationType()) {
+      QualType from = cast->getSubExpr()->IgnoreParenImpCasts()->getType();
+      if (from->isRealFloatingType() || from->isPointerType()) return opaque(e);
+    }
     switch (cast->getCastKind()) {
       case CK_FloatingToIntegral:
       case CK_FloatingToBoolean:
@@ -400,9 +414,9 @@ ExprRef Lowering::lower_member(const MemberExpr* m) {
   std::string field = m->getMemberDecl()->getNameAsString();
 
   // Cooperative groups: block.thread_index().x, block.group_index().y, ...
-  if (auto* call = dyn_cast<CXXMemberCallExpr>(base); call && !m->isArrow()) {
-    const CXXMethodDecl* md = call->getMethodDecl();
-    QualType obj = call->getImplicitObjectArgument() ? call->getImplicitObjectArgument()->getType() : QualType();
+  if (auto* call = dyn_cast<CallExpr>(base); call && call_object(call) && !m->isArrow()) {
+    auto* md = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+    QualType obj = call_object(call)->getType();
     if (md && !obj.isNull() && in_cooperative_groups(obj)) {
       std::string method = md->getNameAsString();
       int dim = field == "x" ? 0 : field == "y" ? 1 : field == "z" ? 2 : -1;
@@ -445,12 +459,12 @@ ExprRef Lowering::lower_member(const MemberExpr* m) {
 ExprRef Lowering::linear_thread_rank() {
   // tx + ty * bdx + tz * bdx * bdy
   return ir_add(ir_add(Expr::thread_idx(0), ir_mul(Expr::thread_idx(1), Expr::block_dim(0))),
-                ir_mul(Expr::thread_idx(2), ir_mul(Expr::block_dim(0), Expr::block_dim(1))));
+                ir_mul(ir_mul(Expr::thread_idx(2), Expr::block_dim(0)), Expr::block_dim(1)));
 }
 
-ExprRef Lowering::lower_cooperative_groups(const CXXMemberCallExpr* call) {
-  const CXXMethodDecl* md = call->getMethodDecl();
-  const clang::Expr* obj = call->getImplicitObjectArgument();
+ExprRef Lowering::lower_cooperative_groups(const CallExpr* call) {
+  auto* md = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+  const clang::Expr* obj = call_object(call);
   if (!md || !obj || !in_cooperative_groups(obj->getType())) return nullptr;
   std::string method = md->getNameAsString();
   std::string group = record_name(obj->getType());
@@ -478,8 +492,8 @@ ExprRef Lowering::lower_cooperative_groups(const CXXMemberCallExpr* call) {
 ExprRef Lowering::lower_call(const CallExpr* call) {
   const FunctionDecl* callee = call->getDirectCallee();
   std::string name = callee_name(callee);
-  if (auto* mc = dyn_cast<CXXMemberCallExpr>(call))
-    if (auto r = lower_cooperative_groups(mc)) return r;
+  if (call_object(call))
+    if (auto r = lower_cooperative_groups(call)) return r;
 
   unsigned n = call->getNumArgs();
   auto arg = [&](unsigned i) { return lower(call->getArg(i)); };
@@ -502,10 +516,13 @@ ExprRef Lowering::lower_call(const CallExpr* call) {
     }
   }
   if (name == "__shfl_sync" && n >= 3) {
-    // A broadcast from a uniform source lane is uniform.
-    ExprRef src = arg(2);
-    if (!is_lane_varying(src)) return Expr::opaque(spelling(call), !is_lane_varying(arg(1)));
-    return Expr::opaque(spelling(call), false);
+    // A broadcast from a uniform source lane (over the whole warp) is uniform.
+    bool whole_warp = true;
+    if (n >= 4) {
+      auto width = const_value(arg(3));
+      whole_warp = width && *width >= 32;
+    }
+    return Expr::opaque(spelling(call), whole_warp && !is_lane_varying(arg(2)));
   }
   if (is_uniform_intrinsic(name)) return Expr::opaque(spelling(call), true);
   if (callee && callee->hasBody() && !is_system(map_.sm(), callee->getLocation()))
@@ -549,8 +566,8 @@ bool Lowering::call_varies_per_lane(const CallExpr* call) {
   std::string name = callee_name(callee);
   if (is_lane_varying_intrinsic(name)) return true;
   if (name == "__shfl_sync") return true;  // conservatively; lower_call refines broadcasts
-  if (auto* mc = dyn_cast<CXXMemberCallExpr>(call)) {
-    if (const clang::Expr* obj = mc->getImplicitObjectArgument(); obj && in_cooperative_groups(obj->getType())) {
+  {
+    if (const clang::Expr* obj = call_object(call); obj && in_cooperative_groups(obj->getType())) {
       std::string method = callee_name(callee);
       return method == "thread_rank" || method == "thread_index" || method == "shfl" ||
              method == "shfl_down" || method == "shfl_up" || method == "shfl_xor";
