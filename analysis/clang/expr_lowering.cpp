@@ -204,6 +204,7 @@ std::string Lowering::type_name(QualType t) const {
   PrintingPolicy pp = ctx_.getPrintingPolicy();
   pp.SuppressTagKeyword = true;
   pp.SuppressScope = false;
+  pp.AnonymousTagLocations = false;
   return t.getUnqualifiedType().getAsString(pp);
 }
 
@@ -446,6 +447,15 @@ ExprRef Lowering::lower_member(const MemberExpr* m) {
     }
   }
 
+  // A field of a local struct that holds a loaded value (uchar4 v = data[i];
+  // v.x): the value comes from that load.
+  if (!m->isArrow())
+    if (auto* var = as_local_variable(base); var && env_)
+      if (auto it = env_->values.find(var); it != env_->values.end() && it->second) {
+        if (it->second->op == ExprOp::Load) return Expr::load(it->second->text, it->second->operands.at(0));
+        return ir_opaque_like(spelling(m), it->second);
+      }
+
   // Through memory (p->f, a[i].f): a load.
   if (auto addr = address_of_lvalue(m); addr && addr->is_memory()) {
     ExprRef idx = addr->index();
@@ -475,7 +485,7 @@ ExprRef Lowering::lower_cooperative_groups(const CallExpr* call) {
   } else if (group == "grid_group") {
     ExprRef block_rank =
         ir_add(ir_add(Expr::block_idx(0), ir_mul(Expr::block_idx(1), Expr::grid_dim(0))),
-               ir_mul(Expr::block_idx(2), ir_mul(Expr::grid_dim(0), Expr::grid_dim(1))));
+               ir_mul(ir_mul(Expr::block_idx(2), Expr::grid_dim(0)), Expr::grid_dim(1)));
     if (method == "thread_rank") return ir_add(ir_mul(block_rank, block_size), linear_thread_rank());
     if (method == "block_rank") return block_rank;
     if (method == "size" || method == "num_threads")
@@ -484,6 +494,8 @@ ExprRef Lowering::lower_cooperative_groups(const CallExpr* call) {
     if (method == "thread_rank") return Expr::binary(ExprOp::Rem, linear_thread_rank(), Expr::constant(*n));
     if (method == "meta_group_rank") return Expr::binary(ExprOp::Div, linear_thread_rank(), Expr::constant(*n));
     if (method == "size" || method == "num_threads") return Expr::constant(*n);
+    if (method == "meta_group_size")
+      return Expr::binary(ExprOp::Div, ir_add(block_size, Expr::constant(*n - 1)), Expr::constant(*n));
   }
   if (method == "thread_rank" || method == "thread_index") return Expr::opaque(spelling(call), false);
   return nullptr;

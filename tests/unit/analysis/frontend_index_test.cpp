@@ -47,7 +47,7 @@ template __global__ void k<16>(float*, int);
   check_indices(s, "k", {{"tx", "threadIdx.x"},
                          {"all", "threadIdx.z * blockDim.y + threadIdx.y + blockIdx.x * gridDim.x"},
                          {"macro", "128 * blockIdx.x + threadIdx.x"},
-                         {"cexpr", "4 * threadIdx.x + 1 + 3"},
+                         {"cexpr", "4 * threadIdx.x + 4"},
                          {"tmpl", "16 * threadIdx.y + 8"},
                          {"warp", "threadIdx.x % warpSize + n"}});
 }
