@@ -367,7 +367,7 @@ void BodyWalker::walk_decl(const VarDecl* var) {
     return;
   }
   if (t->isReferenceType() || t->isArrayType()) return;
-  if (init) env_.values[var] = lowering_.lower(init);
+  if (init) env_.values[var] = ir_bounded(lowering_.lower(init), var->getNameAsString());
   else env_.values[var] = Expr::sym({SymbolKind::Local, 0, var->getNameAsString(), false});
 }
 
@@ -388,7 +388,7 @@ void BodyWalker::merge_env(const Env& a, const Env& b, const ExprRef& cond) {
   for (auto& [var, va] : merged.values) {
     auto it = b.values.find(var);
     if (it == b.values.end() || it->second == va) continue;
-    va = Expr::select(cond, va, it->second);
+    va = ir_bounded(Expr::select(cond, va, it->second), var->getNameAsString());
   }
   for (auto& [var, pa] : merged.pointers) {
     auto it = b.pointers.find(var);
@@ -440,7 +440,7 @@ void BodyWalker::apply_assignment(const BinaryOperator* bo) {
   }
   ExprRef rhs = lowering_.lower(bo->getRHS());
   if (op == BO_Assign) {
-    env_.values[var] = rhs;
+    env_.values[var] = ir_bounded(rhs, var->getNameAsString());
     return;
   }
   ExprRef cur = lowering_.lower(bo->getLHS());
@@ -459,7 +459,7 @@ void BodyWalker::apply_assignment(const BinaryOperator* bo) {
     default: break;
   }
   if (var->getType()->isRealFloatingType() || !v) v = ir_opaque_like(var->getNameAsString(), ir_add(cur, rhs));
-  env_.values[var] = v;
+  env_.values[var] = ir_bounded(v, var->getNameAsString());
 }
 
 void BodyWalker::apply_increment(const UnaryOperator* uo) {
