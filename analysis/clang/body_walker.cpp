@@ -736,7 +736,7 @@ void BodyWalker::record_pointer_access(const clang::Expr* pointer, AccessKind ki
   a.in_macro = pointer->getBeginLoc().isMacroID();
   a.guards = guards_;
   a.loops = loops_;
-  if (addr && addr->is_memory()) {
+  if (addr && addr->kind != RootKind::LocalValue) {
     a.space = addr->space(in_kernel_);
     a.base = addr->root_name;
     a.index = addr->index();
