@@ -189,7 +189,12 @@ BodyWalker::Exits BodyWalker::walk(const Stmt* s) {
     for (unsigned i = 0; i < asmst->getNumInputs(); ++i) visit(asmst->getInputExpr(i), Use::Value);
     return {};
   }
-  if (auto* l = dyn_cast<LabelStmt>(s)) return walk(l->getSubStmt());
+  if (auto* l = dyn_cast<LabelStmt>(s)) {
+    // A goto target: control can arrive with any values (like a loop head).
+    for (auto& [var, value] : env_.values) value = Expr::sym({SymbolKind::Local, 0, var->getNameAsString(), false});
+    for (auto& [var, addr] : env_.pointers) addr.offset_unknown = true;
+    return walk(l->getSubStmt());
+  }
   if (auto* c = dyn_cast<SwitchCase>(s)) return walk(c->getSubStmt());
   Exits all;
   for (const Stmt* child : s->children()) {
@@ -220,8 +225,9 @@ BodyWalker::Exits BodyWalker::walk_if(const IfStmt* s) {
   if (s->getInit()) walk(s->getInit());
   if (auto* v = s->getConditionVariable()) walk_decl(v);
   const clang::Expr* cond = s->getCond();
-  visit(cond, Use::Value);
+  // The value is taken before the condition's own side effects (`++j < 4`).
   ExprRef c = lowering_.lower(cond);
+  visit(cond, Use::Value);
   if (s->isConsteval()) c = Expr::constant(1);
   bool early_exit = !s->getElse() && is_jump(s->getThen());
   int id = add_condition(early_exit ? ConditionKind::EarlyExit : ConditionKind::If, c, cond, s);
@@ -257,8 +263,8 @@ BodyWalker::Exits BodyWalker::walk_switch(const SwitchStmt* s) {
   if (s->getInit()) walk(s->getInit());
   if (auto* v = s->getConditionVariable()) walk_decl(v);
   const clang::Expr* cond = s->getCond();
-  visit(cond, Use::Value);
   ExprRef c = lowering_.lower(cond);
+  visit(cond, Use::Value);
   auto* body = dyn_cast_or_null<CompoundStmt>(s->getBody());
   if (!body) return walk(s->getBody());
 
