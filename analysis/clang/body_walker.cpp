@@ -586,9 +586,13 @@ void BodyWalker::visit(const clang::Expr* e, Use use) {
       if (auto* v = as_local_variable(op->getArg(0))) invalidate(v);
       return;
     }
+    if (visit_accessor(op, use)) return;
     return visit_call(op);
   }
-  if (auto* call = dyn_cast<CallExpr>(e)) return visit_call(call);
+  if (auto* call = dyn_cast<CallExpr>(e)) {
+    if (visit_accessor(call, use)) return;
+    return visit_call(call);
+  }
   if (auto* ctor = dyn_cast<CXXConstructExpr>(e)) {
     const CXXConstructorDecl* cd = ctor->getConstructor();
     // A copy (float4 v = a[i]; Particle p = ps[i]) reads the whole object.
@@ -662,6 +666,20 @@ void BodyWalker::visit_lvalue_parts(const clang::Expr* e) {
   } else {
     visit(e, Use::Value);
   }
+}
+
+// `w[i] = x` / `m.at(r, c) += 1` through a one-line accessor returning a
+// reference: the access happens here, at the call (see
+// Lowering::address_of_call_result); the call is not a call site.
+bool BodyWalker::visit_accessor(const CallExpr* call, Use use) {
+  if (use != Use::Load && use != Use::Store && use != Use::LoadStore && use != Use::Atomic) return false;
+  if (!call->isGLValue() || !lowering_.address_of_call_result(call)) return false;
+  record_access(call, use);
+  const clang::Expr* object = isa<CXXOperatorCallExpr>(call) ? nullptr : call_object(call);
+  if (object) visit(object, Use::Address);
+  for (unsigned i = 0; i < call->getNumArgs(); ++i)
+    visit(call->getArg(i), i == 0 && isa<CXXOperatorCallExpr>(call) ? Use::Address : Use::Value);
+  return true;
 }
 
 // ------------------------------------------------------------- recording

@@ -245,3 +245,43 @@ __global__ void k(float** ptrs, Acc acc) {
     if (a.element_bytes == 8 && a.kind == AccessKind::Load) ++pointer_loads;
   CHECK(pointer_loads == 2);
 }
+
+TEST_CASE("one-line accessors returning references are looked through") {
+  auto s = parse_snippet(R"cu(
+template <typename T> struct Wrap { T* p; __device__ T& operator[](int i) { return p[i]; } };
+struct Matrix {
+  float* data; int ld;
+  __device__ float& operator()(int r, int c) { return data[r * ld + c]; }
+  __device__ float& at(int r, int c) { return (*this)(r, c); }
+  __device__ int index(int r, int c) const { return r * ld + c; }
+};
+struct Tile { float v[32][33]; __device__ float& get(int y, int x) { return v[y][x]; } };
+__global__ void k(Wrap<float> w, Matrix m, float* out) {
+  __shared__ Tile tile;
+  $w[[w[threadIdx.x]]] = 2.0f;
+  $call[[m(blockIdx.y, threadIdx.x)]] += 1.0f;
+  out[m.index(threadIdx.y, threadIdx.x)] = $at[[m.at(threadIdx.x, threadIdx.y)]];
+  $tile[[tile.get(threadIdx.y, threadIdx.x)]] = 0;
+}
+)cu");
+  REQUIRE_MESSAGE(s.clang_errors().empty(), s.clang_errors());
+  const Function& k = s.function("k");
+  const auto& w = s.access(k, s.source.range("w"), AccessKind::Store);
+  CHECK(w.base == "w.p");
+  CHECK(w.base_param == 0);
+  CHECK(w.space == MemorySpace::Global);
+  CHECK(to_string(w.index) == "threadIdx.x");
+  const auto& call = s.access(k, s.source.range("call"), AccessKind::Store);
+  CHECK(call.base == "m.data");
+  CHECK(to_string(call.index) == "blockIdx.y * m.ld + threadIdx.x");
+  CHECK(s.accesses_at(k, s.source.range("call")).size() == 2);  // += : load and store
+  const auto& at = s.access(k, s.source.range("at"), AccessKind::Load);
+  CHECK(at.base == "m.data");
+  CHECK(to_string(at.index) == "threadIdx.x * m.ld + threadIdx.y");
+  const auto& tile = s.access(k, s.source.range("tile"), AccessKind::Store);
+  CHECK(tile.space == MemorySpace::Shared);
+  CHECK(tile.shared_array == "tile");
+  CHECK(to_string(tile.index) == "threadIdx.y * 33 + threadIdx.x");
+  // Accessors are not call sites; the index helper still is (it has no accesses).
+  for (const auto& c : k.calls) CHECK(c.callee == "index");
+}
