@@ -72,6 +72,8 @@ const clang::Expr* call_object(const clang::CallExpr* call);
 
 class Lowering {
  public:
+  static constexpr int kMaxDepth = 48;  // recursion guard for pathological expressions
+
   Lowering(clang::ASTContext& ctx, const SourceMapper& map, const clang::FunctionDecl* fn);
 
   void set_env(Env* env) { env_ = env; }
@@ -109,6 +111,7 @@ class Lowering {
   ExprRef lower_cooperative_groups(const clang::CallExpr* call);
   ExprRef lower_member(const clang::MemberExpr* m);
   ExprRef lower_decl_ref(const clang::DeclRefExpr* ref);
+  ExprRef load_from(const Address& a, const clang::Expr* e);
   ExprRef inline_single_return(const clang::CallExpr* call, const clang::FunctionDecl* callee);
   ExprRef linear_thread_rank();
   bool function_varies_per_lane(const clang::FunctionDecl* fd, int depth);

@@ -22,8 +22,6 @@ namespace warplens::clang_frontend {
 
 namespace {
 
-using Expr = clang::Expr;  // this file deals in Clang expressions only
-
 constexpr size_t kMaxInstantiationsPerTemplate = 8;
 
 std::string print_template_args(const FunctionDecl* fd, const PrintingPolicy& pp) {
@@ -53,9 +51,9 @@ std::string function_key(const FunctionDecl* fd, const PrintingPolicy& pp) {
   return key + ")";
 }
 
-std::optional<std::int64_t> evaluate(const Expr* e, const ASTContext& ctx) {
+std::optional<std::int64_t> evaluate(const clang::Expr* e, const ASTContext& ctx) {
   if (!e || e->isValueDependent() || e->isTypeDependent() || e->containsErrors()) return std::nullopt;
-  Expr::EvalResult r;
+  clang::Expr::EvalResult r;
   if (e->EvaluateAsInt(r, ctx) && r.Val.isInt() && r.Val.getInt().getSignificantBits() <= 64)
     return r.Val.getInt().getExtValue();
   return std::nullopt;
@@ -91,7 +89,7 @@ class ModifiedVars : public RecursiveASTVisitor<ModifiedVars> {
   }
 
  private:
-  void note(const Expr* e) {
+  void note(const clang::Expr* e) {
     e = e->IgnoreParenImpCasts();
     while (auto* m = dyn_cast<MemberExpr>(e)) e = m->getBase()->IgnoreParenImpCasts();
     if (auto* ref = dyn_cast<DeclRefExpr>(e))
@@ -106,7 +104,7 @@ class LaunchEvaluator {
   LaunchEvaluator(const ASTContext& ctx, const std::set<const VarDecl*>& modified)
       : ctx_(ctx), modified_(modified) {}
 
-  std::optional<std::int64_t> integer(const Expr* e, int depth = 0) {
+  std::optional<std::int64_t> integer(const clang::Expr* e, int depth = 0) {
     if (!e || depth > 16) return std::nullopt;
     e = strip(e);
     if (auto v = evaluate(e, ctx_)) return v;
@@ -145,7 +143,7 @@ class LaunchEvaluator {
     return std::nullopt;
   }
 
-  std::optional<std::array<std::int64_t, 3>> dim3(const Expr* e, int depth = 0) {
+  std::optional<std::array<std::int64_t, 3>> dim3(const clang::Expr* e, int depth = 0) {
     if (!e || depth > 16) return std::nullopt;
     e = strip(e);
     if (auto* ctor = dyn_cast<CXXConstructExpr>(e)) {
@@ -181,7 +179,7 @@ class LaunchEvaluator {
   }
 
  private:
-  static const Expr* strip(const Expr* e) {
+  static const clang::Expr* strip(const clang::Expr* e) {
     while (true) {
       e = e->IgnoreParens();
       if (auto* c = dyn_cast<CastExpr>(e)) e = c->getSubExpr();
@@ -395,7 +393,7 @@ class ModelCollector : public RecursiveASTVisitor<ModelCollector> {
     if (!t->isDependentType() && !t->isIncompleteType())
       s.element_bytes = static_cast<int>(ctx_.getTypeSizeInChars(t).getQuantity());
     if (TypeSourceInfo* tsi = var->getTypeSourceInfo()) {
-      const Expr* innermost = nullptr;
+      const clang::Expr* innermost = nullptr;
       for (TypeLoc tl = tsi->getTypeLoc(); !tl.isNull();) {
         if (auto at = tl.getAs<ArrayTypeLoc>()) {
           if (at.getSizeExpr()) innermost = at.getSizeExpr();
@@ -443,27 +441,27 @@ class ModelCollector : public RecursiveASTVisitor<ModelCollector> {
       l.template_args = map_.text({ule->getLAngleLoc(), ule->getRAngleLoc()});
     if (const CallExpr* cfg = k->getConfig()) {
       l.config_range = map_.range(cfg->getSourceRange());
-      auto arg = [&](unsigned i) -> const Expr* {
+      auto arg = [&](unsigned i) -> const clang::Expr* {
         if (i >= cfg->getNumArgs() || isa<CXXDefaultArgExpr>(cfg->getArg(i))) return nullptr;
         return cfg->getArg(i);
       };
-      if (const Expr* g = arg(0)) {
+      if (const clang::Expr* g = arg(0)) {
         l.grid.spelling = map_.text(g->getSourceRange());
         l.grid.value = eval.dim3(g);
       }
-      if (const Expr* b = arg(1)) {
+      if (const clang::Expr* b = arg(1)) {
         l.block.spelling = map_.text(b->getSourceRange());
         l.block.value = eval.dim3(b);
       }
-      if (const Expr* s = arg(2)) {
+      if (const clang::Expr* s = arg(2)) {
         l.shared_bytes_spelling = map_.text(s->getSourceRange());
         l.shared_bytes = eval.integer(s);
       } else {
         l.shared_bytes = 0;
       }
-      if (const Expr* st = arg(3)) l.stream_spelling = map_.text(st->getSourceRange());
+      if (const clang::Expr* st = arg(3)) l.stream_spelling = map_.text(st->getSourceRange());
     }
-    for (const Expr* a : k->arguments())
+    for (const clang::Expr* a : k->arguments())
       if (!isa<CXXDefaultArgExpr>(a)) l.args.push_back(map_.text(a->getSourceRange()));
     launches_.push_back(std::move(l));
   }
