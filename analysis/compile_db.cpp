@@ -17,7 +17,7 @@ namespace warplens {
 
 namespace {
 
-bool path_exists(const fs::path& p) {
+bool file_exists(const fs::path& p) {
   std::error_code ec;
   return fs::exists(p, ec);
 }
@@ -115,14 +115,14 @@ size_t closeness(const std::string& a, const std::string& b) {
 std::string find_compile_commands(const std::string& file, const std::string& dir_option) {
   if (!dir_option.empty()) {
     fs::path p(dir_option);
-    if (p.extension() == ".json") return path_exists(p) ? normalise(p) : "";
-    if (path_exists(p / "compile_commands.json")) return normalise(p / "compile_commands.json");
+    if (p.extension() == ".json") return file_exists(p) ? normalise(p) : "";
+    if (file_exists(p / "compile_commands.json")) return normalise(p / "compile_commands.json");
     return "";
   }
   fs::path dir = fs::path(file).parent_path();
   for (int depth = 0; depth < 64 && !dir.empty(); ++depth) {
     for (const fs::path& candidate : {dir / "compile_commands.json", dir / "build" / "compile_commands.json"})
-      if (path_exists(candidate)) return normalise(candidate);
+      if (file_exists(candidate)) return normalise(candidate);
     if (dir == dir.root_path() || dir.parent_path() == dir) break;
     dir = dir.parent_path();
   }
