@@ -29,13 +29,11 @@ int n_way(const AccessEvaluation& e) {
 
 std::string bank_map(const WavefrontCount& wc) {
   std::ostringstream os;
-  os << "```\nbank  ";
-  for (int b = 0; b < kBankCount; ++b) os << (b < 10 ? "  " : " ") << b;
-  os << "\nwords ";
-  for (int b = 0; b < kBankCount; ++b) {
-    int w = wc.words_per_bank[std::size_t(b)];
-    os << (w < 10 ? "  " : " ") << w;
-  }
+  auto cell = [&](int v) { os << (v < 10 ? "  " : " ") << v; };
+  os << "```\nbank ";
+  for (int b = 0; b < kBankCount; ++b) cell(b);
+  os << "\nwords";
+  for (int b = 0; b < kBankCount; ++b) cell(wc.words_per_bank[std::size_t(b)]);
   os << "\n```\n";
   return os.str();
 }

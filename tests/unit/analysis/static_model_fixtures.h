@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/findings.h"
 #include "analysis/index_expr.h"
 #include "analysis/kernel_model.h"
 
@@ -192,6 +193,24 @@ inline KernelModel model_of(std::vector<Function> fns, std::vector<LaunchSite> l
   m.functions = std::move(fns);
   m.launches = std::move(launches);
   return m;
+}
+
+// Copies: the findings outlive the analysis call.
+inline std::vector<Finding> with_code(const std::vector<Finding>& fs, const std::string& code) {
+  std::vector<Finding> out;
+  for (const auto& f : fs)
+    if (f.code == code) out.push_back(f);
+  return out;
+}
+
+inline std::int64_t int_data(const Finding& f, const std::string& key) {
+  const EvidenceValue* v = f.data.get(key);
+  return v ? std::get<std::int64_t>(*v) : -1;
+}
+
+inline std::string str_data(const Finding& f, const std::string& key) {
+  const EvidenceValue* v = f.data.get(key);
+  return v ? std::get<std::string>(*v) : std::string("<missing>");
 }
 
 }  // namespace warplens::fixtures

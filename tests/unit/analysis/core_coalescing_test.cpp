@@ -1,0 +1,235 @@
+// uncoalesced-global and indirect-access on hand-built kernel models.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "analysis/static_analyses.h"
+#include "static_model_fixtures.h"
+
+using namespace warplens;
+using namespace warplens::fixtures;
+
+namespace {
+
+// transpose(in, out, N): x = blockIdx.x*32 + tx, y = blockIdx.y*32 + ty;
+// out[x * N + y] = in[y * N + x]   (load and store on line 5)
+Function naive_transpose() {
+  Function k = kernel("transpose", {pointer_param("in", "float", 4), pointer_param("out", "float", 4), int_param("N")});
+  ExprRef x = bx() * 32 + tx();
+  ExprRef y = by() * 32 + ty();
+  global(k, AccessKind::Load, "in", y * p("N") + x, 5, 4, "in[y * N + x]", 20);
+  global(k, AccessKind::Store, "out", x * p("N") + y, 5, 4, "out[x * N + y]", 4);
+  return k;
+}
+
+}  // namespace
+
+TEST_CASE("naive transpose: the store is uncoalesced, the load on the same line is not") {
+  Function k = naive_transpose();
+  KernelModel m = model_of({k}, {launch(k, 32, 8, 30)});
+  auto fs = with_code(run_static_analyses(m, {}), codes::kUncoalescedGlobal);
+  REQUIRE(fs.size() == 1);
+  const Finding& f = fs[0];
+  CHECK(f.severity == Severity::Warning);
+  CHECK(str_data(f, "access") == "store");
+  CHECK(int_data(f, "sectors") == 32);
+  CHECK(int_data(f, "ideal") == 4);
+  CHECK(f.message ==
+        "uncoalesced store of `out[x * N + y]`: consecutive lanes are `N`×4 bytes apart — 32 sectors per "
+        "request, ideal 4 (8.0× traffic for large `N`)");
+  CHECK(f.explanation_markdown.find("Block shape **32×8** from the launch at line 30") != std::string::npos);
+  CHECK(f.explanation_markdown.find("| 1 | (1, 0, 0) |") != std::string::npos);
+  CHECK(f.location.range.start.line == 4);
+  CHECK(f.kernel == "transpose()");
+}
+
+TEST_CASE("a literal launch argument turns the symbolic stride into bytes") {
+  Function k = naive_transpose();
+  KernelModel m = model_of({k}, {launch(k, 32, 8, 30, {"d_in", "d_out", "2048"})});
+  auto fs = with_code(run_static_analyses(m, {}), codes::kUncoalescedGlobal);
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].message.find("(8192 bytes at this launch)") != std::string::npos);
+}
+
+TEST_CASE("loads and stores on one line are separate findings") {
+  Function k = kernel("scale", {pointer_param("a", "float", 4), int_param("n")});
+  global(k, AccessKind::Load, "a", gid() * p("n"), 3, 4, "a[i * n]", 20);
+  global(k, AccessKind::Store, "a", gid() * p("n"), 3, 4, "a[i * n]", 4);
+  KernelModel m = model_of({k}, {launch(k, 256, 1, 10)});
+  auto fs = with_code(run_static_analyses(m, {}), codes::kUncoalescedGlobal);
+  REQUIRE(fs.size() == 2);
+  CHECK(str_data(fs[0], "access") == "store");
+  CHECK(str_data(fs[1], "access") == "load");
+}
+
+TEST_CASE("coalesced, reversed, broadcast and grid-stride accesses are fine") {
+  Function k = kernel("copy", {pointer_param("in", "float", 4), pointer_param("out", "float", 4), int_param("n")});
+  global(k, AccessKind::Load, "in", gid(), 3);
+  global(k, AccessKind::Store, "out", p("n") - gid() - 1, 4);
+  global(k, AccessKind::Load, "in", bx(), 5);
+  int l = loop(k, "i", lt(gid() + iter("i") * bdx() * gdx(), p("n")), "i < n", 6, 8, false);
+  MemoryAccess& a = global(k, AccessKind::Load, "in", gid() + iter("i") * bdx() * gdx(), 7);
+  a.loops = {l};
+  a.guards = {{k.loops[0].condition, true}};
+  KernelModel m = model_of({k}, {launch(k, 256, 1, 10)});
+  CHECK(with_code(run_static_analyses(m, {}), codes::kUncoalescedGlobal).empty());
+}
+
+TEST_CASE("a loop body is judged per iteration, by the lane stride") {
+  // for (k = 0; k < K; ++k) sum += A[row * K + k] with row = gid: lanes K apart.
+  Function k = kernel("rowdot", {pointer_param("A", "float", 4), int_param("K")});
+  int l = loop(k, "k", lt(iter("k"), p("K")), "k < K", 3, 5);
+  MemoryAccess& a = global(k, AccessKind::Load, "A", gid() * p("K") + iter("k"), 4, 4, "A[row * K + k]");
+  a.loops = {l};
+  // column per thread: A[k * K + col] is coalesced
+  MemoryAccess& b = global(k, AccessKind::Load, "A", iter("k") * p("K") + gid(), 6, 4, "A[k * K + col]");
+  b.loops = {l};
+  KernelModel m = model_of({k}, {launch(k, 128, 1, 10)});
+  auto fs = with_code(run_static_analyses(m, {}), codes::kUncoalescedGlobal);
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].location.range.start.line == 3);
+  CHECK(int_data(fs[0], "sectors") == 32);
+}
+
+TEST_CASE("misalignment: one float off alone is 1.25x, a stencil line is judged as a whole") {
+  Function k = kernel("stencil", {pointer_param("in", "float", 4), pointer_param("out", "float", 4)});
+  global(k, AccessKind::Load, "in", gid() - 1, 3, 4, "in[i - 1]");
+  // line 4: in[i - 1] + in[i] + in[i + 1]: 5 + 4 + 5 sectors for 12 ideal
+  global(k, AccessKind::Load, "in", gid() - 1, 4, 4, "in[i - 1]", 10);
+  global(k, AccessKind::Load, "in", gid(), 4, 4, "in[i]", 30);
+  global(k, AccessKind::Load, "in", gid() + 1, 4, 4, "in[i + 1]", 50);
+  KernelModel m = model_of({k}, {launch(k, 256, 1, 10)});
+  auto fs = with_code(run_static_analyses(m, {}), codes::kUncoalescedGlobal);
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].location.range.start.line == 2);
+  CHECK(int_data(fs[0], "sectors") == 5);
+  CHECK(fs[0].message.find("misaligned") != std::string::npos);
+
+  AnalysisOptions strict;
+  strict.uncoalesced_threshold = 1.1;
+  CHECK(with_code(run_static_analyses(m, strict), codes::kUncoalescedGlobal).size() == 3);
+}
+
+TEST_CASE("a guard that splits every warp halves the ideal") {
+  Function k = kernel("evens", {pointer_param("a", "float", 4)});
+  int cnd = condition(k, ConditionKind::If, eq(tx() % 2, c(0)), "threadIdx.x % 2 == 0", 3);
+  MemoryAccess& a = global(k, AccessKind::Store, "a", gid(), 4);
+  a.guards = {{cnd, true}};
+  KernelModel m = model_of({k}, {launch(k, 256, 1, 10)});
+  auto fs = with_code(run_static_analyses(m, {}), codes::kUncoalescedGlobal);
+  REQUIRE(fs.size() == 1);
+  CHECK(int_data(fs[0], "sectors") == 4);
+  CHECK(int_data(fs[0], "ideal") == 2);
+  CHECK(int_data(fs[0], "activeLanes") == 16);
+}
+
+TEST_CASE("vector types use their real width") {
+  Function k = kernel("vec", {pointer_param("in", "float4", 16), pointer_param("out", "float4", 16)});
+  global(k, AccessKind::Load, "in", gid(), 3, 16);
+  global(k, AccessKind::Store, "out", gid() * 2, 4, 16);
+  KernelModel m = model_of({k}, {launch(k, 256, 1, 10)});
+  auto fs = with_code(run_static_analyses(m, {}), codes::kUncoalescedGlobal);
+  REQUIRE(fs.size() == 1);
+  CHECK(int_data(fs[0], "sectors") == 32);
+  CHECK(int_data(fs[0], "ideal") == 16);
+}
+
+TEST_CASE("AoS member access through a byte offset") {
+  // struct P { float x, y, z; } (12 bytes): p[i].y
+  Function k = kernel("aos", {pointer_param("p", "P", 12)});
+  MemoryAccess& a = global(k, AccessKind::Load, "p", gid(), 3, 4, "p[i].y");
+  a.byte_offset = gid() * 12 + 4;
+  KernelModel m = model_of({k}, {launch(k, 256, 1, 10)});
+  auto fs = with_code(run_static_analyses(m, {}), codes::kUncoalescedGlobal);
+  REQUIRE(fs.size() == 1);
+  CHECK(int_data(fs[0], "sectors") == 12);
+  CHECK(fs[0].message.find("consecutive lanes are 12 bytes apart") != std::string::npos);
+}
+
+TEST_CASE("unknown block shape: warn when every plausible shape agrees, else information") {
+  Function k = kernel("rows", {pointer_param("a", "float", 4), int_param("w")});
+  // a[threadIdx.y * 20 + threadIdx.x]: misaligned rows only when blocks are 16 wide
+  global(k, AccessKind::Load, "a", ty() * 20 + tx(), 3);
+  // a[threadIdx.x * w + threadIdx.y]: uncoalesced whatever the shape
+  global(k, AccessKind::Load, "a", tx() * p("w") + ty(), 4);
+  KernelModel m = model_of({k});
+  auto fs = with_code(run_static_analyses(m, {}), codes::kUncoalescedGlobal);
+  REQUIRE(fs.size() == 2);
+  CHECK(fs[0].severity == Severity::Information);
+  CHECK(fs[0].message.find("guessed block 16×16") != std::string::npos);
+  CHECK(fs[1].severity == Severity::Warning);
+  CHECK(str_data(fs[1], "blockSource").find("the default block 16×16") == 0);
+
+  // A launch with a 32-wide block makes the first one definite (and fine).
+  KernelModel launched = model_of({k}, {launch(k, 32, 8, 20)});
+  auto fl = with_code(run_static_analyses(launched, {}), codes::kUncoalescedGlobal);
+  REQUIRE(fl.size() == 1);
+  CHECK(fl[0].location.range.start.line == 3);
+}
+
+TEST_CASE("several launch shapes: the worst is reported and named") {
+  Function k = kernel("rows", {pointer_param("a", "float", 4)});
+  global(k, AccessKind::Load, "a", ty() * 20 + tx(), 3);
+  KernelModel m = model_of({k}, {launch(k, 32, 8, 20), launch(k, 16, 16, 21)});
+  auto fs = with_code(run_static_analyses(m, {}), codes::kUncoalescedGlobal);
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].severity == Severity::Warning);
+  CHECK(fs[0].message.find("worst with block 16×16") != std::string::npos);
+}
+
+TEST_CASE("indirect accesses get a hint, never a warning") {
+  Function k = kernel("gather", {pointer_param("in", "float", 4), pointer_param("idx", "int", 4)});
+  global(k, AccessKind::Load, "idx", gid(), 3, 4, "idx[i]");
+  MemoryAccess& a = global(k, AccessKind::Load, "in", Expr::load("idx", gid()), 3, 4, "in[idx[i]]", 20);
+  a.base_param = 0;
+  KernelModel m = model_of({k}, {launch(k, 256, 1, 10)});
+  auto all = run_static_analyses(m, {});
+  CHECK(with_code(all, codes::kUncoalescedGlobal).empty());
+  auto ind = with_code(all, codes::kIndirectAccess);
+  REQUIRE(ind.size() == 1);
+  CHECK(ind[0].severity == Severity::Hint);
+  CHECK(ind[0].location.range.start.column == 20);
+}
+
+TEST_CASE("device functions are judged per calling kernel, reported once (the worst)") {
+  // __device__ float at(const float* p, int i) { return p[i]; }   (line 2)
+  Function at = kernel("at", {pointer_param("p", "float", 4), int_param("i")}, FunctionKind::Device);
+  global(at, AccessKind::Load, "p", p("i"), 2, 4, "p[i]");
+  Function good = kernel("good", {pointer_param("in", "float", 4)});
+  CallSite cg;
+  cg.callee = "at";
+  cg.callee_key = "at()";
+  cg.range = line_range(5);
+  cg.args = {p("in"), gid()};
+  good.calls.push_back(cg);
+  Function bad = kernel("bad", {pointer_param("in", "float", 4), int_param("n")});
+  CallSite cb = cg;
+  cb.range = line_range(8);
+  cb.args = {p("in") + gid() * p("n"), c(0)};  // at(in + i * n, 0)
+  bad.calls.push_back(cb);
+
+  KernelModel only_good = model_of({at, good}, {launch(good, 256, 1, 20)});
+  CHECK(with_code(run_static_analyses(only_good, {}), codes::kUncoalescedGlobal).empty());
+
+  KernelModel both = model_of({at, good, bad}, {launch(good, 256, 1, 20), launch(bad, 256, 1, 21)});
+  auto fs = with_code(run_static_analyses(both, {}), codes::kUncoalescedGlobal);
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].location.range.start.line == 1);
+  CHECK(fs[0].kernel == "bad()");
+  CHECK(fs[0].message.find("in kernel `bad`, through the call to `at` at line 8") != std::string::npos);
+}
+
+TEST_CASE("template patterns are judged through their instantiations") {
+  Function pattern = kernel("tcopy", {pointer_param("in", "T", 0)});
+  pattern.is_template = true;
+  global(pattern, AccessKind::Load, "in", gid() * 2, 3, 0);
+  Function inst = kernel("tcopy", {pointer_param("in", "double", 8)});
+  inst.key = "tcopy<double>()";
+  inst.template_args = "<double>";
+  global(inst, AccessKind::Load, "in", gid() * 2, 3, 8);
+  KernelModel m = model_of({pattern, inst});
+  auto fs = with_code(run_static_analyses(m, {}), codes::kUncoalescedGlobal);
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].kernel == "tcopy<double>()");
+  CHECK(int_data(fs[0], "sectors") == 16);
+}
