@@ -54,7 +54,7 @@ std::string explanation(const BoundAccess& a, const AccessEvaluation& e, const L
        << " lanes; worst phase: lanes " << wc.worst_phase * wc.phase_lanes << "–"
        << (wc.worst_phase + 1) * wc.phase_lanes - 1 << ")";
   os << ".\n\nDistinct words per bank:\n\n" << bank_map(wc) << "\n";
-  os << "Block shape **" << shape_text(ctx.shape) << "** from " << ctx.source << "; warp " << e.warp.warp << ".";
+  os << "Block shape **" << format_block_shape(ctx.shape) << "** from " << ctx.source << "; warp " << e.warp.warp << ".";
   if (v.shape_dependent)
     os << " Other plausible block shapes give a different verdict, so this is reported as information.";
   os << "\n\n" << lane_table_markdown(e.lanes, e.warp, m.element_bytes, LaneColumn::Bank) << "\n";
@@ -123,9 +123,9 @@ std::vector<Finding> find_bank_conflicts(const KernelView& view, const KernelCon
         << "`: " << stride.phrase << " — " << e.actual << " wavefronts per request, ideal " << e.ideal;
     if (e.lanes.depends_on_unknown && !stride.symbol.empty()) msg << " (for `" << stride.symbol << "` a multiple of 32)";
     if (verdict->shape_dependent)
-      msg << "; with the guessed block " << shape_text(ctx.shape) << ", other block shapes differ";
+      msg << "; with the guessed block " << format_block_shape(ctx.shape) << ", other block shapes differ";
     else if (ctx.origin == ShapeOrigin::LaunchSite && contexts.contexts.size() > 1)
-      msg << "; worst with block " << shape_text(ctx.shape);
+      msg << "; worst with block " << format_block_shape(ctx.shape);
     if (!a.via.empty()) msg << " (in kernel `" << view.kernel->name << "`, " << describe_chain(a.via) << ")";
     f.message = msg.str();
     f.explanation_markdown = explanation(a, e, ctx, *verdict, stride.phrase, pad, array);
@@ -134,7 +134,7 @@ std::vector<Finding> find_bank_conflicts(const KernelView& view, const KernelCon
     f.data.set("degree", std::int64_t(n_way(e)));
     f.data.set("wavefronts", std::int64_t(e.actual));
     f.data.set("ideal", std::int64_t(e.ideal));
-    f.data.set("block", shape_text(ctx.shape));
+    f.data.set("block", format_block_shape(ctx.shape));
     f.data.set("blockSource", ctx.source);
     f.data.set("shapeDependent", verdict->shape_dependent);
     f.data.set("array", a.shared_array);

@@ -43,7 +43,7 @@ std::string explanation(const BoundAccess& a, const AccessEvaluation& e, const L
   os << "Each warp request fetches whole 32-byte sectors. " << lane_count(e.lanes.active)
      << " active lanes × " << m.element_bytes << " bytes (`" << m.element_type << "`) fit in " << e.ideal
      << " sectors, but " << why << ", so the request touches " << e.actual << ".\n\n";
-  os << "Block shape **" << shape_text(ctx.shape) << "** from " << ctx.source << "; warp " << e.warp.warp
+  os << "Block shape **" << format_block_shape(ctx.shape) << "** from " << ctx.source << "; warp " << e.warp.warp
      << " (linear thread ids " << e.warp.warp * kWarpSize << "–" << e.warp.warp * kWarpSize + kWarpSize - 1 << ").";
   if (v.shape_dependent)
     os << " Other plausible block shapes give a different verdict, so this is reported as information; "
@@ -95,9 +95,9 @@ std::vector<Finding> find_uncoalesced_accesses(const KernelView& view, const Ker
     if (e.lanes.depends_on_unknown && !stride.symbol.empty()) msg << " for large `" << stride.symbol << "`";
     msg << ")";
     if (verdict->shape_dependent)
-      msg << "; with the guessed block " << shape_text(ctx.shape) << ", other block shapes differ";
+      msg << "; with the guessed block " << format_block_shape(ctx.shape) << ", other block shapes differ";
     else if (ctx.origin == ShapeOrigin::LaunchSite && contexts.contexts.size() > 1)
-      msg << "; worst with block " << shape_text(ctx.shape);
+      msg << "; worst with block " << format_block_shape(ctx.shape);
     msg << where(a, view);
     f.message = msg.str();
     f.explanation_markdown = explanation(a, e, ctx, *verdict, why, stride);
@@ -106,7 +106,7 @@ std::vector<Finding> find_uncoalesced_accesses(const KernelView& view, const Ker
     f.data.set("ideal", std::int64_t(e.ideal));
     f.data.set("ratio", e.ratio());
     f.data.set("activeLanes", std::int64_t(lane_count(e.lanes.active)));
-    f.data.set("block", shape_text(ctx.shape));
+    f.data.set("block", format_block_shape(ctx.shape));
     f.data.set("blockSource", ctx.source);
     f.data.set("shapeDependent", verdict->shape_dependent);
     if (stride.bytes) f.data.set("laneStrideBytes", *stride.bytes);

@@ -279,7 +279,7 @@ std::vector<Finding> find_warp_divergence(const KernelView& view, const KernelCo
        << "The 32 lanes of a warp execute one instruction stream. When a condition differs between lanes, "
           "the warp runs the taken side with the other lanes masked off, then the other side: each side "
           "costs the whole warp's time. Evaluated with block shape **"
-       << shape_text(used->shape) << "** from " << used->source
+       << format_block_shape(used->shape) << "** from " << used->source
        << ".\n\nIf the work per side is large, map the condition to whole warps instead (e.g. `(tid / 32) % 2` "
           "rather than `tid % 2`), or compact the active work onto the first lanes.";
     f.explanation_markdown = md.str();

@@ -39,12 +39,6 @@ std::optional<std::int64_t> integer_literal(std::string s) {
   return v;
 }
 
-bool launch_targets(const LaunchSite& l, const Function& kernel) {
-  if (!l.kernel_key.empty()) return l.kernel_key == kernel.key;
-  if (l.kernel != kernel.name) return false;
-  return l.template_args.empty() || kernel.template_args.empty() || l.template_args == kernel.template_args;
-}
-
 std::map<std::string, std::int64_t> literal_params(const LaunchSite& l, const Function& kernel) {
   std::map<std::string, std::int64_t> out;
   for (std::size_t i = 0; i < l.args.size() && i < kernel.params.size(); ++i) {
@@ -94,13 +88,6 @@ std::vector<BlockShape> guessed_shapes(int dims, std::optional<std::int64_t> thr
 
 }  // namespace
 
-std::string shape_text(const BlockShape& s) {
-  if (s.y == 1 && s.z == 1) return std::to_string(s.x);
-  std::string t = std::to_string(s.x) + "×" + std::to_string(s.y);
-  if (s.z != 1) t += "×" + std::to_string(s.z);
-  return t;
-}
-
 BlockShape default_block_shape(int dims) {
   if (dims <= 1) return {256, 1, 1};
   if (dims == 2) return {16, 16, 1};
@@ -125,71 +112,64 @@ KernelContexts launch_contexts(const KernelModel& model, const Function& kernel,
                                const AnalysisOptions& options) {
   KernelContexts out;
   const int dims = thread_dimensions(view);
+  const BlockShapeResolution res = resolve_block_shapes(model, kernel, options);
+  std::string why = "no launch of this kernel in this file";
+  if (!res.unresolved_launches.empty()) {
+    const LaunchSite& l = model.launches[std::size_t(res.unresolved_launches.front())];
+    why = "the launch at line " + std::to_string(l.range.start.line + 1) + " has the non-constant block `" +
+          l.block.spelling + "`";
+  }
 
-  // 1. Launch sites with a constant block.
-  std::string unresolved;  // a launch whose block is not constant, for the message
-  for (const auto& l : model.launches) {
-    if (!launch_targets(l, kernel)) continue;
-    if (!l.block.value) {
-      if (unresolved.empty())
-        unresolved = "the launch at line " + std::to_string(l.range.start.line + 1) + " (block `" +
-                     l.block.spelling + "` is not a constant)";
-      continue;
+  switch (res.source) {
+    case BlockShapeSource::LaunchSite:
+      // One context per distinct (shape, literal arguments).
+      for (const auto& cand : res.candidates)
+        for (int li : cand.launch_indices) {
+          const LaunchSite& l = model.launches[std::size_t(li)];
+          LaunchContext c;
+          c.shape = cand.shape;
+          c.origin = ShapeOrigin::LaunchSite;
+          c.source = "the launch at line " + std::to_string(l.range.start.line + 1) + " (block `" +
+                     l.block.spelling + "`)";
+          c.known_params = literal_params(l, kernel);
+          bool duplicate = false;
+          for (const auto& o : out.contexts) duplicate |= o.shape == c.shape && o.known_params == c.known_params;
+          if (!duplicate) out.contexts.push_back(std::move(c));
+        }
+      out.shape_known = true;
+      return out;
+    case BlockShapeSource::KernelSetting:
+    case BlockShapeSource::DefaultSetting:
+      for (const auto& cand : res.candidates)
+        out.contexts.push_back({cand.shape, ShapeOrigin::Setting, "the " + cand.description, {}, true});
+      out.shape_known = true;
+      return out;
+    case BlockShapeSource::LaunchBounds: {
+      const BlockShapeCandidate& cand = res.candidates.front();
+      if (dims == 1) {
+        // N threads of a kernel that only uses threadIdx.x: N x 1 x 1.
+        out.contexts.push_back({cand.shape, ShapeOrigin::LaunchBounds, "`" + cand.description + "`", {}, true});
+        out.shape_known = true;
+        return out;
+      }
+      bool first = true;
+      for (const auto& s : guessed_shapes(dims, cand.shape.threads())) {
+        std::string what = first ? "the block " : "the alternative block ";
+        out.contexts.push_back({s, ShapeOrigin::LaunchBounds,
+                                what + format_block_shape(s) + " guessed from `" + cand.description + "` (" + why + ")",
+                                {}, first});
+        first = false;
+      }
+      out.shape_known = false;
+      return out;
     }
-    const auto& v = *l.block.value;
-    LaunchContext c;
-    c.shape = {std::max<std::int64_t>(v[0], 1), std::max<std::int64_t>(v[1], 1), std::max<std::int64_t>(v[2], 1)};
-    c.origin = ShapeOrigin::LaunchSite;
-    c.source = "the launch at line " + std::to_string(l.range.start.line + 1) + " (block `" + l.block.spelling + "`)";
-    c.known_params = literal_params(l, kernel);
-    bool duplicate = false;
-    for (const auto& o : out.contexts)
-      duplicate |= o.shape == c.shape && o.known_params == c.known_params;
-    if (!duplicate) out.contexts.push_back(std::move(c));
+    case BlockShapeSource::BuiltinDefault: break;
   }
-  if (!out.contexts.empty()) {
-    out.shape_known = true;
-    return out;
-  }
-
-  // 2. The per-kernel setting (the user's word: known).
-  if (auto it = options.kernel_blocks.find(kernel.name); it != options.kernel_blocks.end()) {
-    out.contexts.push_back({it->second, ShapeOrigin::Setting,
-                            "the block-shape setting for `" + kernel.name + "`", {}, true});
-    out.shape_known = true;
-    return out;
-  }
-
-  // 3. __launch_bounds__: the thread count, so the shape of a 1-D kernel.
-  std::optional<std::int64_t> bound;
-  if (kernel.launch_bounds && kernel.launch_bounds->max_threads) bound = kernel.launch_bounds->max_threads;
-  std::string why = unresolved.empty() ? "no launch of this kernel in this file" : unresolved;
-  if (bound && dims == 1) {
-    out.contexts.push_back({{*bound, 1, 1}, ShapeOrigin::LaunchBounds,
-                            "`" + kernel.launch_bounds->spelling + "`", {}, true});
-    out.shape_known = true;
-    return out;
-  }
-
-  // 4. The configured default block: the user's word too.
-  if (options.default_block) {
-    out.contexts.push_back({*options.default_block, ShapeOrigin::Setting, "the default block-shape setting", {}, true});
-    out.shape_known = true;
-    return out;
-  }
-
-  // 5. Guesses.
   bool first = true;
-  for (const auto& s : guessed_shapes(dims, bound)) {
-    LaunchContext c;
-    c.shape = s;
-    c.origin = bound ? ShapeOrigin::LaunchBounds : ShapeOrigin::Default;
+  for (const auto& s : guessed_shapes(dims, std::nullopt)) {
     std::string what = first ? "the default block " : "the alternative block ";
-    c.source = bound ? what + shape_text(s) + " guessed from `" + kernel.launch_bounds->spelling + "` (" + why + ")"
-                     : what + shape_text(s) + " (" + why + ")";
-    c.primary = first;
+    out.contexts.push_back({s, ShapeOrigin::Default, what + format_block_shape(s) + " (" + why + ")", {}, first});
     first = false;
-    out.contexts.push_back(std::move(c));
   }
   out.shape_known = false;
   return out;

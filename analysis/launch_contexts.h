@@ -1,12 +1,14 @@
 // The launch contexts a kernel is analysed under: block shapes (and, where
 // the launch passes integer literals, parameter values).
 //
-// Where the block shape comes from, in order: constant launch sites in the
-// translation unit, `__launch_bounds__`, the per-kernel setting, the
-// configured default block, and finally a built-in default. Only the first
-// (and a setting, which is the user's word) give a shape we know. Otherwise
-// the kernel is analysed under a few plausible shapes for its dimensionality
-// (16x16, 32x8, 32x32 for 2-D kernels...), and an analysis whose verdict
+// The block shape comes from resolve_block_shapes (block_shape.h): constant
+// launch sites in the translation unit, `__launch_bounds__`, the per-kernel
+// setting, the configured default, a built-in default. Launch sites and
+// settings give a shape we know; `__launch_bounds__` gives one for a kernel
+// that only uses threadIdx.x (N x 1 x 1). Otherwise the kernel is analysed
+// under a few plausible shapes for its dimensionality (256/128/1024 threads
+// for 1-D kernels, 16x16/32x8/32x32 for 2-D ones, with the thread count of
+// `__launch_bounds__` when there is one), and an analysis whose verdict
 // differs between them reports at information level, not as a warning: the
 // verdict depends on a shape we only guessed.
 #pragma once
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "analysis/analyzer.h"
+#include "analysis/block_shape.h"
 #include "analysis/device_call_inlining.h"
 #include "analysis/kernel_model.h"
 
@@ -44,10 +47,10 @@ KernelContexts launch_contexts(const KernelModel& model, const Function& kernel,
 // How many thread-index dimensions the kernel's code uses (1, 2 or 3).
 int thread_dimensions(const KernelView& view);
 
-std::string shape_text(const BlockShape& s);  // "32×8", "256", "8×8×4"
-
-// The built-in default for a kernel of `dims` dimensions, when nothing else
-// gives a shape: 256 threads for 1-D kernels, 16×16 for 2-D, 8×8×4 for 3-D.
+// The lane model's default for a kernel of `dims` dimensions, when nothing
+// gives a shape: 256 threads for 1-D kernels (block_shape.h's built-in
+// default), 16×16 for 2-D, 8×8×4 for 3-D: a 2-D kernel run as 256×1 would
+// hide exactly the row-crossing warps the model is for.
 BlockShape default_block_shape(int dims);
 
 }  // namespace warplens
