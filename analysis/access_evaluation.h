@@ -3,8 +3,11 @@
 // analyses differ only in what they count (sectors or wavefronts); the rest
 // is shared and lives here:
 //
-// - each access is evaluated for the representative warps of each context
-//   and the worst warp kept;
+// - each access is evaluated for the first warps of the block (up to
+//   kAveragedWarps: this covers the second warp of blocks narrower than 32
+//   and the rows of a 2-D block) at several position variations, and the
+//   counts are averaged, as the profiler's sums over all warps are; the hover
+//   shows the warp with the worst ratio;
 // - an access is flagged in a context when its own ratio (actual / ideal)
 //   reaches the threshold *and* so does the sum over the accesses of the
 //   same kind on its source line. That is the per-line view the profiler
@@ -27,25 +30,33 @@
 
 namespace warplens {
 
-// One access under one launch context: its worst representative warp.
+inline constexpr int kAveragedWarps = 4;
+
+// One access under one launch context: counts averaged over warps and
+// variations; the lanes of the worst warp for the hover.
 struct AccessEvaluation {
   bool modelled = false;
   WarpLanes warp;
-  AccessLanes lanes;
-  int actual = 0;  // sectors or wavefronts
-  int ideal = 0;
-  int degree = 1;  // shared: n-way
+  AccessLanes lanes;        // the worst warp's lanes (for the hover)
+  double actual = 0;        // sectors or wavefronts per request, averaged over warps and variations
+  double ideal = 0;
+  bool alignment_varies = false;  // the count differs between variations
+  int degree = 1;           // shared: n-way
   WavefrontCount wavefronts;
-  double ratio() const { return ideal > 0 ? double(actual) / ideal : 0.0; }
+  double ratio() const { return ideal > 0 ? actual / ideal : 0.0; }
 };
 
-// Fills actual/ideal (and degree) from `lanes`, for one warp.
-using AccessMeasure = std::function<void(const BoundAccess&, AccessEvaluation&)>;
+// Counts (actual, ideal) for one evaluation of the lanes; `e` is the warp's
+// evaluation, for details the finding shows (filled when `first`).
+using AccessMeasure =
+    std::function<std::pair<int, int>(const BoundAccess&, const AccessLanes&, AccessEvaluation& e, bool first)>;
 
-// [access][context]
+// [access][context]. `variations`: how many position variations to average
+// (warp_model.h): kVariations for global memory, 1 for shared memory (whose
+// banks a uniform shift does not change for naturally aligned accesses).
 using EvaluationTable = std::vector<std::vector<AccessEvaluation>>;
 EvaluationTable evaluate_accesses(const std::vector<const BoundAccess*>& accesses, const KernelContexts& contexts,
-                                  const AccessMeasure& measure);
+                                  int variations, const AccessMeasure& measure);
 
 // [access][context]: flagged by the own-ratio and same-line rules above.
 std::vector<std::vector<bool>> flag_accesses(const std::vector<const BoundAccess*>& accesses,

@@ -79,12 +79,16 @@ std::vector<Finding> find_bank_conflicts(const KernelView& view, const KernelCon
   std::vector<const BoundAccess*> accesses;
   for (const auto& a : view.accesses)
     if (judged(a)) accesses.push_back(&a);
-  EvaluationTable table = evaluate_accesses(accesses, contexts, [](const BoundAccess& a, AccessEvaluation& e) {
-    e.wavefronts = count_wavefronts(e.lanes.offsets, e.lanes.active, a.access->element_bytes);
-    e.actual = e.wavefronts.wavefronts;
-    e.ideal = e.wavefronts.ideal;
-    e.degree = e.wavefronts.degree;
-  });
+  EvaluationTable table = evaluate_accesses(
+      accesses, contexts, 1,
+      [](const BoundAccess& a, const AccessLanes& lanes, AccessEvaluation& e, bool first) -> std::pair<int, int> {
+        WavefrontCount wc = count_wavefronts(lanes.offsets, lanes.active, a.access->element_bytes);
+        if (first) {
+          e.wavefronts = wc;
+          e.degree = wc.degree;
+        }
+        return {wc.wavefronts, wc.ideal};
+      });
   auto flags = flag_accesses(accesses, table, double(std::max(options.bank_conflict_threshold, 2)));
 
   std::vector<Finding> out;

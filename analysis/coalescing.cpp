@@ -24,6 +24,9 @@ std::string where(const BoundAccess& a, const KernelView& view) {
 std::string cause(const BoundAccess& a, const AccessEvaluation& e, const LaunchContext& ctx, LaneStride& stride) {
   const int bytes = a.access->element_bytes;
   stride = describe_lane_stride(a.byte_offset, bytes, e.lanes, e.warp, ctx.known_params);
+  if (stride.bytes && *stride.bytes == bytes && e.alignment_varies)
+    return "consecutive lanes are contiguous but the warp's start moves between 32-byte alignments from one "
+           "block or iteration to the next (a row pitch or offset that is not a multiple of 32 bytes)";
   if (stride.bytes && *stride.bytes == bytes && e.lanes.active) {
     std::int64_t first = e.lanes.offsets.value[std::countr_zero(e.lanes.active)];
     std::int64_t mis = ((first % kSectorBytes) + kSectorBytes) % kSectorBytes;
@@ -66,11 +69,12 @@ std::vector<Finding> find_uncoalesced_accesses(const KernelView& view, const Ker
   std::vector<const BoundAccess*> accesses;
   for (const auto& a : view.accesses)
     if (judged(a)) accesses.push_back(&a);
-  EvaluationTable table = evaluate_accesses(accesses, contexts, [](const BoundAccess& a, AccessEvaluation& e) {
-    SectorCount sc = count_sectors(e.lanes.offsets, e.lanes.active, a.access->element_bytes);
-    e.actual = sc.sectors;
-    e.ideal = sc.ideal;
-  });
+  EvaluationTable table = evaluate_accesses(
+      accesses, contexts, kVariations,
+      [](const BoundAccess& a, const AccessLanes& lanes, AccessEvaluation&, bool) -> std::pair<int, int> {
+        SectorCount sc = count_sectors(lanes.offsets, lanes.active, a.access->element_bytes);
+        return {sc.sectors, sc.ideal};
+      });
   auto flags = flag_accesses(accesses, table, options.uncoalesced_threshold);
 
   std::vector<Finding> out;
@@ -102,8 +106,12 @@ std::vector<Finding> find_uncoalesced_accesses(const KernelView& view, const Ker
     f.message = msg.str();
     f.explanation_markdown = explanation(a, e, ctx, *verdict, why, stride);
     f.data.set("access", std::string(to_string(m.kind)));
-    f.data.set("sectors", std::int64_t(e.actual));
-    f.data.set("ideal", std::int64_t(e.ideal));
+    auto number = [](double v) -> EvidenceValue {
+      if (v == double(std::int64_t(v))) return std::int64_t(v);
+      return v;
+    };
+    f.data.set("sectors", number(e.actual));
+    f.data.set("ideal", number(e.ideal));
     f.data.set("ratio", e.ratio());
     f.data.set("activeLanes", std::int64_t(lane_count(e.lanes.active)));
     f.data.set("block", format_block_shape(ctx.shape));

@@ -1,6 +1,7 @@
 #include "analysis/divergence.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <sstream>
 
@@ -14,6 +15,24 @@ namespace {
 bool is_comparison(ExprOp op) {
   return op == ExprOp::Lt || op == ExprOp::Le || op == ExprOp::Gt || op == ExprOp::Ge || op == ExprOp::Eq ||
          op == ExprOp::Ne;
+}
+
+bool is_ordering(ExprOp op) {
+  return op == ExprOp::Lt || op == ExprOp::Le || op == ExprOp::Gt || op == ExprOp::Ge;
+}
+
+// `__syncwarp(mask)` with a mask other than all lanes synchronises only the
+// lanes it names; the model does not track masks, so it judges only the
+// full-warp form.
+bool full_warp_sync(const Barrier& b) {
+  if (b.kind != BarrierKind::SyncWarp) return true;
+  auto open = b.spelling.find('(');
+  auto close = b.spelling.rfind(')');
+  if (open == std::string::npos || close == std::string::npos || close <= open) return true;
+  std::string arg;
+  for (char ch : b.spelling.substr(open + 1, close - open - 1))
+    if (!std::isspace(static_cast<unsigned char>(ch))) arg.push_back(char(std::tolower(static_cast<unsigned char>(ch))));
+  return arg.empty() || arg == "0xffffffff" || arg == "0xffffffffu" || arg == "-1" || arg == "~0" || arg == "~0u";
 }
 
 bool per_thread_symbol(const Symbol& s) {
@@ -119,6 +138,7 @@ std::vector<Finding> find_divergent_barriers(const KernelView& view, const Kerne
     const Barrier& bar = *b.barrier;
     const std::string name = bar.spelling.empty() ? barrier_name(bar) : "`" + bar.spelling + "`";
     const bool warp_level = bar.kind == BarrierKind::SyncWarp;
+    if (!full_warp_sync(bar)) continue;
     // The guards plus the exit conditions of enclosing loops, once each.
     std::vector<BoundGuard> conditions = b.guards;
     std::set<std::pair<const Function*, int>> seen;
@@ -237,6 +257,10 @@ std::vector<Finding> find_warp_divergence(const KernelView& view, const KernelCo
         ConditionLanes cl = classify_condition(bc.expr, w, lanes, ec);
         if (cl.split == LaneSplit::Unknown || cl.split == LaneSplit::Uniform) continue;
         if (cl.split != LaneSplit::Split && !cl.splits_under_large) continue;
+        // `2 * s * tid < blockDim.x`: an ordering against a value the model
+        // does not know splits lanes only in the one warp where the
+        // threshold falls; which one depends on the value.
+        if (cl.split == LaneSplit::ValueDependent && is_ordering(bc.expr->op)) continue;
         int t = lane_count(cl.true_lanes), n = lane_count(cl.considered);
         if (cl.count_stable && (t == 1 || n - t == 1)) {
           single_lane = true;

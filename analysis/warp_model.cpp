@@ -75,10 +75,11 @@ struct LaneEvaluator {
         return assumed_value(s.to_string(), ctx.assumption);
       case SymbolKind::Local:
         if (!s.uniform) return std::nullopt;
-        return assumed_value(s.to_string(), ctx.assumption);
+        return assumed_value(s.to_string(), ctx.assumption, true, ctx.variation);
       case SymbolKind::BlockIdx:
-      case SymbolKind::GridDim:
       case SymbolKind::LoopCounter:
+        return assumed_value(s.to_string(), ctx.assumption, true, ctx.variation);
+      case SymbolKind::GridDim:
         return assumed_value(s.to_string(), ctx.assumption);
     }
     return std::nullopt;
@@ -101,7 +102,7 @@ struct LaneEvaluator {
         key.push_back('|');
         key.append(to_string(o));
       }
-    return assumed_value(key, ctx.assumption);
+    return assumed_value(key, ctx.assumption, true, ctx.variation);
   }
 
   std::optional<std::int64_t> run(const ExprRef& e) const {
@@ -142,11 +143,13 @@ std::vector<int> representative_warps(const BlockShape& shape) {
   return warps;
 }
 
-std::int64_t assumed_value(const std::string& key, Assumption a) {
+std::int64_t assumed_value(const std::string& key, Assumption a, bool position, int variation) {
   std::uint64_t h = fnv1a(key);
+  std::int64_t offset = 0;
+  if (position && variation) offset = (std::int64_t(variation) * std::int64_t(1 + 2 * ((h >> 16) % 2))) % kVariations;
   switch (a) {
-    case Assumption::LargeA: return 1024 * std::int64_t(1 + h % 8);
-    case Assumption::LargeB: return 1024 * std::int64_t(9 + (h >> 8) % 8);
+    case Assumption::LargeA: return 1024 * std::int64_t(1 + h % 8) + offset;
+    case Assumption::LargeB: return 1024 * std::int64_t(9 + (h >> 8) % 8) + offset;
     case Assumption::Small: return 1 + 2 * std::int64_t(h % 3);
   }
   return 1024;

@@ -60,12 +60,20 @@ int warps_per_block(const BlockShape& shape);
 std::vector<int> representative_warps(const BlockShape& shape);
 
 // How warp-uniform unknowns are valued. The two large assumptions use
-// distinct multiples of 1024 per symbol, so uniform additive terms never fake
-// misalignment (base pointers are assumed 256-byte aligned, as cudaMalloc
-// returns) and unknown per-lane strides come out large (>= 32 bytes apart);
-// they differ from each other so that dependence on an unknown shows.
+// distinct multiples of 1024 per symbol, so sizes (parameters, gridDim) never
+// fake misalignment (base pointers are assumed 256-byte aligned, as
+// cudaMalloc returns) and unknown per-lane strides come out large (>= 32
+// bytes apart); they differ from each other so that dependence on an unknown
+// shows.
+//
+// Positions (blockIdx, loop counters, other uniform locals and loaded
+// values) also get a small `variation` (0-3, a different order per symbol)
+// added: the hardware's count for one source line is summed over every
+// block and iteration, so a row pitch such as `nx + 2` or a loop offset
+// `in[i + k]` is seen at several alignments, not at one lucky or unlucky one.
 enum class Assumption : std::uint8_t { LargeA, LargeB, Small };
-std::int64_t assumed_value(const std::string& key, Assumption a);
+inline constexpr int kVariations = 4;
+std::int64_t assumed_value(const std::string& key, Assumption a, bool position = false, int variation = 0);
 
 struct EvalContext {
   BlockShape shape;
@@ -73,6 +81,7 @@ struct EvalContext {
   // Kernel parameters whose value is known (an integer literal at the launch
   // site); they take precedence over the assumption.
   const std::map<std::string, std::int64_t>* known_params = nullptr;
+  int variation = 0;  // 0..kVariations-1, see above
 };
 
 struct LaneValues {

@@ -233,3 +233,26 @@ TEST_CASE("template patterns are judged through their instantiations") {
   CHECK(fs[0].kernel == "tcopy<double>()");
   CHECK(int_data(fs[0], "sectors") == 16);
 }
+
+TEST_CASE("alignment that moves between blocks or iterations is averaged, a fixed one is not") {
+  Function k = kernel("align", {pointer_param("in", "float", 4), pointer_param("out", "float", 4),
+                                int_param("nx"), int_param("W")});
+  ExprRef x = bx() * bdx() + tx() + 1;
+  ExprRef y = by() * bdy() + ty() + 1;
+  // a halo-padded row pitch (nx + 2): the 4 rows of a block start at 4
+  // different alignments (5, 5, 4, 5 sectors)
+  global(k, AccessKind::Load, "in", y * (p("nx") + c(2)) + bx() * bdx() + tx(), 3, 4, "in[y * (nx + 2) + x0]");
+  // ... but with the +1 column offset as well, every row starts at an odd float: 5 sectors each
+  global(k, AccessKind::Load, "in", y * (p("nx") + c(2)) + x, 8, 4, "in[y * (nx + 2) + x]");
+  // a loop offset: in[i + k] for k = 0..K
+  int l = loop(k, "k", lt(iter("k"), c(7)), "k < 7", 4, 6);
+  global(k, AccessKind::Load, "in", gid() + iter("k"), 5, 4, "in[i + k]").loops = {l};
+  // a fixed misalignment on a power-of-two pitch
+  global(k, AccessKind::Load, "in", y * p("W") + x, 7, 4, "in[y * W + x]");
+  KernelModel m = model_of({k}, {launch(k, 32, 4, 20)});
+  auto fs = with_code(run_static_analyses(m, {}), codes::kUncoalescedGlobal);
+  REQUIRE(fs.size() == 2);
+  CHECK(fs[0].location.range.start.line == 6);
+  CHECK(int_data(fs[0], "sectors") == 5);
+  CHECK(fs[1].location.range.start.line == 7);
+}

@@ -146,3 +146,24 @@ TEST_CASE("warp-divergence in a 16x16 block: threadIdx.y splits a warp") {
   auto wide = with_code(run(k, 32, 8), codes::kWarpDivergence);
   CHECK(wide.empty());
 }
+
+TEST_CASE("__syncwarp with a partial mask is not judged") {
+  Function k = reduce_kernel();
+  int half = condition(k, ConditionKind::If, lt(tx() % 32, c(16)), "lane < 16", 3);
+  Barrier& b = barrier(k, 4, BarrierKind::SyncWarp);
+  b.spelling = "__syncwarp(0x0000ffff)";
+  b.guards = {{half, true}};
+  Barrier& full = barrier(k, 5, BarrierKind::SyncWarp);
+  full.spelling = "__syncwarp(0xFFFFFFFF)";
+  full.guards = {{half, true}};
+  auto fs = with_code(run(k), codes::kDivergentBarrier);
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].location.range.start.line == 4);
+}
+
+TEST_CASE("an ordering against an unknown splits one warp only: no warp-divergence") {
+  // Harris' reduction #2: index = 2 * s * tid; if (index < blockDim.x)
+  Function k = reduce_kernel();
+  condition(k, ConditionKind::If, lt(2 * local("s", true) * tx(), bdx()), "index < blockDim.x", 3);
+  CHECK(with_code(run(k), codes::kWarpDivergence).empty());
+}
