@@ -149,6 +149,35 @@ class Binder {
     return it == f.pointer_space.end() ? MemorySpace::Generic : it->second;
   }
 
+  // The front end's description of a pointer argument: root (a caller
+  // parameter or a shared array) and byte offset, in the caller's terms.
+  PointerArg pointer_target(const Frame& f, const PointerTarget& t) const {
+    PointerArg r;
+    r.space = t.space;
+    ExprRef base = Expr::constant(0);
+    if (t.base_param >= 0 && std::size_t(t.base_param) < f.fn->params.size()) {
+      auto it = f.pointer_offsets.find(t.base_param);
+      if (it != f.pointer_offsets.end()) base = it->second;
+      if (r.space == MemorySpace::Generic) r.space = space_of_pointer_param(f, t.base_param);
+      if (auto sh = f.pointer_shared.find(t.base_param); sh != f.pointer_shared.end()) {
+        r.space = MemorySpace::Shared;
+        r.shared_array = sh->second.first;
+        r.shared_owner = sh->second.second;
+      }
+    }
+    if (!t.shared_array.empty()) {
+      r.space = MemorySpace::Shared;
+      r.shared_array = t.shared_array;
+      for (auto it = stack_.rbegin(); it != stack_.rend(); ++it)
+        if (shared_named(**it, t.shared_array)) {
+          r.shared_owner = *it;
+          break;
+        }
+    }
+    if (base && t.byte_offset) r.byte_offset = Expr::binary(ExprOp::Add, base, subst(f, t.byte_offset));
+    return r;
+  }
+
   Frame enter(const Frame& caller, const CallSite& call, const Function& callee) const {
     Frame f;
     f.fn = &callee;
@@ -163,7 +192,9 @@ class Binder {
       ExprRef arg = i < call.args.size() ? call.args[i] : nullptr;
       f.param_values[p.name] = arg ? subst(caller, arg) : Expr::opaque(p.name, false);
       if (p.is_pointer) {
-        PointerArg pa = pointer_argument(caller, arg);
+        const std::optional<PointerTarget>* target =
+            i < call.pointer_args.size() ? &call.pointer_args[i] : nullptr;
+        PointerArg pa = target && *target ? pointer_target(caller, **target) : pointer_argument(caller, arg);
         f.pointer_offsets[int(i)] = pa.byte_offset;
         f.pointer_space[int(i)] = pa.space;
         if (!pa.shared_array.empty()) f.pointer_shared[int(i)] = {pa.shared_array, pa.shared_owner};

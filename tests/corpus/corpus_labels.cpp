@@ -119,6 +119,8 @@ std::vector<Label> parse_labels(const std::string& file, const std::string& text
 }
 
 std::vector<Observed> observed_findings(const std::string& file, const std::vector<Finding>& findings) {
+  // Labels speak of lines: several findings with one (line, code, kind), e.g.
+  // two uncoalesced loads on one line, are one observation (the first).
   std::vector<Observed> out;
   for (const auto& f : findings) {
     if (std::find(labelled_codes().begin(), labelled_codes().end(), f.code) == labelled_codes().end()) continue;
@@ -129,7 +131,9 @@ std::vector<Observed> observed_findings(const std::string& file, const std::vect
     if (const EvidenceValue* v = f.data.get("access"))
       if (auto s = std::get_if<std::string>(v)) o.kind = *s;
     o.finding = &f;
-    out.push_back(o);
+    bool seen = false;
+    for (const auto& p : out) seen |= p.line == o.line && p.code == o.code && p.kind == o.kind;
+    if (!seen) out.push_back(o);
   }
   return out;
 }

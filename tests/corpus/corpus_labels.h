@@ -29,6 +29,7 @@ std::vector<Label> parse_labels(const std::string& file, const std::string& text
 // The five codes the corpus labels.
 const std::vector<std::string>& labelled_codes();
 
+// Findings of the labelled codes, one per (line, code, access kind).
 struct Observed {
   std::string file;
   int line = 0;  // 1-based

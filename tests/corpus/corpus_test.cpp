@@ -70,6 +70,7 @@ TEST_CASE("matching counts a load and a store on one line separately") {
   }
   findings[0].data.set("access", std::string("store"));
   findings[1].data.set("access", std::string("atomic"));
+  findings.push_back(findings[0]);  // a second store on the line: the same observation
   Comparison cmp;
   compare(labels, observed_findings("/x/k.cu", findings), cmp);
   CHECK(cmp.by_code[codes::kUncoalescedGlobal].tp == 1);
