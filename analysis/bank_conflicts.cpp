@@ -12,8 +12,7 @@ namespace warplens {
 namespace {
 
 bool judged(const BoundAccess& a) {
-  return a.space == MemorySpace::Shared && !a.indirect &&
-         (a.access->kind == AccessKind::Load || a.access->kind == AccessKind::Store);
+  return a.space == MemorySpace::Shared && (a.access->kind == AccessKind::Load || a.access->kind == AccessKind::Store);
 }
 
 const SharedArray* array_of(const BoundAccess& a) {
@@ -82,12 +81,20 @@ std::vector<Finding> find_bank_conflicts(const KernelView& view, const KernelCon
   EvaluationTable table = evaluate_accesses(
       accesses, contexts, 1,
       [](const BoundAccess& a, const AccessLanes& lanes, AccessEvaluation& e, bool first) -> std::pair<int, int> {
-        WavefrontCount wc = count_wavefronts(lanes.offsets, lanes.active, a.access->element_bytes);
-        if (first) {
-          e.wavefronts = wc;
-          e.degree = wc.degree;
+        // A struct wider than its alignment is several instructions: count each.
+        const int bytes = std::max(a.access->element_bytes, 1);
+        const int chunk = access_chunk_bytes(bytes, a.access->element_align);
+        int wavefronts = 0, ideal = 0;
+        for (int piece = 0; piece < bytes / chunk; ++piece) {
+          WavefrontCount wc = count_wavefronts(shifted(lanes.offsets, std::int64_t(piece) * chunk), lanes.active, chunk);
+          if (first && (piece == 0 || wc.degree > e.degree)) {
+            e.wavefronts = wc;
+            e.degree = wc.degree;
+          }
+          wavefronts += wc.wavefronts;
+          ideal += wc.ideal;
         }
-        return {wc.wavefronts, wc.ideal};
+        return {wavefronts, ideal};
       });
   auto flags = flag_accesses(accesses, table, double(std::max(options.bank_conflict_threshold, 2)));
 

@@ -10,9 +10,21 @@ namespace warplens {
 
 namespace {
 
+// Indirect-looking accesses are judged too: when the loaded index turns out
+// warp-uniform (`val[row_ptr[warp] + lane]`) the warp model computes them;
+// when it is per lane, their evaluation is unknown and they drop out here.
 bool judged(const BoundAccess& a) {
-  return a.space == MemorySpace::Global && !a.indirect &&
-         (a.access->kind == AccessKind::Load || a.access->kind == AccessKind::Store);
+  return a.space == MemorySpace::Global && (a.access->kind == AccessKind::Load || a.access->kind == AccessKind::Store);
+}
+
+// Does the access's address depend on data each lane loads for itself?
+bool per_lane_indirect(const BoundAccess& a, const KernelContexts& contexts) {
+  if (!a.indirect || !a.byte_offset) return a.indirect;
+  const LaunchContext& ctx = contexts.contexts.front();
+  EvalContext ec{ctx.shape, Assumption::LargeA, &ctx.known_params};
+  WarpLanes w = warp_lanes(ctx.shape, 0);
+  AccessLanes lanes = evaluate_access(a.byte_offset, lane_guards(a.guards), w, ec);
+  return lanes.active != 0 && !lanes.modelled;
 }
 
 std::string where(const BoundAccess& a, const KernelView& view) {
@@ -72,8 +84,16 @@ std::vector<Finding> find_uncoalesced_accesses(const KernelView& view, const Ker
   EvaluationTable table = evaluate_accesses(
       accesses, contexts, kVariations,
       [](const BoundAccess& a, const AccessLanes& lanes, AccessEvaluation&, bool) -> std::pair<int, int> {
-        SectorCount sc = count_sectors(lanes.offsets, lanes.active, a.access->element_bytes);
-        return {sc.sectors, sc.ideal};
+        // A struct wider than its alignment is several instructions: count each.
+        const int bytes = std::max(a.access->element_bytes, 1);
+        const int chunk = access_chunk_bytes(bytes, a.access->element_align);
+        int sectors = 0, ideal = 0;
+        for (int piece = 0; piece < bytes / chunk; ++piece) {
+          SectorCount sc = count_sectors(shifted(lanes.offsets, std::int64_t(piece) * chunk), lanes.active, chunk);
+          sectors += sc.sectors;
+          ideal += sc.ideal;
+        }
+        return {sectors, ideal};
       });
   auto flags = flag_accesses(accesses, table, options.uncoalesced_threshold);
 
@@ -124,10 +144,12 @@ std::vector<Finding> find_uncoalesced_accesses(const KernelView& view, const Ker
   return out;
 }
 
-std::vector<Finding> find_indirect_accesses(const KernelView& view, const std::string& file) {
+std::vector<Finding> find_indirect_accesses(const KernelView& view, const KernelContexts& contexts,
+                                           const std::string& file) {
   std::vector<Finding> out;
+  if (contexts.contexts.empty()) return out;
   for (const auto& a : view.accesses) {
-    if (!a.indirect) continue;
+    if (!per_lane_indirect(a, contexts)) continue;
     if (a.space != MemorySpace::Global && a.space != MemorySpace::Shared) continue;
     const MemoryAccess& m = *a.access;
     Finding f;

@@ -24,7 +24,9 @@ namespace warplens {
 std::vector<Finding> find_uncoalesced_accesses(const KernelView& view, const KernelContexts& contexts,
                                                const AnalysisOptions& options, const std::string& file);
 
-// Global and shared accesses with a data-dependent per-lane address.
-std::vector<Finding> find_indirect_accesses(const KernelView& view, const std::string& file);
+// Global and shared accesses with a data-dependent per-lane address (a
+// load whose index differs between the lanes of a warp).
+std::vector<Finding> find_indirect_accesses(const KernelView& view, const KernelContexts& contexts,
+                                           const std::string& file);
 
 }  // namespace warplens

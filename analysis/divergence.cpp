@@ -21,6 +21,16 @@ bool is_ordering(ExprOp op) {
   return op == ExprOp::Lt || op == ExprOp::Le || op == ExprOp::Gt || op == ExprOp::Ge;
 }
 
+// An ordering whose two sides differ by a polynomial: monotone along the
+// lanes of a warp, so it splits at most the warp where the threshold lies.
+bool boundary_only(const ExprRef& cond) {
+  if (!cond) return false;
+  if (cond->op == ExprOp::LogicalAnd || cond->op == ExprOp::LogicalOr)
+    return boundary_only(cond->operands[0]) && boundary_only(cond->operands[1]);
+  if (!is_ordering(cond->op)) return false;
+  return to_polynomial(Expr::binary(ExprOp::Sub, cond->operands[0], cond->operands[1])).has_value();
+}
+
 // `__syncwarp(mask)` with a mask other than all lanes synchronises only the
 // lanes it names; the model does not track masks, so it judges only the
 // full-warp form.
@@ -256,20 +266,29 @@ std::vector<Finding> find_warp_divergence(const KernelView& view, const KernelCo
         }
         ConditionLanes cl = classify_condition(bc.expr, w, lanes, ec);
         if (cl.split == LaneSplit::Unknown || cl.split == LaneSplit::Uniform) continue;
-        if (cl.split != LaneSplit::Split && !cl.splits_under_large) continue;
-        // `2 * s * tid < blockDim.x`: an ordering against a value the model
-        // does not know splits lanes only in the one warp where the
-        // threshold falls; which one depends on the value.
-        if (cl.split == LaneSplit::ValueDependent && is_ordering(bc.expr->op)) continue;
-        int t = lane_count(cl.true_lanes), n = lane_count(cl.considered);
-        if (cl.count_stable && (t == 1 || n - t == 1)) {
+        // `i < n`, `2 * s * tid < blockDim.x`: an ordering of an affine lane
+        // function against a value the model does not know splits lanes only
+        // in the one warp where the threshold falls.
+        if (cl.split == LaneSplit::ValueDependent && boundary_only(bc.expr)) continue;
+        // Under the assumptions that split the warp: is it more than one lane
+        // against the rest (`if (lane == 0)`, the one-result-per-warp idiom)?
+        const int n = lane_count(cl.considered);
+        bool splits = false, wide = false;
+        for (int t : cl.true_count) {
+          if (t == 0 || t == n) continue;
+          splits = true;
+          wide |= std::min(t, n - t) >= 2;
+        }
+        if (!splits) continue;
+        if (!wide) {
           single_lane = true;
           continue;
         }
-        if (!divergent || std::abs(2 * t - n) < std::abs(2 * taken - considered)) {
+        const int t = cl.split == LaneSplit::Split ? lane_count(cl.true_lanes) : -1;
+        if (!divergent || (t >= 0 && (taken < 0 || std::abs(2 * t - n) < std::abs(2 * taken - considered)))) {
           taken = t;
           considered = n;
-          stable = cl.count_stable;
+          stable = cl.split == LaneSplit::Split;
           used = &ctx;
         }
         divergent = true;

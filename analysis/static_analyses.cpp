@@ -60,7 +60,7 @@ std::vector<Finding> run_static_analyses(const KernelModel& model, const Analysi
       for (auto& f : v) all.push_back(std::move(f));
     };
     add(find_uncoalesced_accesses(view, contexts, options, file));
-    add(find_indirect_accesses(view, file));
+    add(find_indirect_accesses(view, contexts, file));
     add(find_bank_conflicts(view, contexts, options, file));
     add(find_divergent_barriers(view, contexts, file));
     add(find_warp_divergence(view, contexts, file));

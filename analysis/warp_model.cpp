@@ -59,6 +59,7 @@ std::optional<std::int64_t> call_value(const Expr& call, const std::vector<std::
 struct LaneEvaluator {
   const WarpLanes& w;
   const EvalContext& ctx;
+  const std::map<const Expr*, std::string>* uniform_loads = nullptr;
   int lane = 0;
 
   std::optional<std::int64_t> symbol(const Symbol& s) const {
@@ -92,6 +93,9 @@ struct LaneEvaluator {
       for (const auto& o : e.operands) args.push_back(run(o));
       if (auto v = call_value(e, args)) return v;
     }
+    if (uniform_loads)
+      if (auto it = uniform_loads->find(&e); it != uniform_loads->end())
+        return assumed_value(it->second, ctx.assumption, true, ctx.variation);
     if (node_lane_varying(e)) return std::nullopt;
     // A warp-uniform value the model cannot compute: a uniform load
     // (`offsets[blockIdx.x]`), an opaque uniform call. It cancels like any
@@ -110,6 +114,34 @@ struct LaneEvaluator {
         e, [this](const Symbol& s) { return symbol(s); }, [this](const Expr& x) { return opaque(x); });
   }
 };
+
+// Loads whose index varies between threads but not between the lanes of
+// this warp (`row_ptr[gid / 32]`, a warp-per-row kernel): the loaded value
+// is warp-uniform, an unknown like blockIdx, keyed by the index value.
+void collect_uniform_loads(const ExprRef& e, const WarpLanes& w, const EvalContext& ctx,
+                           std::map<const Expr*, std::string>& out) {
+  if (!e) return;
+  for (const auto& o : e->operands) collect_uniform_loads(o, w, ctx, out);
+  if (e->op != ExprOp::Load || e->operands.empty() || !node_lane_varying(*e)) return;
+  LaneValues idx = evaluate_lanes(e->operands[0], w, ctx);
+  if (idx.known != w.exists || w.exists == 0) return;
+  const std::int64_t first = idx.value[std::size_t(std::countr_zero(w.exists))];
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    if (lane_in(w.exists, lane) && idx.value[std::size_t(lane)] != first) return;
+  // Keyed without the variation, so all variations see the same load.
+  EvalContext base = ctx;
+  base.variation = 0;
+  LaneValues base_idx = evaluate_lanes(e->operands[0], w, base);
+  out[e.get()] = e->text + "[" + std::to_string(base_idx.value[std::size_t(std::countr_zero(w.exists))]) + "]";
+}
+
+bool has_varying_load(const ExprRef& e) {
+  if (!e) return false;
+  if (e->op == ExprOp::Load && node_lane_varying(*e)) return true;
+  for (const auto& o : e->operands)
+    if (has_varying_load(o)) return true;
+  return false;
+}
 
 }  // namespace
 
@@ -158,7 +190,9 @@ std::int64_t assumed_value(const std::string& key, Assumption a, bool position, 
 LaneValues evaluate_lanes(const ExprRef& e, const WarpLanes& w, const EvalContext& ctx) {
   LaneValues out;
   if (!e) return out;
-  LaneEvaluator ev{w, ctx};
+  std::map<const Expr*, std::string> uniform_loads;
+  if (has_varying_load(e)) collect_uniform_loads(e, w, ctx, uniform_loads);
+  LaneEvaluator ev{w, ctx, uniform_loads.empty() ? nullptr : &uniform_loads};
   for (int lane = 0; lane < kWarpSize; ++lane) {
     if (!lane_in(w.exists, lane)) continue;
     ev.lane = lane;
@@ -187,6 +221,7 @@ ConditionLanes classify_condition(const ExprRef& cond, const WarpLanes& w, LaneM
   }
   auto uniform = [&](LaneMask t) { return t == 0 || t == r.considered; };
   r.true_lanes = truth[0];
+  for (int i = 0; i < 3; ++i) r.true_count[std::size_t(i)] = lane_count(truth[i]);
   r.splits_under_large = !uniform(truth[0]) && !uniform(truth[1]);
   r.count_stable = lane_count(truth[0]) == lane_count(truth[1]) && lane_count(truth[0]) == lane_count(truth[2]);
   if (uniform(truth[0]) && uniform(truth[1]) && uniform(truth[2]))
@@ -232,6 +267,20 @@ AccessLanes evaluate_access(const ExprRef& byte_offset, const std::vector<LaneGu
     }
   }
   return r;
+}
+
+int access_chunk_bytes(int element_bytes, int element_align) {
+  if (element_bytes <= 0) return 1;
+  int align = element_align > 0 ? element_align : (element_bytes & -element_bytes);
+  int chunk = std::min({align, 16, element_bytes});
+  while (chunk > 1 && element_bytes % chunk != 0) chunk /= 2;
+  return std::max(chunk, 1);
+}
+
+LaneValues shifted(const LaneValues& v, std::int64_t delta) {
+  LaneValues out = v;
+  for (auto& x : out.value) x += delta;
+  return out;
 }
 
 std::int64_t sector_of(std::int64_t byte_offset) { return floor_div(byte_offset, kSectorBytes); }

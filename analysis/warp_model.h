@@ -106,7 +106,8 @@ struct ConditionLanes {
   LaneMask true_lanes = 0;     // under LargeA, among `considered`
   LaneMask considered = 0;     // the lanes evaluated
   bool splits_under_large = false;  // lanes disagree under both large assumptions
-  bool count_stable = true;    // same number of true lanes under both large assumptions
+  bool count_stable = true;    // same number of true lanes under all three assumptions
+  std::array<int, 3> true_count{};  // true lanes under LargeA, LargeB, Small
 };
 ConditionLanes classify_condition(const ExprRef& cond, const WarpLanes& w, LaneMask lanes,
                                   const EvalContext& ctx);
@@ -133,6 +134,13 @@ struct AccessLanes {
 };
 AccessLanes evaluate_access(const ExprRef& byte_offset, const std::vector<LaneGuard>& guards,
                             const WarpLanes& w, const EvalContext& ctx);
+
+// The width of the memory instructions an access of `element_bytes` compiles
+// to: the type's alignment (at most 16). A float3 (12 bytes, 4-aligned) is
+// three 4-byte loads, a uchar3 three 1-byte loads, a float4 one 16-byte
+// load. `element_align` 0 (unknown): the largest power of two dividing the size.
+int access_chunk_bytes(int element_bytes, int element_align);
+LaneValues shifted(const LaneValues& v, std::int64_t delta);
 
 // Global memory: distinct 32-byte sectors one warp request touches, and the
 // ideal for the active lanes (ceil(active * bytes / 32)).

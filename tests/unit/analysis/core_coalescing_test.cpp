@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "analysis/static_analyses.h"
+#include "analysis/warp_model.h"
 #include "static_model_fixtures.h"
 
 using namespace warplens;
@@ -255,4 +256,44 @@ TEST_CASE("alignment that moves between blocks or iterations is averaged, a fixe
   CHECK(fs[0].location.range.start.line == 6);
   CHECK(int_data(fs[0], "sectors") == 5);
   CHECK(fs[1].location.range.start.line == 7);
+}
+
+TEST_CASE("a load indexed by a warp-uniform value is not indirect (CSR, warp per row)") {
+  // start = row_ptr[gid / 32]; val[start + lane] is coalesced; x[col[j]] is a gather
+  Function k = kernel("spmv_vector", {pointer_param("row_ptr", "int", 4), pointer_param("val", "float", 4),
+                                      pointer_param("col", "int", 4), pointer_param("x", "float", 4)});
+  ExprRef start = Expr::load("row_ptr", gid() / 32);
+  ExprRef j = start + tx() % 32 + iter("jj") * 32;
+  global(k, AccessKind::Load, "val", j, 3, 4, "val[jj]");
+  global(k, AccessKind::Load, "x", Expr::load("col", j), 4, 4, "x[col[jj]]");
+  // a per-lane start (CSR scalar): val[row_ptr[gid] + k] is indirect
+  global(k, AccessKind::Load, "val", Expr::load("row_ptr", gid()) + iter("k"), 5, 4, "val[jj2]");
+  KernelModel m = model_of({k}, {launch(k, 256, 1, 20)});
+  auto all = run_static_analyses(m, {});
+  auto ind = with_code(all, codes::kIndirectAccess);
+  REQUIRE(ind.size() == 2);
+  CHECK(ind[0].location.range.start.line == 3);
+  CHECK(ind[1].location.range.start.line == 4);
+  CHECK(with_code(all, codes::kUncoalescedGlobal).empty());
+}
+
+TEST_CASE("a struct wider than its alignment is several instructions") {
+  // uchar3 rgb[i]: three 1-byte loads 3 bytes apart, 3 sectors each for 1
+  Function k = kernel("gray", {pointer_param("rgb", "uchar3", 3), pointer_param("f3", "float3", 12)});
+  MemoryAccess& a = global(k, AccessKind::Load, "rgb", gid(), 3, 3, "rgb[i]");
+  a.element_align = 1;
+  // float3 f3[i]: three 4-byte loads 12 bytes apart: 12 sectors each for 4
+  MemoryAccess& b = global(k, AccessKind::Load, "f3", gid(), 4, 12, "f3[i]");
+  b.element_align = 4;
+  KernelModel m = model_of({k}, {launch(k, 256, 1, 20)});
+  auto fs = with_code(run_static_analyses(m, {}), codes::kUncoalescedGlobal);
+  REQUIRE(fs.size() == 2);
+  CHECK(int_data(fs[0], "sectors") == 9);
+  CHECK(int_data(fs[0], "ideal") == 3);
+  CHECK(int_data(fs[1], "sectors") == 36);
+  CHECK(int_data(fs[1], "ideal") == 12);
+  CHECK(access_chunk_bytes(16, 16) == 16);
+  CHECK(access_chunk_bytes(24, 4) == 4);
+  CHECK(access_chunk_bytes(12, 0) == 4);
+  CHECK(access_chunk_bytes(32, 16) == 16);
 }

@@ -167,3 +167,12 @@ TEST_CASE("an ordering against an unknown splits one warp only: no warp-divergen
   condition(k, ConditionKind::If, lt(2 * local("s", true) * tx(), bdx()), "index < blockDim.x", 3);
   CHECK(with_code(run(k), codes::kWarpDivergence).empty());
 }
+
+TEST_CASE("a non-monotone ordering is judged with small values too (bitonic sort)") {
+  // ixj = tid ^ j; if (ixj > tid) with j halving each step
+  Function k = reduce_kernel();
+  condition(k, ConditionKind::If, gt(Expr::binary(ExprOp::BitXor, tx(), local("j", true)), tx()), "ixj > tid", 3);
+  auto fs = with_code(run(k), codes::kWarpDivergence);
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].message.find("depends on values not known statically") != std::string::npos);
+}
