@@ -179,12 +179,16 @@ std::int64_t assumed_value(const std::string& key, Assumption a, bool position, 
   std::uint64_t h = fnv1a(key);
   std::int64_t offset = 0;
   if (position && variation) offset = (std::int64_t(variation) * std::int64_t(1 + 2 * ((h >> 16) % 2))) % kVariations;
+  // Sizes are far larger than positions, so a position stays inside the
+  // sizes it indexes (a clamp `min(x, W - 1)` does not saturate, a block
+  // index times a tile stays below the row length).
+  const std::int64_t unit = position ? kPositionUnit : kSizeUnit;
   switch (a) {
-    case Assumption::LargeA: return 1024 * std::int64_t(1 + h % 8) + offset;
-    case Assumption::LargeB: return 1024 * std::int64_t(9 + (h >> 8) % 8) + offset;
+    case Assumption::LargeA: return unit * std::int64_t(1 + h % 8) + offset;
+    case Assumption::LargeB: return unit * std::int64_t(9 + (h >> 8) % 8) + offset;
     case Assumption::Small: return 1 + 2 * std::int64_t(h % 3);
   }
-  return 1024;
+  return unit;
 }
 
 LaneValues evaluate_lanes(const ExprRef& e, const WarpLanes& w, const EvalContext& ctx) {

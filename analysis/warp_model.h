@@ -59,20 +59,24 @@ int warps_per_block(const BlockShape& shape);
 // 8x32, where one warp spans several rows) and the block has a second warp.
 std::vector<int> representative_warps(const BlockShape& shape);
 
-// How warp-uniform unknowns are valued. The two large assumptions use
-// distinct multiples of 1024 per symbol, so sizes (parameters, gridDim) never
-// fake misalignment (base pointers are assumed 256-byte aligned, as
-// cudaMalloc returns) and unknown per-lane strides come out large (>= 32
-// bytes apart); they differ from each other so that dependence on an unknown
-// shows.
-//
-// Positions (blockIdx, loop counters, other uniform locals and loaded
-// values) also get a small `variation` (0-3, a different order per symbol)
-// added: the hardware's count for one source line is summed over every
-// block and iteration, so a row pitch such as `nx + 2` or a loop offset
-// `in[i + k]` is seen at several alignments, not at one lucky or unlucky one.
+// How warp-uniform unknowns are valued. Two kinds:
+// - sizes (kernel parameters, gridDim): distinct multiples of 16384 per
+//   symbol, so they never fake misalignment (base pointers are assumed
+//   256-byte aligned, as cudaMalloc returns) and an unknown per-lane stride
+//   comes out large (lanes >= 32 bytes apart);
+// - positions (blockIdx, loop counters, other uniform locals and loaded
+//   values): distinct multiples of 8, small next to the sizes they index,
+//   plus a `variation` (0-3, a different order per symbol): the hardware's
+//   count for one source line is summed over every block and iteration, so a
+//   row pitch such as `nx + 2` or a loop offset `in[i + k]` is seen at
+//   several alignments, not at one lucky or unlucky one.
+// The two large assumptions use different multiples so that dependence on
+// an unknown shows; the small one (1, 3, 5) tells a guard that splits every
+// warp (`tid % 2`) from one that splits a boundary warp only (`tid < n`).
 enum class Assumption : std::uint8_t { LargeA, LargeB, Small };
 inline constexpr int kVariations = 4;
+inline constexpr std::int64_t kSizeUnit = 16384;
+inline constexpr std::int64_t kPositionUnit = 8;
 std::int64_t assumed_value(const std::string& key, Assumption a, bool position = false, int variation = 0);
 
 struct EvalContext {
