@@ -145,9 +145,9 @@ std::vector<Finding> find_bank_conflicts(const KernelView& view, const KernelCon
     f.data.set("degree", std::int64_t(n_way(e)));
     f.data.set("wavefronts", std::int64_t(e.actual));
     f.data.set("ideal", std::int64_t(e.ideal));
-    f.data.set("block", format_block_shape(ctx.shape));
-    f.data.set("blockSource", ctx.source);
-    f.data.set("shapeDependent", verdict->shape_dependent);
+    f.data.set("block_shape", format_block_shape(ctx.shape));
+    f.data.set("block_source", ctx.source);
+    f.data.set("shape_dependent", verdict->shape_dependent);
     f.data.set("array", a.shared_array);
     if (pad) f.data.set("padding", std::int64_t(pad->pad_elements));
     out.push_back(std::move(f));

@@ -133,12 +133,12 @@ std::vector<Finding> find_uncoalesced_accesses(const KernelView& view, const Ker
     f.data.set("sectors", number(e.actual));
     f.data.set("ideal", number(e.ideal));
     f.data.set("ratio", e.ratio());
-    f.data.set("activeLanes", std::int64_t(lane_count(e.lanes.active)));
-    f.data.set("block", format_block_shape(ctx.shape));
-    f.data.set("blockSource", ctx.source);
-    f.data.set("shapeDependent", verdict->shape_dependent);
-    if (stride.bytes) f.data.set("laneStrideBytes", *stride.bytes);
-    if (!stride.symbol.empty()) f.data.set("laneStrideSymbol", stride.symbol);
+    f.data.set("active_lanes", std::int64_t(lane_count(e.lanes.active)));
+    f.data.set("block_shape", format_block_shape(ctx.shape));
+    f.data.set("block_source", ctx.source);
+    f.data.set("shape_dependent", verdict->shape_dependent);
+    if (stride.bytes) f.data.set("lane_stride_bytes", *stride.bytes);
+    if (!stride.symbol.empty()) f.data.set("lane_stride_symbol", stride.symbol);
     out.push_back(std::move(f));
   }
   return out;

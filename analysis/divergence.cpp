@@ -327,7 +327,7 @@ std::vector<Finding> find_warp_divergence(const KernelView& view, const KernelCo
           "rather than `tid % 2`), or compact the active work onto the first lanes.";
     f.explanation_markdown = md.str();
     if (c.kind != ConditionKind::Switch && stable) {
-      f.data.set("lanesTaken", std::int64_t(taken));
+      f.data.set("lanes_taken", std::int64_t(taken));
       f.data.set("lanes", std::int64_t(considered));
     }
     out.push_back(std::move(f));

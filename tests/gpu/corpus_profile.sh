@@ -16,6 +16,7 @@ out=${OUT:-$root/build-gpu/out}/corpus
 mkdir -p "$out"
 corpus=$root/tests/corpus
 arch=${WARPLENS_GPU_ARCH:-sm_90}
+nvcc=${CUDACXX:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 
 warplens=${WARPLENS_BIN:-}
 if [ -z "$warplens" ]; then
@@ -44,7 +45,7 @@ for src in "$corpus"/*.cu; do
     fi
   else
     mkdir -p "$out/bin"
-    if nvcc -O3 -lineinfo -arch="$arch" -o "$out/bin/$name" "$src" > "$out/$name.build.log" 2>&1 &&
+    if "$nvcc" -O3 -lineinfo -arch="$arch" -o "$out/bin/$name" "$src" > "$out/$name.build.log" 2>&1 &&
        "$out/bin/$name" > "$out/$name.log" 2>&1; then
       ran=$((ran + 1))
     else

@@ -121,7 +121,7 @@ TEST_CASE("a guard that splits every warp halves the ideal") {
   REQUIRE(fs.size() == 1);
   CHECK(int_data(fs[0], "sectors") == 4);
   CHECK(int_data(fs[0], "ideal") == 2);
-  CHECK(int_data(fs[0], "activeLanes") == 16);
+  CHECK(int_data(fs[0], "active_lanes") == 16);
 }
 
 TEST_CASE("vector types use their real width") {
@@ -159,7 +159,7 @@ TEST_CASE("unknown block shape: warn when every plausible shape agrees, else inf
   CHECK(fs[0].severity == Severity::Information);
   CHECK(fs[0].message.find("guessed block 16×16") != std::string::npos);
   CHECK(fs[1].severity == Severity::Warning);
-  CHECK(str_data(fs[1], "blockSource").find("the default block 16×16") == 0);
+  CHECK(str_data(fs[1], "block_source").find("the default block 16×16") == 0);
 
   // A launch with a 32-wide block makes the first one definite (and fine).
   KernelModel launched = model_of({k}, {launch(k, 32, 8, 20)});
