@@ -266,6 +266,7 @@ BodyWalker::Exits BodyWalker::walk_switch(const SwitchStmt* s) {
   std::vector<ExprRef> labels;
   for (const SwitchCase* sc = s->getSwitchCaseList(); sc; sc = sc->getNextSwitchCase())
     if (auto* cs = dyn_cast<CaseStmt>(sc)) labels.push_back(lowering_.lower(cs->getLHS()));
+  std::reverse(labels.begin(), labels.end());  // the list is in reverse source order
 
   Env before = env_;
   std::vector<Env> case_envs;
@@ -504,6 +505,9 @@ void BodyWalker::visit(const clang::Expr* e, Use use) {
   if (auto* ref = dyn_cast<DeclRefExpr>(e)) {
     if (auto* var = dyn_cast<VarDecl>(ref->getDecl())) {
       if (var->hasAttr<CUDASharedAttr>()) note_shared(var);
+      // Compile-time constants (constexpr, const int = 32) are folded, not loaded,
+      // although Clang makes namespace-scope ones implicitly __constant__.
+      if (var->isUsableInConstantExpressions(ctx_)) return;
       if (use == Use::Load || use == Use::Store || use == Use::LoadStore || use == Use::Atomic) record_access(e, use);
     }
     return;
@@ -581,10 +585,18 @@ void BodyWalker::visit(const clang::Expr* e, Use use) {
   if (auto* call = dyn_cast<CallExpr>(e)) return visit_call(call);
   if (auto* ctor = dyn_cast<CXXConstructExpr>(e)) {
     const CXXConstructorDecl* cd = ctor->getConstructor();
+    // A copy (float4 v = a[i]; Particle p = ps[i]) reads the whole object.
+    if (cd && cd->isCopyOrMoveConstructor() && ctor->getNumArgs() >= 1) {
+      const clang::Expr* arg = ctor->getArg(0);
+      auto* rd = arg->getType()->getAsCXXRecordDecl();
+      bool empty = rd && rd->isEmpty();
+      visit(arg, arg->isGLValue() && !empty ? Use::Load : Use::Value);
+      return;
+    }
     for (unsigned i = 0; i < ctor->getNumArgs(); ++i) {
       const clang::Expr* arg = ctor->getArg(i);
-      bool by_ref = cd && i < cd->getNumParams() && cd->getParamDecl(i)->getType()->isReferenceType();
-      visit(arg, by_ref && arg->isGLValue() ? Use::Load : Use::Value);
+      QualType param = cd && i < cd->getNumParams() ? cd->getParamDecl(i)->getType() : QualType();
+      visit(arg, !param.isNull() && param->isReferenceType() ? by_reference(param, arg) : Use::Value);
     }
     return;
   }
@@ -757,8 +769,8 @@ bool BodyWalker::record_barrier(const CallExpr* call) {
     kind = BarrierKind::SyncThreads;
   else if (name == "__syncwarp")
     kind = BarrierKind::SyncWarp;
-  else if (auto* mc = dyn_cast<CXXMemberCallExpr>(call); mc && mc->getImplicitObjectArgument()) {
-    QualType obj = mc->getImplicitObjectArgument()->getType();
+  else if (const clang::Expr* object = call_object(call)) {
+    QualType obj = object->getType();
     std::string group = record_of(obj);
     if (name == "sync" && is_cg_type(obj))
       kind = (group == "thread_block_tile" || group == "coalesced_group" || starts_with(group, "__static_size"))
@@ -824,14 +836,42 @@ void BodyWalker::record_call_site(const CallExpr* call, const FunctionDecl* call
   out_.calls.push_back(std::move(site));
 }
 
+// An lvalue bound to a reference parameter. Scalars and small vector-like
+// values (`min(a[i], b)`, `swap(x[i], x[j])`) are read (and, through a
+// non-const reference, possibly written) by the callee as a value; larger
+// objects (cub TempStorage, arrays, wmma fragments) are passed by address:
+// no access here, and for __shared__ objects an escape.
+BodyWalker::Use BodyWalker::by_reference(QualType param, const clang::Expr* arg) {
+  if (!arg->isGLValue()) return Use::Value;
+  QualType t = arg->getType();
+  bool value_like = t->isScalarType();
+  if (auto* rd = t->getAsCXXRecordDecl(); rd && rd->hasDefinition() && rd->isTriviallyCopyable()) {
+    // Vector-like: float4, __half2, a small struct of scalars.
+    int fields = 0;
+    bool scalars = true;
+    for (const FieldDecl* f : rd->fields()) {
+      ++fields;
+      scalars = scalars && (f->getType()->isScalarType() || f->getType()->isRecordType());
+    }
+    std::int64_t size = lowering_.size_of(t);
+    value_like = scalars && fields >= 1 && fields <= 4 && size > 0 && size <= 16 && rd->bases().empty();
+  }
+  if (!value_like) {
+    if (auto a = lowering_.address_of_lvalue(arg)) escape_if_shared(*a);
+    return Use::Address;
+  }
+  bool is_const = param->getPointeeType().isConstQualified() || param->isRValueReferenceType();
+  return is_const ? Use::Load : Use::LoadStore;
+}
+
 void BodyWalker::visit_args(const CallExpr* call, const FunctionDecl* callee, unsigned first) {
   for (unsigned i = first; i < call->getNumArgs(); ++i) {
     const clang::Expr* arg = call->getArg(i);
     QualType param;
     if (callee && i < callee->getNumParams()) param = callee->getParamDecl(i)->getType();
     if (!param.isNull() && param->isReferenceType()) {
+      visit(arg, by_reference(param, arg));
       bool is_const = param->getPointeeType().isConstQualified() || param->isRValueReferenceType();
-      visit(arg, !arg->isGLValue() ? Use::Value : is_const ? Use::Load : Use::LoadStore);
       if (!is_const)
         if (auto* v = as_local_variable(arg)) invalidate(v);
       continue;
@@ -846,11 +886,11 @@ void BodyWalker::visit_call(const CallExpr* call) {
   const FunctionDecl* callee = call->getDirectCallee();
   std::string name = name_of(callee);
   if (record_barrier(call)) {
-    if (auto* mc = dyn_cast<CXXMemberCallExpr>(call)) visit(mc->getImplicitObjectArgument(), Use::Value);
+    if (const clang::Expr* object = call_object(call)) visit(object, Use::Value);
     visit_args(call, callee, 0);
     return;
   }
-  bool member = isa<CXXMemberCallExpr>(call) || isa<CXXOperatorCallExpr>(call);
+  bool member = call_object(call) || isa<CXXOperatorCallExpr>(call);
   if (!member && call->getNumArgs() >= 1) {
     std::optional<AccessKind> kind;
     if (starts_with(name, "atomic") || starts_with(name, "__nv_atomic")) kind = AccessKind::Atomic;
@@ -866,7 +906,7 @@ void BodyWalker::visit_call(const CallExpr* call) {
       return;
     }
   }
-  if (auto* mc = dyn_cast<CXXMemberCallExpr>(call)) visit(mc->getImplicitObjectArgument(), Use::Value);
+  if (const clang::Expr* object = call_object(call)) visit(object, Use::Value);
   const FunctionDecl* def = callee ? callee->getDefinition() : nullptr;
   if (def && def->hasBody() && !isa<CXXOperatorCallExpr>(call) &&
       (def->hasAttr<CUDADeviceAttr>() || def->hasAttr<CUDAGlobalAttr>()) &&

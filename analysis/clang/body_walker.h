@@ -56,6 +56,7 @@ class BodyWalker {
   void visit_pointer_operand(const clang::Expr* p);
   void visit_call(const clang::CallExpr* call);
   void visit_args(const clang::CallExpr* call, const clang::FunctionDecl* callee, unsigned first);
+  Use by_reference(clang::QualType param, const clang::Expr* arg);
   bool record_barrier(const clang::CallExpr* call);
   void record_access(const clang::Expr* lvalue, Use use);
   void record_pointer_access(const clang::Expr* pointer, AccessKind kind);

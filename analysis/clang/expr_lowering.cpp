@@ -122,6 +122,13 @@ const VarDecl* as_local_variable(const clang::Expr* e) {
   return var;
 }
 
+const clang::Expr* call_object(const CallExpr* call) {
+  if (auto* mc = dyn_cast<CXXMemberCallExpr>(call)) return mc->getImplicitObjectArgument();
+  if (isa<CXXOperatorCallExpr>(call)) return nullptr;
+  if (auto* m = dyn_cast<MemberExpr>(call->getCallee()->IgnoreParenImpCasts())) return m->getBase();
+  return nullptr;
+}
+
 // ------------------------------------------------------------------ Address
 
 ExprRef Address::byte_offset() const {
@@ -132,7 +139,18 @@ ExprRef Address::byte_offset() const {
 }
 
 ExprRef Address::index() const {
-  if (offset_unknown || index_unit <= 0) return nullptr;
+  if (index_unit <= 0) {
+    // Element size unknown (a dependent type in a template pattern): a
+    // single subscript is still an index in elements.
+    const Term* only = nullptr;
+    for (const auto& t : terms)
+      if (t.subscript) {
+        if (only) return nullptr;
+        only = &t;
+      }
+    return only ? only->index : nullptr;
+  }
+  if (offset_unknown) return nullptr;
   ExprRef sum = Expr::constant(0);
   for (const auto& t : terms) {
     if (!t.subscript) continue;
@@ -186,6 +204,7 @@ std::string Lowering::type_name(QualType t) const {
   PrintingPolicy pp = ctx_.getPrintingPolicy();
   pp.SuppressTagKeyword = true;
   pp.SuppressScope = false;
+  pp.AnonymousTagLocations = false;
   return t.getUnqualifiedType().getAsString(pp);
 }
 
@@ -273,6 +292,13 @@ ExprRef Lowering::lower_uncached(const clang::Expr* e) {
   }
 
   if (auto* cast = dyn_cast<CastExpr>(e)) {
+    // `(int)(x * 0.5f)`: an explicit conversion of a non-integer is one
+    // opaque value, spelled as written (Clang puts the real conversion in an
+    // implicit cast underneath).
+    if (isa<ExplicitCastExpr>(cast) && cast->getType()->isIntegralOrEnumerationType()) {
+      QualType from = cast->getSubExpr()->IgnoreParenImpCasts()->getType();
+      if (from->isRealFloatingType() || from->isPointerType()) return opaque(e);
+    }
     switch (cast->getCastKind()) {
       case CK_FloatingToIntegral:
       case CK_FloatingToBoolean:
@@ -389,9 +415,9 @@ ExprRef Lowering::lower_member(const MemberExpr* m) {
   std::string field = m->getMemberDecl()->getNameAsString();
 
   // Cooperative groups: block.thread_index().x, block.group_index().y, ...
-  if (auto* call = dyn_cast<CXXMemberCallExpr>(base); call && !m->isArrow()) {
-    const CXXMethodDecl* md = call->getMethodDecl();
-    QualType obj = call->getImplicitObjectArgument() ? call->getImplicitObjectArgument()->getType() : QualType();
+  if (auto* call = dyn_cast<CallExpr>(base); call && call_object(call) && !m->isArrow()) {
+    auto* md = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+    QualType obj = call_object(call)->getType();
     if (md && !obj.isNull() && in_cooperative_groups(obj)) {
       std::string method = md->getNameAsString();
       int dim = field == "x" ? 0 : field == "y" ? 1 : field == "z" ? 2 : -1;
@@ -421,6 +447,15 @@ ExprRef Lowering::lower_member(const MemberExpr* m) {
     }
   }
 
+  // A field of a local struct that holds a loaded value (uchar4 v = data[i];
+  // v.x): the value comes from that load.
+  if (!m->isArrow())
+    if (auto* var = as_local_variable(base); var && env_)
+      if (auto it = env_->values.find(var); it != env_->values.end() && it->second) {
+        if (it->second->op == ExprOp::Load) return Expr::load(it->second->text, it->second->operands.at(0));
+        return ir_opaque_like(spelling(m), it->second);
+      }
+
   // Through memory (p->f, a[i].f): a load.
   if (auto addr = address_of_lvalue(m); addr && addr->is_memory()) {
     ExprRef idx = addr->index();
@@ -434,12 +469,12 @@ ExprRef Lowering::lower_member(const MemberExpr* m) {
 ExprRef Lowering::linear_thread_rank() {
   // tx + ty * bdx + tz * bdx * bdy
   return ir_add(ir_add(Expr::thread_idx(0), ir_mul(Expr::thread_idx(1), Expr::block_dim(0))),
-                ir_mul(Expr::thread_idx(2), ir_mul(Expr::block_dim(0), Expr::block_dim(1))));
+                ir_mul(ir_mul(Expr::thread_idx(2), Expr::block_dim(0)), Expr::block_dim(1)));
 }
 
-ExprRef Lowering::lower_cooperative_groups(const CXXMemberCallExpr* call) {
-  const CXXMethodDecl* md = call->getMethodDecl();
-  const clang::Expr* obj = call->getImplicitObjectArgument();
+ExprRef Lowering::lower_cooperative_groups(const CallExpr* call) {
+  auto* md = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+  const clang::Expr* obj = call_object(call);
   if (!md || !obj || !in_cooperative_groups(obj->getType())) return nullptr;
   std::string method = md->getNameAsString();
   std::string group = record_name(obj->getType());
@@ -450,7 +485,7 @@ ExprRef Lowering::lower_cooperative_groups(const CXXMemberCallExpr* call) {
   } else if (group == "grid_group") {
     ExprRef block_rank =
         ir_add(ir_add(Expr::block_idx(0), ir_mul(Expr::block_idx(1), Expr::grid_dim(0))),
-               ir_mul(Expr::block_idx(2), ir_mul(Expr::grid_dim(0), Expr::grid_dim(1))));
+               ir_mul(ir_mul(Expr::block_idx(2), Expr::grid_dim(0)), Expr::grid_dim(1)));
     if (method == "thread_rank") return ir_add(ir_mul(block_rank, block_size), linear_thread_rank());
     if (method == "block_rank") return block_rank;
     if (method == "size" || method == "num_threads")
@@ -459,6 +494,8 @@ ExprRef Lowering::lower_cooperative_groups(const CXXMemberCallExpr* call) {
     if (method == "thread_rank") return Expr::binary(ExprOp::Rem, linear_thread_rank(), Expr::constant(*n));
     if (method == "meta_group_rank") return Expr::binary(ExprOp::Div, linear_thread_rank(), Expr::constant(*n));
     if (method == "size" || method == "num_threads") return Expr::constant(*n);
+    if (method == "meta_group_size")
+      return Expr::binary(ExprOp::Div, ir_add(block_size, Expr::constant(*n - 1)), Expr::constant(*n));
   }
   if (method == "thread_rank" || method == "thread_index") return Expr::opaque(spelling(call), false);
   return nullptr;
@@ -467,8 +504,8 @@ ExprRef Lowering::lower_cooperative_groups(const CXXMemberCallExpr* call) {
 ExprRef Lowering::lower_call(const CallExpr* call) {
   const FunctionDecl* callee = call->getDirectCallee();
   std::string name = callee_name(callee);
-  if (auto* mc = dyn_cast<CXXMemberCallExpr>(call))
-    if (auto r = lower_cooperative_groups(mc)) return r;
+  if (call_object(call))
+    if (auto r = lower_cooperative_groups(call)) return r;
 
   unsigned n = call->getNumArgs();
   auto arg = [&](unsigned i) { return lower(call->getArg(i)); };
@@ -491,16 +528,18 @@ ExprRef Lowering::lower_call(const CallExpr* call) {
     }
   }
   if (name == "__shfl_sync" && n >= 3) {
-    // A broadcast from a uniform source lane is uniform.
-    ExprRef src = arg(2);
-    if (!is_lane_varying(src)) return Expr::opaque(spelling(call), !is_lane_varying(arg(1)));
-    return Expr::opaque(spelling(call), false);
+    // A broadcast from a uniform source lane (over the whole warp) is uniform.
+    bool whole_warp = true;
+    if (n >= 4) {
+      auto width = const_value(arg(3));
+      whole_warp = width && *width >= 32;
+    }
+    return Expr::opaque(spelling(call), whole_warp && !is_lane_varying(arg(2)));
   }
   if (is_uniform_intrinsic(name)) return Expr::opaque(spelling(call), true);
-  if (call_varies_per_lane(call)) return Expr::opaque(spelling(call), false);
-
   if (callee && callee->hasBody() && !is_system(map_.sm(), callee->getLocation()))
     if (auto inlined = inline_single_return(call, callee)) return inlined;
+  if (call_varies_per_lane(call)) return Expr::opaque(spelling(call), false);
 
   std::vector<ExprRef> args;
   for (unsigned i = 0; i < n; ++i) args.push_back(arg(i));
@@ -539,8 +578,8 @@ bool Lowering::call_varies_per_lane(const CallExpr* call) {
   std::string name = callee_name(callee);
   if (is_lane_varying_intrinsic(name)) return true;
   if (name == "__shfl_sync") return true;  // conservatively; lower_call refines broadcasts
-  if (auto* mc = dyn_cast<CXXMemberCallExpr>(call)) {
-    if (const clang::Expr* obj = mc->getImplicitObjectArgument(); obj && in_cooperative_groups(obj->getType())) {
+  {
+    if (const clang::Expr* obj = call_object(call); obj && in_cooperative_groups(obj->getType())) {
       std::string method = callee_name(callee);
       return method == "thread_rank" || method == "thread_index" || method == "shfl" ||
              method == "shfl_down" || method == "shfl_up" || method == "shfl_xor";

@@ -66,6 +66,10 @@ struct Env {
 // walker tracks in Env: not __shared__/__device__/__constant__, not static.
 const clang::VarDecl* as_local_variable(const clang::Expr* e);
 
+// The object a member function is called on (`block` in `block.sync()`),
+// for non-static and static member functions alike; null for other calls.
+const clang::Expr* call_object(const clang::CallExpr* call);
+
 class Lowering {
  public:
   Lowering(clang::ASTContext& ctx, const SourceMapper& map, const clang::FunctionDecl* fn);
@@ -98,7 +102,7 @@ class Lowering {
  private:
   ExprRef lower_uncached(const clang::Expr* e);
   ExprRef lower_call(const clang::CallExpr* call);
-  ExprRef lower_cooperative_groups(const clang::CXXMemberCallExpr* call);
+  ExprRef lower_cooperative_groups(const clang::CallExpr* call);
   ExprRef lower_member(const clang::MemberExpr* m);
   ExprRef lower_decl_ref(const clang::DeclRefExpr* ref);
   ExprRef inline_single_return(const clang::CallExpr* call, const clang::FunctionDecl* callee);

@@ -231,6 +231,14 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
   Range token_range(const clang::SourceManager& sm, clang::SourceLocation loc) const {
     Position start = position(sm, loc);
     unsigned len = lo_ ? clang::Lexer::MeasureTokenLength(loc, sm, *lo_) : 0;
+    // `#include <x.h>`: the raw lexer sees `<` alone; take the whole name.
+    bool invalid = false;
+    const char* text = sm.getCharacterData(loc, &invalid);
+    if (!invalid && text && *text == '<') {
+      unsigned n = 1;
+      while (text[n] && text[n] != '>' && text[n] != '\n') ++n;
+      if (text[n] == '>') len = n + 1;
+    }
     return {start, {start.line, start.column + static_cast<int>(len)}};
   }
 
@@ -318,7 +326,10 @@ struct RunOutcome {
 
 RunOutcome run_clang(const ParsePlan& plan, const std::string& target_text, std::stop_token stop,
                      KernelModel& model, DiagnosticCollector& diags) {
-  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  // A physical file system of our own: setting its working directory must not
+  // change the process's (getRealFileSystem() is shared and would chdir).
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> physical(llvm::vfs::createPhysicalFileSystem().release());
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(physical);
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   overlay->pushOverlay(memory);
   // The editor's text, not the disk's: the main file, and the target header
@@ -326,7 +337,9 @@ RunOutcome run_clang(const ParsePlan& plan, const std::string& target_text, std:
   memory->addFile(plan.main_file, 0, llvm::MemoryBuffer::getMemBufferCopy(plan.main_text, plan.main_file));
   if (plan.target_file != plan.main_file)
     memory->addFile(plan.target_file, 0, llvm::MemoryBuffer::getMemBufferCopy(target_text, plan.target_file));
-  if (!plan.working_directory.empty()) (void)overlay->setCurrentWorkingDirectory(plan.working_directory);
+  std::error_code ec;
+  if (!plan.working_directory.empty() && fs::is_directory(plan.working_directory, ec))
+    (void)overlay->setCurrentWorkingDirectory(plan.working_directory);
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions(), overlay));
 
   RunOutcome out;
@@ -399,7 +412,8 @@ ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions
   std::vector<std::string>& args = plan.args;
   args = {"clang-19", "-fsyntax-only", "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=" + arch.parse,
           "-nocudalib", "-resource-dir=" + resource_dir(), "-ferror-limit=0", "-Wno-unknown-cuda-version",
-          "-Wno-pragma-once-outside-header", "-Wno-unknown-warning-option"};
+          "-Wno-pragma-once-outside-header", "-Wno-unknown-warning-option",
+          "-fno-caret-diagnostics"};
   if (command.command) args.insert(args.end(), command.command->args.begin(), command.command->args.end());
   if (!command.command || !command.command->sets_language_standard) args.push_back("-std=c++17");
   if (data_dir.empty())

@@ -22,6 +22,13 @@ inline ExprRef ir_add(const ExprRef& a, const ExprRef& b) {
   if (ca && cb) return Expr::constant(*ca + *cb);
   if (ca && *ca == 0) return b;
   if (cb && *cb == 0) return a;
+  if (cb && (a->op == ExprOp::Add || a->op == ExprOp::Sub)) {
+    // (x + 1) - 1 -> x: merge trailing constants.
+    if (auto k = const_value(a->operands[1])) {
+      std::int64_t sum = (a->op == ExprOp::Add ? *k : -*k) + *cb;
+      return ir_add(a->operands[0], Expr::constant(sum));
+    }
+  }
   if (cb && *cb < 0) return Expr::binary(ExprOp::Sub, a, Expr::constant(-*cb));
   return Expr::binary(ExprOp::Add, a, b);
 }
@@ -30,7 +37,7 @@ inline ExprRef ir_sub(const ExprRef& a, const ExprRef& b) {
   if (!a || !b) return nullptr;
   auto ca = const_value(a), cb = const_value(b);
   if (ca && cb) return Expr::constant(*ca - *cb);
-  if (cb && *cb == 0) return a;
+  if (cb) return ir_add(a, Expr::constant(-*cb));
   return Expr::binary(ExprOp::Sub, a, b);
 }
 

@@ -40,6 +40,7 @@ PrintingPolicy model_policy(const ASTContext& ctx) {
   pp.SuppressTagKeyword = true;
   pp.SuppressScope = false;
   pp.FullyQualifiedName = false;
+  pp.AnonymousTagLocations = false;
   return pp;
 }
 
