@@ -778,14 +778,6 @@ bool BodyWalker::record_barrier(const CallExpr* call) {
                  : BarrierKind::CooperativeGroup;
     else if (name == "arrive_and_wait" && group == "barrier")
       kind = BarrierKind::CooperativeGroup;
-  } else if (auto* method = dyn_cast_or_null<CXXMethodDecl>(callee);
-             method && method->isStatic() && name == "sync" && in_namespace(method, "cooperative_groups")) {
-    // CUDA 13 declares thread_block::sync() (and grid_group's) static, so
-    // `block.sync()` is a plain call to a static member, not a member call.
-    std::string group = method->getParent()->getNameAsString();
-    kind = (group == "thread_block_tile" || group == "coalesced_group" || starts_with(group, "__static_size"))
-               ? BarrierKind::SyncWarp
-               : BarrierKind::CooperativeGroup;
   } else if (name == "sync" && callee && in_namespace(callee, "cooperative_groups") && call->getNumArgs() == 1) {
     std::string group = record_of(call->getArg(0)->getType());
     kind = (group == "thread_block_tile" || group == "coalesced_group") ? BarrierKind::SyncWarp
