@@ -132,7 +132,8 @@ std::vector<Finding> find_bank_conflicts(const KernelView& view, const KernelCon
     std::ostringstream msg;
     msg << n_way(e) << "-way bank conflict on shared " << to_string(m.kind) << " of `" << m.spelling
         << "`: " << stride.phrase << " — " << e.actual << " wavefronts per request, ideal " << e.ideal;
-    if (e.lanes.depends_on_unknown && !stride.symbol.empty()) msg << " (for `" << stride.symbol << "` a multiple of 32)";
+    if (e.lanes.depends_on_unknown && !stride.symbol.empty())
+      msg << " (the degree depends on `" << stride.symbol << "`; any even multiple of words conflicts)";
     if (verdict->shape_dependent)
       msg << "; with the guessed block " << format_block_shape(ctx.shape) << ", other block shapes differ";
     else if (ctx.origin == ShapeOrigin::LaunchSite && contexts.contexts.size() > 1)

@@ -68,7 +68,7 @@ std::string explanation(const BoundAccess& a, const AccessEvaluation& e, const L
         "(blockIdx, loop counters, uniform parameters) are aligned and cancel out";
   if (e.lanes.depends_on_unknown || !stride.symbol.empty())
     os << "; the per-lane stride `" << (stride.symbol.empty() ? "?" : stride.symbol)
-       << "` is taken to be large (lanes at least 32 bytes apart)";
+       << "` is taken to be large (lanes at least 32 bytes apart; the table uses a stand-in value for it)";
   os << ".\n\nFix: make consecutive threads (threadIdx.x) walk the contiguous dimension, or stage the data "
         "through shared memory and read it there in the transposed order.";
   return os.str();

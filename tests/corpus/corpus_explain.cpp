@@ -1,8 +1,10 @@
 // Development aid (not a test): prints what the analyzer sees in a .cu file:
 // per function its accesses (with index expressions), conditions, loops,
-// barriers and calls, then the static findings. Usage: corpus_explain FILE...
+// barriers and calls, then the static findings (with their hover text when
+// --hover is given). Usage: corpus_explain [--hover] FILE...
 #include <cstdio>
 #include <fstream>
+#include <string>
 #include <sstream>
 
 #include "analysis/analyzer.h"
@@ -10,7 +12,12 @@
 using namespace warplens;
 
 int main(int argc, char** argv) {
+  bool hover = false;
   for (int a = 1; a < argc; ++a) {
+    if (std::string(argv[a]) == "--hover") {
+      hover = true;
+      continue;
+    }
     std::ifstream in(argv[a], std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
@@ -42,8 +49,11 @@ int main(int argc, char** argv) {
       std::printf("launch %s line %d block `%s`%s\n", l.kernel.c_str(), l.range.start.line + 1,
                   l.block.spelling.c_str(), l.block.value ? "" : " (not constant)");
     for (const auto& f : r.findings)
+    {
       std::printf("%d:%d: %s: %s [%s]\n", f.location.range.start.line + 1, f.location.range.start.column + 1,
                   to_string(f.severity), f.message.c_str(), f.code.c_str());
+      if (hover && !f.explanation_markdown.empty()) std::printf("---\n%s\n---\n", f.explanation_markdown.c_str());
+    }
   }
   return 0;
 }
