@@ -134,7 +134,9 @@ KernelContexts launch_contexts(const KernelModel& model, const Function& kernel,
           c.known_params = literal_params(l, kernel);
           bool duplicate = false;
           for (const auto& o : out.contexts) duplicate |= o.shape == c.shape && o.known_params == c.known_params;
-          if (!duplicate) out.contexts.push_back(std::move(c));
+          // Every context multiplies the work; a file with dozens of launches
+          // of one kernel is judged by its first distinct few.
+          if (!duplicate && out.contexts.size() < kMaxLaunchContexts) out.contexts.push_back(std::move(c));
         }
       out.shape_known = true;
       return out;

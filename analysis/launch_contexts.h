@@ -35,6 +35,8 @@ struct LaunchContext {
   bool primary = true;  // for guessed shapes: the documented default (others are alternatives)
 };
 
+inline constexpr std::size_t kMaxLaunchContexts = 8;
+
 struct KernelContexts {
   std::vector<LaunchContext> contexts;
   bool shape_known = false;  // false: the shapes are guesses (see above)
