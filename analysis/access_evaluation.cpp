@@ -64,6 +64,7 @@ EvaluationTable evaluate_accesses(const std::vector<const BoundAccess*>& accesse
       }
       result.actual = total_actual / samples;
       result.ideal = total_ideal / samples;
+      result.edge_warps_cut = guards_cut_edge_warps(guards, warps.front(), ec);
     }
   }
   return table;
@@ -89,6 +90,7 @@ std::vector<std::vector<bool>> flag_accesses(const std::vector<const BoundAccess
       flagged[a].resize(contexts, false);
       const AccessEvaluation& e = table[a][c];
       if (!e.modelled || e.ideal <= 0 || e.ratio() < threshold - 1e-9) continue;
+      if (e.edge_warps_cut && e.ratio() < threshold + 1e-9) continue;
       LineKey k{accesses[a]->owner, accesses[a]->access->range.start.line, accesses[a]->access->kind, accesses[a]->via};
       const auto& [actual, ideal] = line_totals[k];
       flagged[a][c] = ideal > 0 && actual / ideal >= threshold - 1e-9;

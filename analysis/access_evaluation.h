@@ -14,6 +14,11 @@
 //   shows (sectors summed over a line's instructions), so a stencil line
 //   `in[i-1] + in[i] + in[i+1]` (5 + 4 + 5 sectors for 3 × 4 ideal) is not
 //   reported while `float left = in[i-1];` alone (5 for 4) is;
+// - a ratio exactly at the threshold under a bounds check that switches off
+//   lanes of the edge warps (`if (x > 0 && x < W - 1)`, then `in[y*W + x-1]`
+//   on its own line) is not flagged: the edge warps need fewer sectors, so
+//   the line's whole-run ratio ends just below the threshold (1.246 for a
+//   2048-wide row), and that is what the profiler reports;
 // - across contexts: with known shapes the worst context is reported; with
 //   guessed shapes a verdict that not every guess shares is downgraded to
 //   information.
@@ -41,6 +46,7 @@ struct AccessEvaluation {
   double actual = 0;        // sectors or wavefronts per request, averaged over warps and variations
   double ideal = 0;
   bool alignment_varies = false;  // the count differs between variations
+  bool edge_warps_cut = false;    // a bounds check switches off lanes of edge warps
   int degree = 1;           // shared: n-way
   WavefrontCount wavefronts;
   double ratio() const { return ideal > 0 ? actual / ideal : 0.0; }

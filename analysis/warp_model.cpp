@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <functional>
 
 namespace warplens {
 
@@ -187,6 +188,7 @@ std::int64_t assumed_value(const std::string& key, Assumption a, bool position, 
     case Assumption::LargeA: return unit * std::int64_t(1 + h % 8) + offset;
     case Assumption::LargeB: return unit * std::int64_t(9 + (h >> 8) % 8) + offset;
     case Assumption::Small: return 1 + 2 * std::int64_t(h % 3);
+    case Assumption::Edge: return position ? 0 : 32;
   }
   return unit;
 }
@@ -246,6 +248,34 @@ LaneMask active_lanes(const std::vector<LaneGuard>& guards, const WarpLanes& w, 
     mask &= g.taken ? c.true_lanes : (c.considered & ~c.true_lanes);
   }
   return mask;
+}
+
+bool guards_cut_edge_warps(const std::vector<LaneGuard>& guards, const WarpLanes& w, const EvalContext& ctx) {
+  EvalContext edge = ctx;
+  edge.assumption = Assumption::Edge;
+  edge.variation = 0;
+  edge.known_params = nullptr;
+  // Each conjunct alone: in `x > 0 && y > 0` the first block row is switched
+  // off whole by `y > 0`, but every row's first warp loses lane 0 to `x > 0`.
+  std::vector<ExprRef> conjuncts;
+  std::function<void(const ExprRef&)> split = [&](const ExprRef& e) {
+    if (e && e->op == ExprOp::LogicalAnd) {
+      split(e->operands[0]);
+      split(e->operands[1]);
+    } else if (e) {
+      conjuncts.push_back(e);
+    }
+  };
+  for (const auto& g : guards) split(g.condition);
+  for (const auto& cond : conjuncts) {
+    if (!is_lane_varying(cond)) continue;
+    LaneValues v = evaluate_lanes(cond, w, edge);
+    if ((v.known & w.exists) != w.exists || w.exists == 0) continue;
+    const bool first = v.value[std::size_t(std::countr_zero(w.exists))] != 0;
+    for (int lane = 0; lane < kWarpSize; ++lane)
+      if (lane_in(w.exists, lane) && (v.value[std::size_t(lane)] != 0) != first) return true;
+  }
+  return false;
 }
 
 AccessLanes evaluate_access(const ExprRef& byte_offset, const std::vector<LaneGuard>& guards,

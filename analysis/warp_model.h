@@ -73,7 +73,10 @@ std::vector<int> representative_warps(const BlockShape& shape);
 // The two large assumptions use different multiples so that dependence on
 // an unknown shows; the small one (1, 3, 5) tells a guard that splits every
 // warp (`tid % 2`) from one that splits a boundary warp only (`tid < n`).
-enum class Assumption : std::uint8_t { LargeA, LargeB, Small };
+// The edge one (positions 0, sizes 32) looks at the first block: does a
+// bounds check switch off some lanes of an edge warp (`i > 0`, `x < W - 1`)
+// or only whole warps (`i < n`, sizes being multiples of 32)?
+enum class Assumption : std::uint8_t { LargeA, LargeB, Small, Edge };
 inline constexpr int kVariations = 4;
 inline constexpr std::int64_t kSizeUnit = 16384;
 inline constexpr std::int64_t kPositionUnit = 8;
@@ -128,6 +131,12 @@ struct LaneGuard {
 // only a boundary warp (`i < n`) leaves every lane active, because that is
 // what almost every execution of the statement looks like.
 LaneMask active_lanes(const std::vector<LaneGuard>& guards, const WarpLanes& w, const EvalContext& ctx);
+
+// True when some guard switches off part of a warp at the edge of the data
+// (Assumption::Edge): `if (i > 0)`, `if (x < W - 1)`. The whole-run count of
+// an access under such a guard is a little below what its interior warps
+// show, which matters only for a ratio exactly at a threshold.
+bool guards_cut_edge_warps(const std::vector<LaneGuard>& guards, const WarpLanes& w, const EvalContext& ctx);
 
 // Per-lane byte offsets of one memory access, with the dependence check.
 struct AccessLanes {

@@ -297,3 +297,21 @@ TEST_CASE("a struct wider than its alignment is several instructions") {
   CHECK(access_chunk_bytes(12, 0) == 4);
   CHECK(access_chunk_bytes(32, 16) == 16);
 }
+
+TEST_CASE("a ratio exactly at the threshold under an edge bounds check is not reported") {
+  // if (x > 0 && x < W - 1) left = in[y * W + x - 1]: interior warps 5 for 4,
+  // the edge warps less: the whole-run ratio ends just below 1.25.
+  Function k = kernel("edge", {pointer_param("in", "float", 4), int_param("W")});
+  ExprRef x = bx() * bdx() + tx();
+  ExprRef y = by() * bdy() + ty();
+  int cnd = condition(k, ConditionKind::If,
+                      Expr::binary(ExprOp::LogicalAnd, gt(x, c(0)), lt(x, p("W") - 1)), "x > 0 && x < W - 1", 3);
+  global(k, AccessKind::Load, "in", y * p("W") + x - 1, 4, 4, "in[y * W + x - 1]").guards = {{cnd, true}};
+  // the same load under `x < W` (whole warps only) is reported
+  int whole = condition(k, ConditionKind::If, lt(x, p("W")), "x < W", 5);
+  global(k, AccessKind::Load, "in", y * p("W") + x - 1, 6, 4, "in[y * W + x - 1]").guards = {{whole, true}};
+  KernelModel m = model_of({k}, {launch(k, 32, 8, 20)});
+  auto fs = with_code(run_static_analyses(m, {}), codes::kUncoalescedGlobal);
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].location.range.start.line == 5);
+}
