@@ -121,4 +121,52 @@ std::optional<Verdict> combine_contexts(const std::vector<bool>& flagged, const 
   return v;
 }
 
+Judgement judge_accesses(const KernelView& view, const KernelContexts& contexts,
+                         const std::function<bool(const BoundAccess&)>& judged, int variations,
+                         const AccessMeasure& measure, double threshold) {
+  Judgement j;
+  for (const auto& a : view.accesses)
+    if (judged(a)) j.accesses.push_back(&a);
+  j.table = evaluate_accesses(j.accesses, contexts, variations, measure);
+  auto flags = flag_accesses(j.accesses, j.table, threshold);
+  for (std::size_t i = 0; i < j.accesses.size(); ++i) {
+    auto verdict = combine_contexts(flags[i], j.table[i], contexts);
+    if (!verdict) continue;
+    const std::size_t c = std::size_t(verdict->context);
+    j.reported.push_back({j.accesses[i], *verdict, &j.table[i][c], &contexts.contexts[c], i});
+  }
+  return j;
+}
+
+std::string context_note(const Verdict& v, const KernelContexts& contexts, const BoundAccess& a,
+                         const KernelView& view) {
+  const LaunchContext& ctx = contexts.contexts[std::size_t(v.context)];
+  std::string note;
+  if (v.shape_dependent)
+    note = "; with the guessed block " + format_block_shape(ctx.shape) + ", other block shapes differ";
+  else if (ctx.origin == ShapeOrigin::LaunchSite && contexts.contexts.size() > 1)
+    note = "; worst with block " + format_block_shape(ctx.shape);
+  if (!a.via.empty()) note += " (in kernel `" + view.kernel->name + "`, " + describe_chain(a.via) + ")";
+  return note;
+}
+
+std::string shape_paragraph(const Verdict& v, const KernelContexts& contexts, const AccessEvaluation& e) {
+  const LaunchContext& ctx = contexts.contexts[std::size_t(v.context)];
+  std::string s = "Block shape **" + format_block_shape(ctx.shape) + "** from " + ctx.source + "; warp " +
+                  std::to_string(e.warp.warp) + " (linear thread ids " + std::to_string(e.warp.warp * kWarpSize) +
+                  "–" + std::to_string(e.warp.warp * kWarpSize + kWarpSize - 1) + ").";
+  if (v.shape_dependent)
+    s += " Other plausible block shapes give a different verdict, so this is reported as information; a launch "
+         "site (or the per-kernel block setting) makes it definite.";
+  return s;
+}
+
+void set_context_evidence(Finding& f, const Verdict& v, const KernelContexts& contexts, const BoundAccess& a) {
+  const LaunchContext& ctx = contexts.contexts[std::size_t(v.context)];
+  f.data.set("access", std::string(to_string(a.access->kind)));
+  f.data.set("block_shape", format_block_shape(ctx.shape));
+  f.data.set("block_source", ctx.source);
+  f.data.set("shape_dependent", v.shape_dependent);
+}
+
 }  // namespace warplens

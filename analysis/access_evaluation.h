@@ -26,6 +26,7 @@
 
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "analysis/device_call_inlining.h"
@@ -76,5 +77,36 @@ struct Verdict {
 // nullopt: nothing to report for this access.
 std::optional<Verdict> combine_contexts(const std::vector<bool>& flagged, const std::vector<AccessEvaluation>& evals,
                                         const KernelContexts& contexts);
+
+// The whole pipeline for one kind of access: the accesses `judged` selects,
+// evaluated with `measure`, flagged against `threshold`, combined across
+// contexts. One entry per access to report.
+struct JudgedAccess {
+  const BoundAccess* access = nullptr;
+  Verdict verdict;
+  const AccessEvaluation* evaluation = nullptr;  // the verdict's context
+  const LaunchContext* context = nullptr;
+  std::size_t index = 0;                         // into `accesses` / `table`
+};
+struct Judgement {
+  std::vector<const BoundAccess*> accesses;
+  EvaluationTable table;
+  std::vector<JudgedAccess> reported;
+};
+Judgement judge_accesses(const KernelView& view, const KernelContexts& contexts,
+                         const std::function<bool(const BoundAccess&)>& judged, int variations,
+                         const AccessMeasure& measure, double threshold);
+
+// The end of a finding's message that names the context: "; worst with block
+// 16×16", "; with the guessed block 16×16, other block shapes differ", and
+// " (in kernel `k`, through the call to `f` at line 12)" for device code.
+std::string context_note(const Verdict& v, const KernelContexts& contexts, const BoundAccess& a,
+                         const KernelView& view);
+
+// The hover paragraph on the block shape and warp the numbers come from.
+std::string shape_paragraph(const Verdict& v, const KernelContexts& contexts, const AccessEvaluation& e);
+
+// Evidence every access finding carries: access, block_shape, block_source, shape_dependent.
+void set_context_evidence(Finding& f, const Verdict& v, const KernelContexts& contexts, const BoundAccess& a);
 
 }  // namespace warplens

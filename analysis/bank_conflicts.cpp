@@ -37,7 +37,7 @@ std::string bank_map(const WavefrontCount& wc) {
   return os.str();
 }
 
-std::string explanation(const BoundAccess& a, const AccessEvaluation& e, const LaunchContext& ctx,
+std::string explanation(const BoundAccess& a, const AccessEvaluation& e, const KernelContexts& contexts,
                         const Verdict& v, const std::string& why, const std::optional<PaddingChoice>& pad,
                         const SharedArray* array) {
   const MemoryAccess& m = *a.access;
@@ -53,9 +53,7 @@ std::string explanation(const BoundAccess& a, const AccessEvaluation& e, const L
        << " lanes; worst phase: lanes " << wc.worst_phase * wc.phase_lanes << "–"
        << (wc.worst_phase + 1) * wc.phase_lanes - 1 << ")";
   os << ".\n\nDistinct words per bank:\n\n" << bank_map(wc) << "\n";
-  os << "Block shape **" << format_block_shape(ctx.shape) << "** from " << ctx.source << "; warp " << e.warp.warp << ".";
-  if (v.shape_dependent)
-    os << " Other plausible block shapes give a different verdict, so this is reported as information.";
+  os << shape_paragraph(v, contexts, e);
   os << "\n\n" << lane_table_markdown(e.lanes, e.warp, m.element_bytes, LaneColumn::Bank) << "\n";
   if (pad && array)
     os << "Fix: pad the innermost dimension of `" << array->name << "` by " << pad->pad_elements
@@ -75,37 +73,26 @@ std::string explanation(const BoundAccess& a, const AccessEvaluation& e, const L
 
 std::vector<Finding> find_bank_conflicts(const KernelView& view, const KernelContexts& contexts,
                                          const AnalysisOptions& options, const std::string& file) {
-  std::vector<const BoundAccess*> accesses;
-  for (const auto& a : view.accesses)
-    if (judged(a)) accesses.push_back(&a);
-  EvaluationTable table = evaluate_accesses(
-      accesses, contexts, 1,
+  Judgement j = judge_accesses(
+      view, contexts, judged, 1,
       [](const BoundAccess& a, const AccessLanes& lanes, AccessEvaluation& e, bool first) -> std::pair<int, int> {
-        // A struct wider than its alignment is several instructions: count each.
-        const int bytes = std::max(a.access->element_bytes, 1);
-        const int chunk = access_chunk_bytes(bytes, a.access->element_align);
-        int wavefronts = 0, ideal = 0;
-        for (int piece = 0; piece < bytes / chunk; ++piece) {
-          WavefrontCount wc = count_wavefronts(shifted(lanes.offsets, std::int64_t(piece) * chunk), lanes.active, chunk);
-          if (first && (piece == 0 || wc.degree > e.degree)) {
-            e.wavefronts = wc;
-            e.degree = wc.degree;
-          }
-          wavefronts += wc.wavefronts;
-          ideal += wc.ideal;
+        const MemoryAccess& m = *a.access;
+        WavefrontCount wc = count_access_wavefronts(lanes.offsets, lanes.active, m.element_bytes, m.element_align);
+        if (first) {
+          e.wavefronts = wc;
+          e.degree = wc.degree;
         }
-        return {wavefronts, ideal};
-      });
-  auto flags = flag_accesses(accesses, table, double(std::max(options.bank_conflict_threshold, 2)));
+        return {wc.wavefronts, wc.ideal};
+      },
+      double(std::max(options.bank_conflict_threshold, 2)));
 
   std::vector<Finding> out;
-  for (std::size_t i = 0; i < accesses.size(); ++i) {
-    auto verdict = combine_contexts(flags[i], table[i], contexts);
-    if (!verdict) continue;
-    const BoundAccess& a = *accesses[i];
+  for (const JudgedAccess& r : j.reported) {
+    const Verdict* verdict = &r.verdict;
+    const BoundAccess& a = *r.access;
     const MemoryAccess& m = *a.access;
-    const AccessEvaluation& e = table[i][std::size_t(verdict->context)];
-    const LaunchContext& ctx = contexts.contexts[std::size_t(verdict->context)];
+    const AccessEvaluation& e = *r.evaluation;
+    const LaunchContext& ctx = *r.context;
     LaneStride stride = describe_lane_stride(a.byte_offset, m.element_bytes, e.lanes, e.warp, ctx.known_params);
 
     // Same array, same kernel: what the padding must not make worse.
@@ -115,11 +102,11 @@ std::vector<Finding> find_bank_conflicts(const KernelView& view, const KernelCon
       std::vector<const BoundAccess*> same;
       EvaluationTable same_table;
       std::size_t target = 0;
-      for (std::size_t j = 0; j < accesses.size(); ++j) {
-        if (accesses[j]->shared_array != a.shared_array || array_of(*accesses[j]) != array) continue;
-        if (j == i) target = same.size();
-        same.push_back(accesses[j]);
-        same_table.push_back(table[j]);
+      for (std::size_t k = 0; k < j.accesses.size(); ++k) {
+        if (j.accesses[k]->shared_array != a.shared_array || array_of(*j.accesses[k]) != array) continue;
+        if (k == r.index) target = same.size();
+        same.push_back(j.accesses[k]);
+        same_table.push_back(j.table[k]);
       }
       pad = choose_padding(*array, target, same, same_table);
     }
@@ -134,21 +121,14 @@ std::vector<Finding> find_bank_conflicts(const KernelView& view, const KernelCon
         << "`: " << stride.phrase << " — " << e.actual << " wavefronts per request, ideal " << e.ideal;
     if (e.lanes.depends_on_unknown && !stride.symbol.empty())
       msg << " (the degree depends on `" << stride.symbol << "`; any even multiple of words conflicts)";
-    if (verdict->shape_dependent)
-      msg << "; with the guessed block " << format_block_shape(ctx.shape) << ", other block shapes differ";
-    else if (ctx.origin == ShapeOrigin::LaunchSite && contexts.contexts.size() > 1)
-      msg << "; worst with block " << format_block_shape(ctx.shape);
-    if (!a.via.empty()) msg << " (in kernel `" << view.kernel->name << "`, " << describe_chain(a.via) << ")";
+    msg << context_note(*verdict, contexts, a, view);
     f.message = msg.str();
-    f.explanation_markdown = explanation(a, e, ctx, *verdict, stride.phrase, pad, array);
+    f.explanation_markdown = explanation(a, e, contexts, *verdict, stride.phrase, pad, array);
     if (pad && array) f.fixes.push_back(padding_fix(*array, *pad, file, n_way(e)));
-    f.data.set("access", std::string(to_string(m.kind)));
+    set_context_evidence(f, *verdict, contexts, a);
     f.data.set("degree", std::int64_t(n_way(e)));
     f.data.set("wavefronts", std::int64_t(e.actual));
     f.data.set("ideal", std::int64_t(e.ideal));
-    f.data.set("block_shape", format_block_shape(ctx.shape));
-    f.data.set("block_source", ctx.source);
-    f.data.set("shape_dependent", verdict->shape_dependent);
     f.data.set("array", a.shared_array);
     if (pad) f.data.set("padding", std::int64_t(pad->pad_elements));
     out.push_back(std::move(f));

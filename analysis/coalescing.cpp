@@ -49,7 +49,7 @@ std::string cause(const BoundAccess& a, const AccessEvaluation& e, const LaunchC
   return stride.phrase;
 }
 
-std::string explanation(const BoundAccess& a, const AccessEvaluation& e, const LaunchContext& ctx,
+std::string explanation(const BoundAccess& a, const AccessEvaluation& e, const KernelContexts& contexts,
                         const Verdict& v, const std::string& why, const LaneStride& stride) {
   const MemoryAccess& m = *a.access;
   std::ostringstream os;
@@ -58,11 +58,7 @@ std::string explanation(const BoundAccess& a, const AccessEvaluation& e, const L
   os << "Each warp request fetches whole 32-byte sectors. " << lane_count(e.lanes.active)
      << " active lanes × " << m.element_bytes << " bytes (`" << m.element_type << "`) fit in " << e.ideal
      << " sectors, but " << why << ", so the request touches " << e.actual << ".\n\n";
-  os << "Block shape **" << format_block_shape(ctx.shape) << "** from " << ctx.source << "; warp " << e.warp.warp
-     << " (linear thread ids " << e.warp.warp * kWarpSize << "–" << e.warp.warp * kWarpSize + kWarpSize - 1 << ").";
-  if (v.shape_dependent)
-    os << " Other plausible block shapes give a different verdict, so this is reported as information; "
-          "a launch site (or the per-kernel block setting) makes it definite.";
+  os << shape_paragraph(v, contexts, e);
   os << "\n\n" << lane_table_markdown(e.lanes, e.warp, m.element_bytes, LaneColumn::Sector) << "\n";
   os << "Assumptions: base pointers are 256-byte aligned (as `cudaMalloc` returns); warp-uniform terms "
         "(blockIdx, loop counters, uniform parameters) are aligned and cancel out";
@@ -78,33 +74,22 @@ std::string explanation(const BoundAccess& a, const AccessEvaluation& e, const L
 
 std::vector<Finding> find_uncoalesced_accesses(const KernelView& view, const KernelContexts& contexts,
                                                const AnalysisOptions& options, const std::string& file) {
-  std::vector<const BoundAccess*> accesses;
-  for (const auto& a : view.accesses)
-    if (judged(a)) accesses.push_back(&a);
-  EvaluationTable table = evaluate_accesses(
-      accesses, contexts, kVariations,
+  Judgement j = judge_accesses(
+      view, contexts, judged, kVariations,
       [](const BoundAccess& a, const AccessLanes& lanes, AccessEvaluation&, bool) -> std::pair<int, int> {
-        // A struct wider than its alignment is several instructions: count each.
-        const int bytes = std::max(a.access->element_bytes, 1);
-        const int chunk = access_chunk_bytes(bytes, a.access->element_align);
-        int sectors = 0, ideal = 0;
-        for (int piece = 0; piece < bytes / chunk; ++piece) {
-          SectorCount sc = count_sectors(shifted(lanes.offsets, std::int64_t(piece) * chunk), lanes.active, chunk);
-          sectors += sc.sectors;
-          ideal += sc.ideal;
-        }
-        return {sectors, ideal};
-      });
-  auto flags = flag_accesses(accesses, table, options.uncoalesced_threshold);
+        const MemoryAccess& m = *a.access;
+        SectorCount sc = count_access_sectors(lanes.offsets, lanes.active, m.element_bytes, m.element_align);
+        return {sc.sectors, sc.ideal};
+      },
+      options.uncoalesced_threshold);
 
   std::vector<Finding> out;
-  for (std::size_t i = 0; i < accesses.size(); ++i) {
-    auto verdict = combine_contexts(flags[i], table[i], contexts);
-    if (!verdict) continue;
-    const BoundAccess& a = *accesses[i];
+  for (const JudgedAccess& r : j.reported) {
+    const Verdict* verdict = &r.verdict;
+    const BoundAccess& a = *r.access;
     const MemoryAccess& m = *a.access;
-    const AccessEvaluation& e = table[i][std::size_t(verdict->context)];
-    const LaunchContext& ctx = contexts.contexts[std::size_t(verdict->context)];
+    const AccessEvaluation& e = *r.evaluation;
+    const LaunchContext& ctx = *r.context;
     LaneStride stride;
     std::string why = cause(a, e, ctx, stride);
 
@@ -118,14 +103,10 @@ std::vector<Finding> find_uncoalesced_accesses(const KernelView& view, const Ker
         << " sectors per request, ideal " << e.ideal << " (" << format_ratio(e.ratio()) << "× traffic";
     if (e.lanes.depends_on_unknown && !stride.symbol.empty()) msg << " for large `" << stride.symbol << "`";
     msg << ")";
-    if (verdict->shape_dependent)
-      msg << "; with the guessed block " << format_block_shape(ctx.shape) << ", other block shapes differ";
-    else if (ctx.origin == ShapeOrigin::LaunchSite && contexts.contexts.size() > 1)
-      msg << "; worst with block " << format_block_shape(ctx.shape);
-    msg << where(a, view);
+    msg << context_note(*verdict, contexts, a, view);
     f.message = msg.str();
-    f.explanation_markdown = explanation(a, e, ctx, *verdict, why, stride);
-    f.data.set("access", std::string(to_string(m.kind)));
+    f.explanation_markdown = explanation(a, e, contexts, *verdict, why, stride);
+    set_context_evidence(f, *verdict, contexts, a);
     auto number = [](double v) -> EvidenceValue {
       if (v == double(std::int64_t(v))) return std::int64_t(v);
       return v;
@@ -134,9 +115,6 @@ std::vector<Finding> find_uncoalesced_accesses(const KernelView& view, const Ker
     f.data.set("ideal", number(e.ideal));
     f.data.set("ratio", e.ratio());
     f.data.set("active_lanes", std::int64_t(lane_count(e.lanes.active)));
-    f.data.set("block_shape", format_block_shape(ctx.shape));
-    f.data.set("block_source", ctx.source);
-    f.data.set("shape_dependent", verdict->shape_dependent);
     if (stride.bytes) f.data.set("lane_stride_bytes", *stride.bytes);
     if (!stride.symbol.empty()) f.data.set("lane_stride_symbol", stride.symbol);
     out.push_back(std::move(f));

@@ -21,15 +21,8 @@ std::pair<int, int> wavefronts_with(const AccessEvaluation& e, const MemoryAcces
   if (pad)
     for (int lane = 0; lane < kWarpSize; ++lane)
       if (lane_in(e.lanes.active, lane)) moved.value[lane] = padded_offset(moved.value[lane], array_bytes, n, pad);
-  const int bytes = std::max(m.element_bytes, 1);
-  const int chunk = access_chunk_bytes(bytes, m.element_align);
-  int wavefronts = 0, ideal = 0;
-  for (int piece = 0; piece < bytes / chunk; ++piece) {
-    WavefrontCount wc = count_wavefronts(shifted(moved, std::int64_t(piece) * chunk), e.lanes.active, chunk);
-    wavefronts += wc.wavefronts;
-    ideal += wc.ideal;
-  }
-  return {wavefronts, ideal};
+  WavefrontCount wc = count_access_wavefronts(moved, e.lanes.active, m.element_bytes, m.element_align);
+  return {wc.wavefronts, wc.ideal};
 }
 
 }  // namespace

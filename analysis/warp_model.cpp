@@ -377,4 +377,34 @@ WavefrontCount count_wavefronts(const LaneValues& offsets, LaneMask active, int 
   return r;
 }
 
+SectorCount count_access_sectors(const LaneValues& offsets, LaneMask active, int element_bytes, int element_align) {
+  const int bytes = std::max(element_bytes, 1);
+  const int chunk = access_chunk_bytes(bytes, element_align);
+  SectorCount total;
+  for (int piece = 0; piece < bytes / chunk; ++piece) {
+    SectorCount sc = count_sectors(shifted(offsets, std::int64_t(piece) * chunk), active, chunk);
+    total.sectors += sc.sectors;
+    total.ideal += sc.ideal;
+    total.active = sc.active;
+  }
+  return total;
+}
+
+WavefrontCount count_access_wavefronts(const LaneValues& offsets, LaneMask active, int element_bytes,
+                                       int element_align) {
+  const int bytes = std::max(element_bytes, 1);
+  const int chunk = access_chunk_bytes(bytes, element_align);
+  WavefrontCount total;
+  int wavefronts = 0, ideal = 0;
+  for (int piece = 0; piece < bytes / chunk; ++piece) {
+    WavefrontCount wc = count_wavefronts(shifted(offsets, std::int64_t(piece) * chunk), active, chunk);
+    if (piece == 0 || wc.degree > total.degree) total = wc;
+    wavefronts += wc.wavefronts;
+    ideal += wc.ideal;
+  }
+  total.wavefronts = wavefronts;
+  total.ideal = ideal;
+  return total;
+}
+
 }  // namespace warplens

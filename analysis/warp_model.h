@@ -184,4 +184,11 @@ struct WavefrontCount {
 WavefrontCount count_wavefronts(const LaneValues& offsets, LaneMask active, int element_bytes);
 int bank_of(std::int64_t byte_offset);
 
+// The counts of a whole access: one per alignment-wide piece
+// (access_chunk_bytes), summed; for wavefronts, degree and bank map are the
+// worst piece's.
+SectorCount count_access_sectors(const LaneValues& offsets, LaneMask active, int element_bytes, int element_align);
+WavefrontCount count_access_wavefronts(const LaneValues& offsets, LaneMask active, int element_bytes,
+                                       int element_align);
+
 }  // namespace warplens
