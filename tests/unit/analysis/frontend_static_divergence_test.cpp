@@ -4,31 +4,12 @@
 
 #include <algorithm>
 
-#include "analysis/static_analyses.h"
-#include "tests/unit/analysis/frontend_snippets.h"
+#include "tests/unit/analysis/static_snippets.h"
 
 using namespace warplens;
 using namespace warplens::testing;
 
 namespace {
-
-// parse_snippet runs the front end only; add the static analyses' findings.
-Snippet analyzed(std::string_view annotated, Toolchain toolchain = Toolchain::Cuda) {
-  Snippet s = parse_snippet(annotated, toolchain);
-  for (auto& f : run_static_analyses(s.result.model, AnalysisOptions{})) s.result.findings.push_back(std::move(f));
-  return s;
-}
-
-void check_ranges(const Snippet& s, const char* code, const std::string& name) {
-  std::vector<Range> got;
-  for (const Finding* f : s.findings(code)) got.push_back(f->location.range);
-  std::vector<Range> want = s.source.has_range(name) ? s.source.ranges(name) : std::vector<Range>{};
-  auto order = [](const Range& a, const Range& b) { return a.start < b.start; };
-  std::sort(got.begin(), got.end(), order);
-  std::sort(want.begin(), want.end(), order);
-  INFO(code, "\n", s.dump());
-  CHECK(got == want);
-}
 
 Severity severity_at(const Snippet& s, const char* code, const Range& r) {
   for (const Finding* f : s.findings(code))

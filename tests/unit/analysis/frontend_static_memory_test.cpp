@@ -2,42 +2,12 @@
 // real front end; the marked ranges are exactly where the findings must be.
 #include <doctest/doctest.h>
 
-#include <algorithm>
-
-#include "analysis/static_analyses.h"
-#include "tests/unit/analysis/frontend_snippets.h"
+#include "tests/unit/analysis/static_snippets.h"
 
 using namespace warplens;
 using namespace warplens::testing;
 
 namespace {
-
-// parse_snippet runs the front end only; add the static analyses' findings.
-Snippet analyzed(std::string_view annotated, Toolchain toolchain = Toolchain::Cuda) {
-  Snippet s = parse_snippet(annotated, toolchain);
-  for (auto& f : run_static_analyses(s.result.model, AnalysisOptions{})) s.result.findings.push_back(std::move(f));
-  return s;
-}
-
-std::string access_of(const Finding& f) {
-  if (const EvidenceValue* v = f.data.get("access"))
-    if (auto s = std::get_if<std::string>(v)) return *s;
-  return {};
-}
-
-// The findings of `code` (and access kind, when given) sit exactly on the
-// ranges named `name` in the snippet.
-void check_ranges(const Snippet& s, const char* code, const std::string& name, const std::string& kind = {}) {
-  std::vector<Range> got;
-  for (const Finding* f : s.findings(code))
-    if (kind.empty() || access_of(*f) == kind) got.push_back(f->location.range);
-  std::vector<Range> want = s.source.has_range(name) ? s.source.ranges(name) : std::vector<Range>{};
-  auto order = [](const Range& a, const Range& b) { return a.start < b.start; };
-  std::sort(got.begin(), got.end(), order);
-  std::sort(want.begin(), want.end(), order);
-  INFO(code, " ", kind, "\n", s.dump());
-  CHECK(got == want);
-}
 
 const Finding& only(const Snippet& s, const char* code) {
   auto fs = s.findings(code);
