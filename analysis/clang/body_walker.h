@@ -55,6 +55,7 @@ class BodyWalker {
   void visit_lvalue_parts(const clang::Expr* e);
   void visit_pointer_operand(const clang::Expr* p);
   void visit_call(const clang::CallExpr* call);
+  bool visit_accessor(const clang::CallExpr* call, Use use);
   void visit_args(const clang::CallExpr* call, const clang::FunctionDecl* callee, unsigned first);
   Use by_reference(clang::QualType param, const clang::Expr* arg);
   bool record_barrier(const clang::CallExpr* call);

@@ -372,7 +372,7 @@ ExprRef Lowering::lower_uncached(const clang::Expr* e) {
 
   // Reads from memory: a[i], *p, p->f.
   if (isa<ArraySubscriptExpr>(e) || isa<UnaryOperator>(e)) {
-    if (auto addr = address_of_lvalue(e); addr && addr->is_memory()) {
+    if (auto addr = address_of_lvalue(e); addr && addr->kind != RootKind::LocalValue) {
       ExprRef idx = addr->index();
       if (!idx) idx = addr->byte_offset();
       if (!idx) idx = Expr::opaque(spelling(e), false);
@@ -387,7 +387,7 @@ ExprRef Lowering::lower_decl_ref(const DeclRefExpr* ref) {
   const ValueDecl* d = ref->getDecl();
   if (auto* parm = dyn_cast<ParmVarDecl>(d)) {
     for (auto it = bindings_.rbegin(); it != bindings_.rend(); ++it)
-      if (auto b = it->find(parm); b != it->end()) return b->second;
+      if (auto b = it->params.find(parm); b != it->params.end()) return b->second;
   }
   if (auto* var = dyn_cast<VarDecl>(d)) {
     // __shared__/__device__/__constant__ scalars: one address for every lane.
@@ -430,22 +430,11 @@ ExprRef Lowering::lower_member(const MemberExpr* m) {
     }
   }
 
-  // A field of a by-value (or const &) struct parameter: a uniform value.
-  if (!m->isArrow()) {
-    std::string path = field;
-    const clang::Expr* b = base;
-    while (auto* inner = dyn_cast<MemberExpr>(b)) {
-      if (inner->isArrow()) break;
-      path = inner->getMemberDecl()->getNameAsString() + "." + path;
-      b = inner->getBase()->IgnoreParenImpCasts();
-    }
-    if (auto* ref = dyn_cast<DeclRefExpr>(b)) {
-      if (auto* parm = dyn_cast<ParmVarDecl>(ref->getDecl()); parm && param_index(parm) >= 0 &&
-                                                              !parm->getType()->isPointerType())
-        if (!env_ || !env_->values.count(parm))
-          return Expr::param(parm->getNameAsString() + "." + path);
-    }
-  }
+  // A field of a by-value (or const &) struct parameter: a uniform value
+  // (also `this->ld` in an inlined member function called on one).
+  if (!m->isArrow() || isa<CXXThisExpr>(base))
+    if (auto pf = parameter_field(m))
+      if (!env_ || !env_->values.count(pf->first)) return Expr::param(pf->second);
 
   // A field of a local struct that holds a loaded value (uchar4 v = data[i];
   // v.x): the value comes from that load.
@@ -457,7 +446,7 @@ ExprRef Lowering::lower_member(const MemberExpr* m) {
       }
 
   // Through memory (p->f, a[i].f): a load.
-  if (auto addr = address_of_lvalue(m); addr && addr->is_memory()) {
+  if (auto addr = address_of_lvalue(m); addr && addr->kind != RootKind::LocalValue) {
     ExprRef idx = addr->index();
     if (!idx) idx = addr->byte_offset();
     if (!idx) idx = Expr::opaque(spelling(m), false);
@@ -521,7 +510,7 @@ ExprRef Lowering::lower_call(const CallExpr* call) {
   // Loads through intrinsics: __ldg(&a[i]), __ldcg(p + i), ...
   if (n >= 1 && (name == "__ldg" || name == "__ldcg" || name == "__ldca" || name == "__ldcs" ||
                  name == "__ldlu" || name == "__ldcv")) {
-    if (auto addr = address_of_pointer(call->getArg(0)); addr && addr->is_memory()) {
+    if (auto addr = address_of_pointer(call->getArg(0)); addr && addr->kind != RootKind::LocalValue) {
       ExprRef idx = addr->index();
       if (!idx) idx = addr->byte_offset();
       return Expr::load(addr->root_name, idx ? idx : Expr::opaque(spelling(call), false));
@@ -550,12 +539,9 @@ ExprRef Lowering::lower_call(const CallExpr* call) {
   return Expr::call(name.empty() ? spelling(call->getCallee()) : name, std::move(args));
 }
 
-// `__device__ int idx(int r, int c) { return r * N + c; }` is lowered as its
-// return expression with the arguments substituted, so helpers do not hide
-// the index from the analyses.
-ExprRef Lowering::inline_single_return(const CallExpr* call, const FunctionDecl* callee) {
-  if (bindings_.size() >= 4 || callee->getNumParams() != call->getNumArgs()) return nullptr;
-  if (isa<CXXMethodDecl>(callee) && !cast<CXXMethodDecl>(callee)->isStatic()) return nullptr;
+namespace {
+// The only statement of a one-line function: `return expr;`.
+const ReturnStmt* single_return(const FunctionDecl* callee) {
   auto* body = dyn_cast_or_null<CompoundStmt>(callee->getBody());
   if (!body) return nullptr;
   const ReturnStmt* ret = nullptr;
@@ -564,13 +550,85 @@ ExprRef Lowering::inline_single_return(const CallExpr* call, const FunctionDecl*
     if (ret || !isa<ReturnStmt>(s)) return nullptr;
     ret = cast<ReturnStmt>(s);
   }
-  if (!ret || !ret->getRetValue()) return nullptr;
-  std::map<const ParmVarDecl*, ExprRef> binding;
-  for (unsigned i = 0; i < callee->getNumParams(); ++i) binding[callee->getParamDecl(i)] = lower(call->getArg(i));
-  bindings_.push_back(std::move(binding));
+  return ret && ret->getRetValue() ? ret : nullptr;
+}
+}  // namespace
+
+bool Lowering::bind_call(const CallExpr* call, const FunctionDecl* callee) {
+  if (bindings_.size() >= 4) return false;
+  Inlined inlined;
+  unsigned first = 0;
+  if (auto* md = dyn_cast<CXXMethodDecl>(callee); md && !md->isStatic()) {
+    inlined.object = call_object(call);
+    if (isa<CXXOperatorCallExpr>(call) && call->getNumArgs() > 0) {
+      inlined.object = call->getArg(0);  // member operators: the object is argument 0
+      first = 1;
+    }
+    if (!inlined.object) return false;
+  }
+  if (call->getNumArgs() - first != callee->getNumParams()) return false;
+  for (unsigned i = 0; i < callee->getNumParams(); ++i)
+    inlined.params[callee->getParamDecl(i)] = lower(call->getArg(i + first));
+  bindings_.push_back(std::move(inlined));
+  return true;
+}
+
+// `__device__ int idx(int r, int c) { return r * N + c; }` is lowered as its
+// return expression with the arguments substituted, so helpers do not hide
+// the index from the analyses. Member functions too, with `this` standing
+// for the call's object (`m.index(r, c)` with `return r * ld + c;`).
+ExprRef Lowering::inline_single_return(const CallExpr* call, const FunctionDecl* callee) {
+  const ReturnStmt* ret = single_return(callee);
+  if (!ret || callee->getReturnType()->isReferenceType() || !bind_call(call, callee)) return nullptr;
   ExprRef r = lower(ret->getRetValue());
   bindings_.pop_back();
   return r;
+}
+
+std::optional<Address> Lowering::address_of_call_result(const CallExpr* call) {
+  const FunctionDecl* callee = call->getDirectCallee();
+  if (!callee || !callee->hasBody() || is_system(map_.sm(), callee->getLocation()) ||
+      !callee->getReturnType()->isReferenceType())
+    return std::nullopt;
+  const ReturnStmt* ret = single_return(callee);
+  if (!ret || !bind_call(call, callee)) return std::nullopt;
+  std::optional<Address> a = address_of_lvalue(ret->getRetValue());
+  bindings_.pop_back();
+  if (a && a->kind == RootKind::LocalValue) return std::nullopt;
+  return a;
+}
+
+// `p.field.sub` or, inside an inlined member function, `this->field` with
+// `this` bound to a by-value struct parameter: (that parameter, "p.field").
+std::optional<std::pair<const ParmVarDecl*, std::string>> Lowering::parameter_field(const MemberExpr* m) {
+  std::string path = m->getMemberDecl()->getNameAsString();
+  const clang::Expr* b = m->getBase()->IgnoreParenImpCasts();
+  size_t level = bindings_.size();
+  for (int guard = 0; guard < 16; ++guard) {
+    if (auto* inner = dyn_cast<MemberExpr>(b)) {
+      bool through_this = inner->isArrow() && isa<CXXThisExpr>(inner->getBase()->IgnoreParenImpCasts());
+      if (inner->isArrow() && !through_this) return std::nullopt;
+      path = inner->getMemberDecl()->getNameAsString() + "." + path;
+      b = inner->getBase()->IgnoreParenImpCasts();
+      continue;
+    }
+    if (auto* deref = dyn_cast<UnaryOperator>(b);
+        deref && deref->getOpcode() == UO_Deref && isa<CXXThisExpr>(deref->getSubExpr()->IgnoreParenImpCasts()))
+      b = deref->getSubExpr()->IgnoreParenImpCasts();  // (*this)
+    if (isa<CXXThisExpr>(b)) {
+      // Up one inlining level: the object the member function was called on.
+      while (level > 0 && !bindings_[level - 1].object) --level;
+      if (level == 0) return std::nullopt;
+      b = bindings_[--level].object->IgnoreParenImpCasts();
+      continue;
+    }
+    break;
+  }
+  if (auto* ref = dyn_cast<DeclRefExpr>(b))
+    if (auto* parm = dyn_cast<ParmVarDecl>(ref->getDecl()); parm && param_index(parm) >= 0 &&
+                                                            !parm->getType()->isPointerType())
+      return std::make_pair(parm, parm->getNameAsString() + "." + path);
+  return std::nullopt;
 }
 
 bool Lowering::call_varies_per_lane(const CallExpr* call) {
@@ -657,27 +715,21 @@ std::optional<Address> Lowering::address_of_pointer(const clang::Expr* e) {
     if (var->getType()->isArrayType()) return address_of_lvalue(ref);
     Address unknown;
     unknown.root_name = var->getNameAsString();
+    if (var->getType()->isPointerType()) unknown.index_unit = size_of(var->getType()->getPointeeType());
     return unknown;
   }
-  if (auto* m = dyn_cast<MemberExpr>(e); m && !m->isArrow()) {
-    // A pointer field of a by-value struct parameter: params.data.
-    std::string path = m->getMemberDecl()->getNameAsString();
-    const clang::Expr* b = m->getBase()->IgnoreParenImpCasts();
-    for (auto* inner = dyn_cast<MemberExpr>(b); inner && !inner->isArrow(); inner = dyn_cast<MemberExpr>(b)) {
-      path = inner->getMemberDecl()->getNameAsString() + "." + path;
-      b = inner->getBase()->IgnoreParenImpCasts();
+  if (auto* m = dyn_cast<MemberExpr>(e); m && (!m->isArrow() || isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts()))) {
+    // A pointer field of a by-value struct parameter: params.data (or
+    // this->data in an accessor called on one).
+    if (auto pf = parameter_field(m)) {
+      Address a;
+      a.kind = RootKind::Param;
+      a.root = pf->first;
+      a.root_name = pf->second;
+      a.param_index = param_index(pf->first);
+      if (m->getType()->isPointerType()) a.index_unit = size_of(m->getType()->getPointeeType());
+      return a;
     }
-    if (auto* ref = dyn_cast<DeclRefExpr>(b))
-      if (auto* parm = dyn_cast<ParmVarDecl>(ref->getDecl()); parm && param_index(parm) >= 0) {
-        Address a;
-        a.kind = RootKind::Param;
-        a.root = parm;
-        a.root_name = parm->getNameAsString() + "." + path;
-        a.param_index = param_index(parm);
-        if (m->getType()->isPointerType()) a.index_unit = size_of(m->getType()->getPointeeType());
-        return a;
-      }
-    return std::nullopt;
   }
   if (auto* bo = dyn_cast<BinaryOperator>(e)) {
     if (bo->getOpcode() == BO_Comma) return address_of_pointer(bo->getRHS());
@@ -719,6 +771,35 @@ std::optional<Address> Lowering::address_of_pointer(const clang::Expr* e) {
     std::string name = callee_name(call->getDirectCallee());
     if ((name == "addressof" || name == "__builtin_addressof") && call->getNumArgs() == 1)
       return address_of_lvalue(call->getArg(0));
+  }
+  // `this`: the object a member function runs on, modelled like a local
+  // (reading its fields is not a memory access of the kernel's own).
+  if (isa<CXXThisExpr>(e)) {
+    // Inside an inlined member function: the address of the call's object,
+    // evaluated at the level of inlining the call was made from.
+    size_t level = bindings_.size();
+    while (level > 0 && !bindings_[level - 1].object) --level;
+    if (level > 0) {
+      std::vector<Inlined> inner(bindings_.begin() + static_cast<long>(level) - 1, bindings_.end());
+      const clang::Expr* object = bindings_[level - 1].object;
+      bindings_.resize(level - 1);
+      std::optional<Address> a = address_of_lvalue(object);
+      bindings_.insert(bindings_.end(), inner.begin(), inner.end());
+      return a;
+    }
+    Address self;
+    self.kind = RootKind::LocalValue;
+    self.root_name = "this";
+    return self;
+  }
+  // A pointer the builder cannot follow (this->data, a call's result, a
+  // pointer loaded from memory): an unknown root, but subscripts on it still
+  // give an index and an offset relative to it.
+  if (e->getType()->isPointerType()) {
+    Address unknown;
+    unknown.root_name = spelling(e);
+    unknown.index_unit = size_of(e->getType()->getPointeeType());
+    return unknown;
   }
   return std::nullopt;
 }
@@ -783,10 +864,7 @@ std::optional<Address> Lowering::address_of_lvalue(const clang::Expr* e) {
     a.index_unit = size_of(elem);
     return a;
   }
-  if (auto* call = dyn_cast<CXXOperatorCallExpr>(e)) {
-    (void)call;
-    return std::nullopt;
-  }
+  if (auto* call = dyn_cast<CallExpr>(e)) return address_of_call_result(call);
   return std::nullopt;
 }
 

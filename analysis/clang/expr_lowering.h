@@ -86,6 +86,10 @@ class Lowering {
 
   std::optional<Address> address_of_lvalue(const clang::Expr* e);
   std::optional<Address> address_of_pointer(const clang::Expr* e);
+  // The lvalue an accessor returns (`T& operator[](int i) { return p[i]; }`,
+  // `float& at(int r, int c) { return data[r * ld + c]; }`), in the caller's
+  // terms; nullopt when the callee is not such a one-line accessor.
+  std::optional<Address> address_of_call_result(const clang::CallExpr* call);
 
   // A call whose result differs per lane although its arguments may not
   // (thread_rank(), __shfl, atomics, asm-using helpers, ...).
@@ -113,7 +117,15 @@ class Lowering {
   const SourceMapper& map_;
   const clang::FunctionDecl* fn_;
   Env* env_ = nullptr;
-  std::vector<std::map<const clang::ParmVarDecl*, ExprRef>> bindings_;  // inlined callees' params
+  // Callees being inlined: their parameters' values, and the object `this`
+  // stands for (a member call's object, in the caller's terms).
+  struct Inlined {
+    std::map<const clang::ParmVarDecl*, ExprRef> params;
+    const clang::Expr* object = nullptr;
+  };
+  bool bind_call(const clang::CallExpr* call, const clang::FunctionDecl* callee);
+  std::optional<std::pair<const clang::ParmVarDecl*, std::string>> parameter_field(const clang::MemberExpr* m);
+  std::vector<Inlined> bindings_;
   std::map<const clang::FunctionDecl*, bool> varies_cache_;
   int depth_ = 0;
 };

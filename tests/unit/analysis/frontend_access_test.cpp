@@ -213,3 +213,75 @@ __global__ void k(Args args, float* m, int n) {
   CHECK(field.space == MemorySpace::Global);
   CHECK(to_string(s.access(k, s.source.range("field_in"), AccessKind::Load).index) == "threadIdx.x * args.n");
 }
+
+TEST_CASE("pointers the builder cannot follow still give an index relative to them") {
+  auto s = parse_snippet(R"cu(
+struct Acc {
+  float* data;
+  __device__ void add(int i, float v) { $member[[data[i]]] += v; }
+};
+__device__ float* g_ptr;
+__global__ void k(float** ptrs, Acc acc) {
+  $nested[[ptrs[blockIdx.x][threadIdx.x]]] = $global_ptr[[g_ptr[threadIdx.x]]];
+  acc.add(threadIdx.x, 1);
+}
+)cu");
+  REQUIRE_MESSAGE(s.clang_errors().empty(), s.clang_errors());
+  const Function& add = s.function("Acc::add(int, float)");
+  CHECK(add.accesses.size() == 2);  // data[i] load + store; reading this->data is not an access
+  const auto& m = s.access(add, s.source.range("member"), AccessKind::Store);
+  CHECK(m.space == MemorySpace::Generic);
+  CHECK(m.base == "data");
+  CHECK(to_string(m.index) == "i");
+  const Function& k = s.function("k");
+  const auto& nested = s.access(k, s.source.range("nested"), AccessKind::Store);
+  CHECK(nested.space == MemorySpace::Generic);
+  CHECK(nested.base == "ptrs[blockIdx.x]");
+  CHECK(to_string(nested.index) == "threadIdx.x");
+  CHECK(to_string(s.access(k, s.source.range("global_ptr"), AccessKind::Load).index) == "threadIdx.x");
+  // The pointer loads themselves are global accesses.
+  int pointer_loads = 0;
+  for (const auto& a : k.accesses)
+    if (a.element_bytes == 8 && a.kind == AccessKind::Load) ++pointer_loads;
+  CHECK(pointer_loads == 2);
+}
+
+TEST_CASE("one-line accessors returning references are looked through") {
+  auto s = parse_snippet(R"cu(
+template <typename T> struct Wrap { T* p; __device__ T& operator[](int i) { return p[i]; } };
+struct Matrix {
+  float* data; int ld;
+  __device__ float& operator()(int r, int c) { return data[r * ld + c]; }
+  __device__ float& at(int r, int c) { return (*this)(r, c); }
+  __device__ int index(int r, int c) const { return r * ld + c; }
+};
+struct Tile { float v[32][33]; __device__ float& get(int y, int x) { return v[y][x]; } };
+__global__ void k(Wrap<float> w, Matrix m, float* out) {
+  __shared__ Tile tile;
+  $w[[w[threadIdx.x]]] = 2.0f;
+  $call[[m(blockIdx.y, threadIdx.x)]] += 1.0f;
+  out[m.index(threadIdx.y, threadIdx.x)] = $at[[m.at(threadIdx.x, threadIdx.y)]];
+  $tile[[tile.get(threadIdx.y, threadIdx.x)]] = 0;
+}
+)cu");
+  REQUIRE_MESSAGE(s.clang_errors().empty(), s.clang_errors());
+  const Function& k = s.function("k");
+  const auto& w = s.access(k, s.source.range("w"), AccessKind::Store);
+  CHECK(w.base == "w.p");
+  CHECK(w.base_param == 0);
+  CHECK(w.space == MemorySpace::Global);
+  CHECK(to_string(w.index) == "threadIdx.x");
+  const auto& call = s.access(k, s.source.range("call"), AccessKind::Store);
+  CHECK(call.base == "m.data");
+  CHECK(to_string(call.index) == "blockIdx.y * m.ld + threadIdx.x");
+  CHECK(s.accesses_at(k, s.source.range("call")).size() == 2);  // += : load and store
+  const auto& at = s.access(k, s.source.range("at"), AccessKind::Load);
+  CHECK(at.base == "m.data");
+  CHECK(to_string(at.index) == "threadIdx.x * m.ld + threadIdx.y");
+  const auto& tile = s.access(k, s.source.range("tile"), AccessKind::Store);
+  CHECK(tile.space == MemorySpace::Shared);
+  CHECK(tile.shared_array == "tile");
+  CHECK(to_string(tile.index) == "threadIdx.y * 33 + threadIdx.x");
+  // Accessors are not call sites; the index helper still is (it has no accesses).
+  for (const auto& c : k.calls) CHECK(c.callee == "index");
+}
