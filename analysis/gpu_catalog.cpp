@@ -51,7 +51,7 @@ GpuProperties entry(ComputeCapability cc, std::string name, int threads_per_sm, 
   p.shared_per_block_optin = optin_kb * KB;
   p.reserved_shared_per_block = reserved;
   p.sm_count = sm_count;
-  p.source = "table";
+  p.source = "built-in table (docs/gpus.md)";
   return p;
 }
 
@@ -94,7 +94,7 @@ std::optional<GpuProperties> catalog_properties(std::string_view arch) {
   if (auto base = same_limits_as(*cc)) {
     for (auto p : gpu_catalog()) {
       if (p.cc != *base) continue;
-      p.source = "table (limits of " + p.arch + ", same family)";
+      p.source = "built-in table (docs/gpus.md), limits of " + p.arch + " (same family)";
       p.cc = *cc;
       p.arch = arch_name(*cc);
       return p;

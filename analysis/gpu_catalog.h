@@ -43,7 +43,7 @@ struct GpuProperties {
   std::int64_t shared_per_block_optin = 0;           // cudaFuncAttributeMaxDynamicSharedMemorySize limit
   std::int64_t reserved_shared_per_block = 0;        // driver reservation (1 KB on CC >= 8.0)
   int sm_count = 0;
-  std::string source;                     // "table" or "device 0 (driver): NVIDIA H200"
+  std::string source;                     // "built-in table (docs/gpus.md)" or "device 0 (driver): NVIDIA H200"
 
   int max_warps_per_sm() const { return max_threads_per_sm / warp_size; }
 };
