@@ -74,6 +74,10 @@ struct MemoryAccess {
   Range range;                // range of the access expression
   std::string element_type;   // accessed type, e.g. "float", "float4"
   int element_bytes = 0;      // its size; vector types use their real width
+  int element_align = 0;      // its alignment in bytes (0 = unknown). A struct
+                              // wider than its alignment (float3, uchar3, a
+                              // struct of floats) is moved in alignment-wide
+                              // pieces, one memory instruction each.
   ExprRef index;              // index in elements of the base, flattened over
                               // array dimensions; null when not modelled.
                               // The unit is the element the subscript (or

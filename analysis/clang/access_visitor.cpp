@@ -246,6 +246,8 @@ void BodyWalker::record_access(const clang::Expr* lvalue, Use use) {
   a.range = map_.range(lvalue->getSourceRange());
   a.element_type = lowering_.type_name(lvalue->getType());
   a.element_bytes = static_cast<int>(lowering_.size_of(lvalue->getType()));
+  if (!lvalue->getType()->isIncompleteType() && !lvalue->getType()->isDependentType())
+    a.element_align = static_cast<int>(ctx_.getTypeAlignInChars(lvalue->getType()).getQuantity());
   a.in_macro = lvalue->getBeginLoc().isMacroID();
   a.guards = guards_;
   a.loops = loops_;
@@ -297,6 +299,8 @@ void BodyWalker::record_pointer_access(const clang::Expr* pointer, AccessKind ki
   if (!elem.isNull()) {
     a.element_type = lowering_.type_name(elem);
     a.element_bytes = static_cast<int>(lowering_.size_of(elem));
+    if (!elem->isIncompleteType() && !elem->isDependentType())
+      a.element_align = static_cast<int>(ctx_.getTypeAlignInChars(elem).getQuantity());
   }
   a.in_macro = pointer->getBeginLoc().isMacroID();
   a.guards = guards_;

@@ -1,0 +1,139 @@
+#include "analysis/bank_conflicts.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "analysis/access_evaluation.h"
+#include "analysis/lane_pattern.h"
+#include "analysis/shared_padding.h"
+
+namespace warplens {
+
+namespace {
+
+bool judged(const BoundAccess& a) {
+  return a.space == MemorySpace::Shared && (a.access->kind == AccessKind::Load || a.access->kind == AccessKind::Store);
+}
+
+const SharedArray* array_of(const BoundAccess& a) {
+  const Function* owner = a.shared_array_owner ? a.shared_array_owner : a.owner;
+  for (const auto& s : owner->shared_arrays)
+    if (s.name == a.shared_array) return &s;
+  return nullptr;
+}
+
+int n_way(const AccessEvaluation& e) {
+  return std::max(1, int(std::lround(e.ratio())));
+}
+
+std::string bank_map(const WavefrontCount& wc) {
+  std::ostringstream os;
+  auto cell = [&](int v) { os << (v < 10 ? "  " : " ") << v; };
+  os << "```\nbank ";
+  for (int b = 0; b < kBankCount; ++b) cell(b);
+  os << "\nwords";
+  for (int b = 0; b < kBankCount; ++b) cell(wc.words_per_bank[std::size_t(b)]);
+  os << "\n```\n";
+  return os.str();
+}
+
+std::string explanation(const BoundAccess& a, const AccessEvaluation& e, const KernelContexts& contexts,
+                        const Verdict& v, const std::string& why, const std::optional<PaddingChoice>& pad,
+                        const SharedArray* array) {
+  const MemoryAccess& m = *a.access;
+  const WavefrontCount& wc = e.wavefronts;
+  std::ostringstream os;
+  os << "**" << n_way(e) << "-way shared-memory bank conflict** on the " << to_string(m.kind) << " `"
+     << m.spelling << "`: " << e.actual << " wavefronts per warp request, ideal " << e.ideal << "\n\n";
+  os << "Shared memory has 32 banks of 4-byte words (bank = byte address / 4 mod 32); a bank serves one "
+        "word per wavefront, lanes reading the same word share it. Here "
+     << why << ", so the busiest bank holds " << wc.degree << " distinct words";
+  if (wc.phase_lanes < kWarpSize)
+    os << " (" << m.element_bytes << "-byte accesses are served in phases of " << wc.phase_lanes
+       << " lanes; worst phase: lanes " << wc.worst_phase * wc.phase_lanes << "–"
+       << (wc.worst_phase + 1) * wc.phase_lanes - 1 << ")";
+  os << ".\n\nDistinct words per bank:\n\n" << bank_map(wc) << "\n";
+  os << shape_paragraph(v, contexts, e);
+  os << "\n\n" << lane_table_markdown(e.lanes, e.warp, m.element_bytes, LaneColumn::Bank) << "\n";
+  if (pad && array)
+    os << "Fix: pad the innermost dimension of `" << array->name << "` by " << pad->pad_elements
+       << " element" << (pad->pad_elements == 1 ? "" : "s") << " (`[" << array->innermost_dim_spelling
+       << "]` → `[" << pad->new_extent << "]`); this makes the access conflict-free without adding "
+          "wavefronts to the kernel's other accesses of the array.";
+  else if (array && array->address_escapes)
+    os << "No padding fix offered: `" << array->name
+       << "` is used through pointer arithmetic or reinterpretation, so its layout cannot be changed safely.";
+  else
+    os << "Fix: change the layout (pad the innermost dimension or swizzle the index) so that the lanes of a "
+          "warp fall into distinct banks.";
+  return os.str();
+}
+
+}  // namespace
+
+std::vector<Finding> find_bank_conflicts(const KernelView& view, const KernelContexts& contexts,
+                                         const AnalysisOptions& options, const std::string& file) {
+  Judgement j = judge_accesses(
+      view, contexts, judged, 1,
+      [](const BoundAccess& a, const AccessLanes& lanes, AccessEvaluation& e, bool first) -> std::pair<int, int> {
+        const MemoryAccess& m = *a.access;
+        WavefrontCount wc = count_access_wavefronts(lanes.offsets, lanes.active, m.element_bytes, m.element_align);
+        if (first) {
+          e.wavefronts = wc;
+          e.degree = wc.degree;
+        }
+        return {wc.wavefronts, wc.ideal};
+      },
+      double(std::max(options.bank_conflict_threshold, 2)));
+
+  std::vector<Finding> out;
+  for (const JudgedAccess& r : j.reported) {
+    const Verdict* verdict = &r.verdict;
+    const BoundAccess& a = *r.access;
+    const MemoryAccess& m = *a.access;
+    const AccessEvaluation& e = *r.evaluation;
+    const LaunchContext& ctx = *r.context;
+    LaneStride stride = describe_lane_stride(a.byte_offset, m.element_bytes, e.lanes, e.warp, ctx.known_params);
+
+    // Same array, same kernel: what the padding must not make worse.
+    const SharedArray* array = array_of(a);
+    std::optional<PaddingChoice> pad;
+    if (array) {
+      std::vector<const BoundAccess*> same;
+      EvaluationTable same_table;
+      std::size_t target = 0;
+      for (std::size_t k = 0; k < j.accesses.size(); ++k) {
+        if (j.accesses[k]->shared_array != a.shared_array || array_of(*j.accesses[k]) != array) continue;
+        if (k == r.index) target = same.size();
+        same.push_back(j.accesses[k]);
+        same_table.push_back(j.table[k]);
+      }
+      pad = choose_padding(*array, target, same, same_table);
+    }
+
+    Finding f;
+    f.code = codes::kSharedBankConflict;
+    f.severity = verdict->severity;
+    f.location = {file, m.range};
+    f.kernel = view.kernel->key;
+    std::ostringstream msg;
+    msg << n_way(e) << "-way bank conflict on shared " << to_string(m.kind) << " of `" << m.spelling
+        << "`: " << stride.phrase << " — " << e.actual << " wavefronts per request, ideal " << e.ideal;
+    if (e.lanes.depends_on_unknown && !stride.symbol.empty())
+      msg << " (the degree depends on `" << stride.symbol << "`; any even multiple of words conflicts)";
+    msg << context_note(*verdict, contexts, a, view);
+    f.message = msg.str();
+    f.explanation_markdown = explanation(a, e, contexts, *verdict, stride.phrase, pad, array);
+    if (pad && array) f.fixes.push_back(padding_fix(*array, *pad, file, n_way(e)));
+    set_context_evidence(f, *verdict, contexts, a);
+    f.data.set("degree", std::int64_t(n_way(e)));
+    f.data.set("wavefronts", std::int64_t(e.actual));
+    f.data.set("ideal", std::int64_t(e.ideal));
+    f.data.set("array", a.shared_array);
+    if (pad) f.data.set("padding", std::int64_t(pad->pad_elements));
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace warplens
