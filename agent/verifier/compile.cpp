@@ -76,8 +76,9 @@ CompileResult compile_to_cubin(const CompileRequest& req, std::stop_token stop) 
   }
   // Dynamic parallelism: relocatable compile, then a device link against
   // the device runtime into a loadable cubin.
+  // nvcc picks the input kind by extension: keep ".cubin".
   fs::path relocatable = req.output;
-  relocatable += ".rdc";
+  relocatable.replace_extension(".rdc.cubin");
   std::vector<std::string> rdc = {nvcc, "-cubin", "-rdc=true"};
   rdc.insert(rdc.end(), common.begin(), common.end());
   rdc.insert(rdc.end(), {"-o", relocatable.string(), req.source.string()});
