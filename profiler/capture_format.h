@@ -24,6 +24,16 @@
 
 namespace warplens::capture {
 
+// How a capture is requested: the injection library reads these from the
+// environment of the program it is loaded into (docs/capture-format.md).
+namespace env {
+inline constexpr const char* kDir = "WARPLENS_CAPTURE_DIR";          // enables capture
+inline constexpr const char* kKernel = "WARPLENS_CAPTURE_KERNEL";    // ECMAScript regex (default: every kernel)
+inline constexpr const char* kLaunches = "WARPLENS_CAPTURE_LAUNCHES";  // K, first K matching launches (default 1)
+inline constexpr const char* kMaxBytes = "WARPLENS_CAPTURE_MAX_BYTES"; // blob cap (default 1 GiB)
+}  // namespace env
+inline constexpr std::uint64_t kDefaultMaxBytes = 1ull << 30;
+
 inline constexpr int kFormatVersion = 1;
 inline constexpr const char* kFormatName = "warplens-capture";
 inline constexpr const char* kManifestFile = "manifest.json";
