@@ -261,7 +261,7 @@ int run_capture_command(int argc, char** argv) {
   }
   const auto& m = *r.manifest;
   std::printf("capture %s: %zu launch(es) captured, %llu bytes; program %s\n", req.out_dir.c_str(), m.launches.size(),
-              static_cast<unsigned long long>(m.total_bytes), r.process.describe().c_str());
+              static_cast<unsigned long long>(m.total_bytes), r.process.description.c_str());
   for (const auto& l : m.launches)
     std::printf("  [%d] %s grid (%u,%u,%u) block (%u,%u,%u) smem %u, %zu allocation(s), %llu bytes, via %s\n", l.index,
                 demangle_symbol(l.kernel).c_str(), l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2],

@@ -2,25 +2,24 @@
 
 #include <unistd.h>
 
+#include "profiler/injection_config.h"
+#include "profiler/runner.h"
+
 namespace warplens::verifier {
 
 namespace fs = std::filesystem;
 
 std::string find_capture_library(const std::string& configured, std::string* error) {
   std::vector<std::string> tried;
-  auto usable = [&](const std::string& p) {
-    tried.push_back(p);
-    return !p.empty() && access(p.c_str(), R_OK) == 0;
-  };
   if (!configured.empty()) {
-    if (usable(configured)) return fs::absolute(configured).string();
+    tried.push_back(configured);
+    if (access(configured.c_str(), R_OK) == 0) return fs::absolute(configured).lexically_normal().string();
   } else {
-    if (const char* env = std::getenv("WARPLENS_CAPTURE_INJECT_LIB"); env && usable(env)) return fs::absolute(env).string();
-    auto lib = (self_executable_dir() / ".." / "lib" / "libwarplens_capture_inject.so").lexically_normal();
-    if (usable(lib.string())) return lib.string();
+    std::string found = profile::locate_injection_library(&tried);
+    if (!found.empty()) return found;
   }
   if (error) {
-    *error = "the capture injection library was not found (tried";
+    *error = "the injection library was not found (tried";
     for (const auto& t : tried) *error += " " + t;
     *error += "); it is built only when CMake finds CUPTI";
   }
@@ -42,25 +41,31 @@ CaptureRunResult capture_program(const CaptureRequest& req, std::stop_token stop
     return r;
   }
   fs::remove(req.out_dir / capture::kManifestFile, ec);
-  ProcessSpec spec;
+  ToolSpec spec;
   spec.argv = req.program;
   spec.cwd = req.cwd;
   spec.timeout_s = req.timeout_s;
-  spec.env = {{"CUDA_INJECTION64_PATH", r.library},
-              {"WARPLENS_CAPTURE_DIR", fs::absolute(req.out_dir).string()},
-              {"WARPLENS_CAPTURE_KERNEL", req.kernel_regex},
-              {"WARPLENS_CAPTURE_LAUNCHES", std::to_string(req.max_launches)},
-              {"WARPLENS_CAPTURE_MAX_BYTES", std::to_string(req.max_bytes)}};
-  r.process = run_process(spec, stop);
-  if (!r.process.started) {
-    r.error = "cannot run " + req.program[0] + ": " + r.process.start_error;
+  spec.log_stem = req.out_dir / "program";
+  // Capture only: the profiler side of the library stays at its cheapest
+  // (activity records, no SASS patching) and writes no profile.
+  spec.env = {{profile::env::kInjectionPath, r.library},
+              {capture::env::kDir, fs::absolute(req.out_dir).string()},
+              {capture::env::kKernel, req.kernel_regex},
+              {capture::env::kLaunches, std::to_string(req.max_launches)},
+              {capture::env::kMaxBytes, std::to_string(req.max_bytes)},
+              {profile::env::kMetrics, "0"},
+              {profile::env::kPass, "timing"},
+              {profile::env::kOutput, ""}};
+  r.process = run_tool(spec, stop);
+  if (!r.process.process.started) {
+    r.error = r.process.process.start_error;
     return r;
   }
   try {
     r.manifest = capture::load_capture(req.out_dir);
     r.ok = true;
   } catch (const capture::CaptureFormatError& e) {
-    r.error = "the program " + r.process.describe() + " without a usable capture: " + e.what();
+    r.error = r.process.description + ", without a usable capture: " + e.what();
     std::string tail = r.process.err.size() > 2000 ? r.process.err.substr(r.process.err.size() - 2000) : r.process.err;
     if (!tail.empty()) r.error += "\nprogram stderr:\n" + tail;
   }

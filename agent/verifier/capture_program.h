@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "agent/verifier/subprocess.h"
+#include "agent/verifier/tool_process.h"
 #include "profiler/capture_format.h"
 
 namespace warplens::verifier {
@@ -20,7 +20,7 @@ struct CaptureRequest {
   std::vector<std::string> program;          // argv of the program
   std::string kernel_regex = ".*";           // ECMAScript regex, matched against the demangled and mangled name
   int max_launches = 1;                      // K: first K matching launches
-  std::uint64_t max_bytes = 1ull << 30;      // cap on all blobs; beyond it launches are refused
+  std::uint64_t max_bytes = capture::kDefaultMaxBytes;  // cap on all blobs; beyond it launches are refused
   std::filesystem::path out_dir;             // the capture directory (created)
   double timeout_s = 0;                      // 0: none
   std::string inject_library;                // empty: find_capture_library
@@ -31,14 +31,15 @@ struct CaptureRunResult {
   bool ok = false;                           // a manifest was written (it may hold zero launches)
   std::string error;
   std::string library;
-  ProcessResult process;                     // the program's run
+  ToolRun process;                           // the program's run (logs in <out>/program.out, .err)
   std::optional<capture::CaptureManifest> manifest;
 };
 
 CaptureRunResult capture_program(const CaptureRequest& request, std::stop_token stop = {});
 
-// `configured`, else $WARPLENS_CAPTURE_INJECT_LIB, else
-// <exe dir>/../lib/libwarplens_capture_inject.so.
+// `configured`, else the profiler's libwarplens_inject.so
+// (profile::locate_injection_library: $WARPLENS_INJECT_LIB, next to the
+// executable, ../lib), which carries the launch capture module.
 std::string find_capture_library(const std::string& configured, std::string* error);
 
 }  // namespace warplens::verifier

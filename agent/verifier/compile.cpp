@@ -2,7 +2,7 @@
 
 #include <unistd.h>
 
-#include "agent/verifier/subprocess.h"
+#include "agent/verifier/tool_process.h"
 
 namespace warplens::verifier {
 
@@ -51,18 +51,19 @@ CompileResult compile_to_cubin(const CompileRequest& req, std::stop_token stop) 
   for (const auto& i : req.include_dirs) common.push_back("-I" + i);
   for (const auto& f : req.extra_flags) common.push_back(f);
 
+  int step = 0;
   auto run = [&](std::vector<std::string> argv) {
-    ProcessSpec spec;
+    ToolSpec spec;
     spec.argv = std::move(argv);
     spec.timeout_s = req.timeout_s;
+    spec.log_stem = req.output.string() + ".nvcc" + std::to_string(step++);
     result.command = join(spec.argv);
-    ProcessResult p = run_process(spec, stop);
-    result.ms += p.wall_ms;
-    result.cancelled = p.cancelled;
-    std::string log = p.err + p.out;
-    if (!p.succeeded() && log.empty()) log = "nvcc " + p.describe();
-    else if (p.timed_out) log += "\nnvcc timed out";
-    return std::make_pair(p.succeeded(), log);
+    ToolRun r = run_tool(spec, stop);
+    result.ms += r.process.wall_ms;
+    result.cancelled = r.process.cancelled;
+    std::string log = r.err + r.out;
+    if (!r.succeeded() && (log.empty() || r.process.timed_out)) log += r.description;
+    return std::make_pair(r.succeeded(), log);
   };
 
   std::vector<std::string> argv = {nvcc, "-cubin"};

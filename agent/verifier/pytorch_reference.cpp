@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "agent/verifier/subprocess.h"
+#include "agent/verifier/tool_process.h"
 
 namespace warplens::verifier {
 
@@ -64,22 +64,22 @@ PytorchTiming time_pytorch_reference(const PytorchRequest& req, std::stop_token 
     t.error = "PyTorch reference " + req.model.string() + " does not exist";
     return t;
   }
-  ProcessSpec spec;
+  ToolSpec spec;
   spec.argv = {req.python.empty() ? "python3" : req.python, script.string(), req.model.string(),
                "--runs", std::to_string(req.runs), "--warmup", std::to_string(req.warmup)};
   spec.timeout_s = req.timeout_s;
-  spec.output_limit = 4 << 20;
-  ProcessResult p = run_process(spec, stop);
-  if (!p.started) {
-    t.error = "cannot run python: " + p.start_error;
+  spec.log_stem = (req.log_dir.empty() ? fs::temp_directory_path() : req.log_dir) / "pytorch";
+  ToolRun run = run_tool(spec, stop);
+  if (!run.process.started) {
+    t.error = "cannot run python: " + run.process.start_error;
     return t;
   }
-  t = parse_pytorch_output(p.out);
-  t.wall_ms = p.wall_ms;
-  if (!p.succeeded() && t.error.empty()) {
+  t = parse_pytorch_output(run.out);
+  t.wall_ms = run.process.wall_ms;
+  if (!run.succeeded() && t.error.empty()) {
     t.ok = false;
-    std::string tail = p.err.size() > 2000 ? p.err.substr(p.err.size() - 2000) : p.err;
-    t.error = "the PyTorch timing script failed (" + p.describe() + "): " + tail;
+    std::string tail = run.err.size() > 2000 ? run.err.substr(run.err.size() - 2000) : run.err;
+    t.error = "the PyTorch timing script failed (" + run.description + "): " + tail;
   }
   return t;
 }

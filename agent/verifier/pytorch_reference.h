@@ -20,6 +20,7 @@ struct PytorchRequest {
   int warmup = 3;
   int runs = 30;
   double timeout_s = 600;          // torch.compile's first call can take a minute
+  std::filesystem::path log_dir;   // where python's stdout/stderr are kept
 };
 
 struct PytorchTiming {

@@ -30,15 +30,15 @@ std::string find_replay_binary(const std::string& configured, std::string* error
   return "";
 }
 
-std::string explain_replay_failure(const ProcessResult& p) {
+std::string explain_replay_failure(const ToolRun& run) {
+  const auto& p = run.process;
   if (!p.started) return "cannot start warplens-replay: " + p.start_error;
-  if (p.exit_code == 127 && (p.err.find("libcuda.so") != std::string::npos ||
-                             p.err.find("error while loading shared libraries") != std::string::npos))
-    return "no NVIDIA driver on this machine (libcuda.so.1 cannot be loaded): " + p.err.substr(0, 300);
-  if (p.timed_out) return "warplens-replay timed out and was killed";
+  if (p.exit_code == 127 && (run.err.find("libcuda.so") != std::string::npos ||
+                             run.err.find("error while loading shared libraries") != std::string::npos))
+    return "no NVIDIA driver on this machine (libcuda.so.1 cannot be loaded): " + run.err.substr(0, 300);
   if (p.cancelled) return "cancelled";
-  std::string tail = p.err.size() > 1500 ? p.err.substr(p.err.size() - 1500) : p.err;
-  return "warplens-replay " + p.describe() + (tail.empty() ? "" : ": " + tail);
+  std::string tail = run.err.size() > 1500 ? run.err.substr(run.err.size() - 1500) : run.err;
+  return run.description + (tail.empty() ? "" : ": " + tail);
 }
 
 DeviceProbe probe_gpu(const std::string& replay_binary, const fs::path& work_dir, std::stop_token stop) {
@@ -51,10 +51,11 @@ DeviceProbe probe_gpu(const std::string& replay_binary, const fs::path& work_dir
   }
   DeviceProbe probe;
   fs::path out = work_dir / "device.json";
-  ProcessSpec spec;
+  ToolSpec spec;
   spec.argv = {replay_binary, "device-info", "--out", out.string()};
   spec.timeout_s = 60;
-  ProcessResult p = run_process(spec, stop);
+  spec.log_stem = work_dir / "device-info";
+  ToolRun p = run_tool(spec, stop);
   std::error_code ec;
   if (fs::exists(out, ec)) {
     try {
@@ -82,10 +83,11 @@ ReplayRun run_child(std::vector<std::string> argv, const fs::path& out, double t
   ReplayRun run;
   std::error_code ec;
   fs::remove(out, ec);
-  ProcessSpec spec;
+  ToolSpec spec;
   spec.argv = std::move(argv);
   spec.timeout_s = timeout_s;
-  run.process = run_process(spec, stop);
+  spec.log_stem = out.parent_path() / out.stem();
+  run.process = run_tool(spec, stop);
   if (fs::exists(out, ec)) {
     try {
       result = parse(read_text_file(out));

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "agent/verifier/replay_protocol.h"
-#include "agent/verifier/subprocess.h"
+#include "agent/verifier/tool_process.h"
 
 namespace warplens::verifier {
 
@@ -24,10 +24,10 @@ DeviceProbe probe_gpu(const std::string& replay_binary, const std::filesystem::p
 
 // Explains a replay process that produced no result file: a missing driver
 // library (exit 127 from the loader), a crash, a timeout.
-std::string explain_replay_failure(const ProcessResult& p);
+std::string explain_replay_failure(const ToolRun& run);
 
 struct ReplayRun {
-  ProcessResult process;
+  ToolRun process;
   bool have_result = false;   // the result file exists and parsed
   std::string read_error;
 };

@@ -301,7 +301,7 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
     if (cancelled()) return done();
     if (!cand_run.have_result) {
       // No result at all: the candidate crashed or hung the replay process.
-      std::string why = cand_run.process.timed_out
+      std::string why = cand_run.process.process.timed_out
                             ? "the candidate did not finish within " + std::to_string(static_cast<int>(req.timeout_s)) +
                                   " s and was killed"
                             : "the replay process ended without a result: " + explain_replay_failure(cand_run.process);
@@ -325,6 +325,7 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
       pr.runs = req.timed_runs;
       pr.warmup = req.warmup_runs;
       pr.timeout_s = req.pytorch_timeout_s;
+      pr.log_dir = work.path();
       PytorchTiming pt = time_pytorch_reference(pr, stop);
       v.stage_ms["pytorch"] = pt.wall_ms;
       if (cancelled()) return done();
