@@ -1,12 +1,12 @@
 #include "agent/verifier/kernel_signature.h"
 
-#include <cxxabi.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <set>
+
+#include "profiler/demangle.h"
 
 namespace warplens::verifier {
 
@@ -189,13 +189,7 @@ std::vector<Token> expand_aliases(const std::vector<Token>& toks,
 
 bool is_mangled_symbol(std::string_view symbol) { return symbol.size() > 2 && symbol.substr(0, 2) == "_Z"; }
 
-std::string demangle_symbol(std::string_view symbol) {
-  if (!is_mangled_symbol(symbol)) return std::string(symbol);
-  int status = 0;
-  std::string s(symbol);
-  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(s.c_str(), nullptr, nullptr, &status), std::free);
-  return status == 0 && out ? std::string(out.get()) : s;
-}
+std::string demangle_symbol(std::string_view symbol) { return profile::demangle(std::string(symbol)); }
 
 namespace {
 // Tokenizes a demangled name and locates the name and the parameter list.
