@@ -5,6 +5,7 @@
 //   warplens-replay device-info --out FILE
 //   warplens-replay reference   --plan PLAN --out FILE
 //   warplens-replay candidate   --plan PLAN --reference REF --out FILE
+//   warplens-replay timer-check --cubin FILE --out FILE   (self-check of the timer)
 //
 // The result is always written as JSON to FILE (also on errors). Exit codes:
 // 0 done (read the result), 2 the replay itself failed (result.error),
@@ -16,6 +17,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "agent/verifier/replay/cuda_driver.h"
 #include "agent/verifier/replay/replay_modes.h"
@@ -30,7 +33,7 @@ constexpr int kExitHung = 3;
 constexpr int kExitUsage = 64;
 
 struct Args {
-  std::string mode, plan, reference, out;
+  std::string mode, plan, reference, out, cubin;
 };
 
 bool parse(int argc, char** argv, Args& a) {
@@ -41,10 +44,12 @@ bool parse(int argc, char** argv, Args& a) {
     if (k == "--plan") a.plan = v;
     else if (k == "--reference") a.reference = v;
     else if (k == "--out") a.out = v;
+    else if (k == "--cubin") a.cubin = v;
     else return false;
   }
   if (a.out.empty()) return false;
   if (a.mode == "device-info") return true;
+  if (a.mode == "timer-check") return !a.cubin.empty();
   if (a.mode == "reference") return !a.plan.empty();
   if (a.mode == "candidate") return !a.plan.empty() && !a.reference.empty();
   return false;
@@ -66,7 +71,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: warplens-replay device-info --out FILE\n"
                  "       warplens-replay reference --plan PLAN --out FILE\n"
-                 "       warplens-replay candidate --plan PLAN --reference REF --out FILE\n");
+                 "       warplens-replay candidate --plan PLAN --reference REF --out FILE\n"
+                 "       warplens-replay timer-check --cubin FILE --out FILE\n");
     return kExitUsage;
   }
   // Load every kernel when its module loads: no first-launch loading inside
@@ -77,6 +83,16 @@ int main(int argc, char** argv) {
     verifier::DeviceProbe probe = replay::probe_device();
     write_or_complain(args.out, verifier::to_json_text(probe));
     return probe.ok ? kExitDone : kExitError;
+  }
+
+  if (args.mode == "timer-check") {
+    try {
+      write_or_complain(args.out, replay::timer_check(args.cubin, 2000000, 20));
+      return kExitDone;
+    } catch (const std::exception& e) {
+      write_or_complain(args.out, std::string("{\"ok\": false, \"error\": ") + nlohmann::json(e.what()).dump() + "}");
+      return kExitError;
+    }
   }
 
   if (args.mode == "reference") {

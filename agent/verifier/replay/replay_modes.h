@@ -1,8 +1,9 @@
-// The three things warplens-replay does, one file each:
+// What warplens-replay does, one file each:
 //   device-info   which GPU, its arch and L2 size (also the "is there a GPU" probe)
 //   reference     the original kernel on every input set: roles, expected outputs
 //   candidate     the candidate on every input set (twice), then timing of
 //                 original and candidate interleaved
+//   timer-check   whether the timer counts work left on another stream
 // Each fills a result struct; replay_main writes it and picks the exit code.
 #pragma once
 
@@ -28,5 +29,9 @@ void check_candidate(const verifier::ReplayPlan& plan, const verifier::Reference
                      verifier::CandidateResult& result, const EmergencyExit& on_hang);
 
 verifier::LaunchGeometry captured_geometry(const capture::LaunchRecord& launch);
+
+// Times extern "C" spin(long long cycles) from `cubin` on the timer's stream
+// and on another stream; JSON with both sample sets.
+std::string timer_check(const std::string& cubin, long long cycles, int runs);
 
 }  // namespace warplens::replay
