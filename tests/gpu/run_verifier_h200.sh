@@ -34,7 +34,7 @@ if ! { cmake -S "$root" -B "$build" -G Ninja -DWARPLENS_WITH_CLANG=OFF -DWARPLEN
   exit 1
 fi
 bin="$build/bin"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$OUT/gpu.txt" 2>&1 || true
+{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || echo "no nvidia-smi"; } >"$OUT/gpu.txt"
 
 log "unit and tool tests (no GPU needed)"
 "$bin/verifier_unit_tests" >"$OUT/unit_tests.log" 2>&1
