@@ -185,7 +185,7 @@ void LaunchCapture::enter(const LaunchCallback& cb) {
     ++manifest_.counters.driver_launches;
     if (cb.runtime_correlation_id) ++manifest_.counters.runtime_launches;
     if (!enabled_) return;
-    if (symbol.empty()) {
+    if (symbol.empty() && cb.domain == CUPTI_CB_DOMAIN_DRIVER_API) {
       // No name from CUPTI: ask the driver.
       LaunchParams lp = read_launch_params(cb);
       const char* n = nullptr;
@@ -198,6 +198,10 @@ void LaunchCapture::enter(const LaunchCallback& cb) {
     ++captured_;  // reserve the slot; refuse() gives it back
   }
   const auto started = std::chrono::steady_clock::now();
+  if (cb.domain != CUPTI_CB_DOMAIN_DRIVER_API)
+    return refuse(symbol, sequence,
+                  "this runtime launched the kernel without a driver launch callback; capture needs the driver "
+                  "launch (function handle and parameter layout)");
   LaunchParams lp = read_launch_params(cb);
   if (!lp.ok) return refuse(symbol, sequence, lp.error);
   if (lp.stream) {
@@ -295,7 +299,7 @@ void LaunchCapture::leave(const LaunchCallback& cb) {
     }
     refuse(rec.kernel, rec.sequence, reason);
   };
-  if (cb.result() != CUDA_SUCCESS) return release("the launch itself failed: " + error_name(cb.result()));
+  if (!cb.succeeded()) return release("the launch call itself failed (the program sees the error)");
   ContextScope scope(cb.context());
   auto exit_started = std::chrono::steady_clock::now();
   CUresult r = cuCtxSynchronize();

@@ -62,12 +62,12 @@ BufferRole classify(Runner& runner, ReplaySide& side, const capture::LaunchRecor
   runner.run(side, contents, rec.param_buffer, ra);
   contents[a] = pb;
   runner.run(side, contents, rec.param_buffer, rb);
-  for (std::size_t b = 0; b < rec.allocations.size(); ++b) {
-    if (b == a) continue;
-    if (!compare_with_tolerance(r0[b].data(), ra[b].data(), r0[b].size(), layout.allocations[b], tol, {}, nullptr).ok ||
-        !compare_with_tolerance(r0[b].data(), rb[b].data(), r0[b].size(), layout.allocations[b], tol, {}, nullptr).ok)
-      return BufferRole::InOut;
-  }
+  auto same = [&](const std::vector<std::uint8_t>& x, const std::vector<std::uint8_t>& y, std::size_t b) {
+    return x == y ||
+           compare_with_tolerance(x.data(), y.data(), x.size(), layout.allocations[b], tol, {}, nullptr).ok;
+  };
+  for (std::size_t b = 0; b < rec.allocations.size(); ++b)
+    if (b != a && (!same(r0[b], ra[b], b) || !same(r0[b], rb[b], b))) return BufferRole::InOut;
   ByteRanges unwritten = unwritten_ranges(ra[a].data(), pa.data(), rb[a].data(), pb.data(), bytes);
   bool same_a = compare_with_tolerance(r0[a].data(), ra[a].data(), bytes, layout.allocations[a], tol, unwritten, pa.data()).ok;
   bool same_b = compare_with_tolerance(r0[a].data(), rb[a].data(), bytes, layout.allocations[a], tol, unwritten, pb.data()).ok;
