@@ -1,8 +1,7 @@
 #include "agent/verifier/compile.h"
 
-#include <unistd.h>
-
 #include "agent/verifier/tool_process.h"
+#include "analysis/nvcc_toolchain.h"
 
 namespace warplens::verifier {
 
@@ -10,12 +9,8 @@ namespace fs = std::filesystem;
 
 std::string find_nvcc(const std::string& configured) {
   if (!configured.empty()) return find_on_path(configured);
-  if (const char* cuda = std::getenv("CUDA_PATH")) {
-    std::string p = std::string(cuda) + "/bin/nvcc";
-    if (access(p.c_str(), X_OK) == 0) return p;
-  }
-  if (access("/usr/local/cuda/bin/nvcc", X_OK) == 0) return "/usr/local/cuda/bin/nvcc";
-  return find_on_path("nvcc");
+  NvccLookup lookup = warplens::find_nvcc("");  // $CUDA_PATH, $CUDA_HOME, PATH, /usr/local/cuda
+  return lookup.toolchain ? lookup.toolchain->nvcc : "";
 }
 
 bool needs_relocatable_device_code(const std::string& log) {
@@ -23,20 +18,6 @@ bool needs_relocatable_device_code(const std::string& log) {
          log.find("-rdc=true") != std::string::npos ||
          log.find("relocatable device code") != std::string::npos;
 }
-
-namespace {
-
-std::string join(const std::vector<std::string>& argv) {
-  std::string s;
-  for (const auto& a : argv) {
-    if (!s.empty()) s += ' ';
-    bool quote = a.find_first_of(" \t\"'$") != std::string::npos;
-    s += quote ? "'" + a + "'" : a;
-  }
-  return s;
-}
-
-}  // namespace
 
 CompileResult compile_to_cubin(const CompileRequest& req, std::stop_token stop) {
   CompileResult result;
@@ -57,7 +38,7 @@ CompileResult compile_to_cubin(const CompileRequest& req, std::stop_token stop) 
     spec.argv = std::move(argv);
     spec.timeout_s = req.timeout_s;
     spec.log_stem = req.output.string() + ".nvcc" + std::to_string(step++);
-    result.command = join(spec.argv);
+    result.command = shell_join(spec.argv);
     ToolRun r = run_tool(spec, stop);
     result.ms += r.process.wall_ms;
     result.cancelled = r.process.cancelled;

@@ -34,8 +34,8 @@ struct CompileResult {
 
 CompileResult compile_to_cubin(const CompileRequest& request, std::stop_token stop = {});
 
-// `configured` if set, else $CUDA_PATH/bin/nvcc, /usr/local/cuda/bin/nvcc,
-// nvcc on PATH; empty when none exists.
+// `configured` (a path or a name on PATH) if set, else the toolkit's nvcc as
+// analysis/nvcc_toolchain.h finds it; empty when none exists.
 std::string find_nvcc(const std::string& configured);
 
 // True when nvcc's log asks for relocatable device code.
