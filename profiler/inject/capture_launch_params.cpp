@@ -1,3 +1,4 @@
+#include "profiler/inject/capture_errors.h"
 #include "profiler/inject/capture_launch_params.h"
 
 #include <cupti.h>  // also declares the driver callbacks' *_params structs
@@ -8,12 +9,6 @@
 namespace warplens::inject {
 
 namespace {
-
-std::string error_name(CUresult r) {
-  const char* name = nullptr;
-  if (cuGetErrorName(r, &name) == CUDA_SUCCESS && name) return name;
-  return "CUresult " + std::to_string(static_cast<int>(r));
-}
 
 template <class P>
 void geometry_from_classic(const P& p, LaunchParams& out) {
@@ -94,7 +89,7 @@ std::vector<capture::ParamSlot> param_slots(CUfunction f, std::string* error) {
     // CUDA_ERROR_INVALID_VALUE past the last parameter is the normal end
     // (also for a kernel without parameters).
     if (last == CUDA_ERROR_INVALID_VALUE) return slots;
-    if (error) *error = "cannot read the parameter layout: " + error_name(last);
+    if (error) *error = "cannot read the parameter layout: " + cu_error_name(last);
   }
   return {};
 }

@@ -1,16 +1,9 @@
+#include "profiler/inject/capture_errors.h"
 #include "profiler/inject/capture_memory.h"
 
 #include <cstring>
 
 namespace warplens::inject {
-
-namespace {
-std::string error_name(CUresult r) {
-  const char* name = nullptr;
-  if (cuGetErrorName(r, &name) == CUDA_SUCCESS && name) return name;
-  return "CUresult " + std::to_string(static_cast<int>(r));
-}
-}  // namespace
 
 PointerScan scan_pointers(const std::vector<capture::ParamSlot>& params, const std::vector<std::uint8_t>& buffer,
                           int device) {
@@ -80,7 +73,7 @@ PointerScan scan_pointers(const std::vector<capture::ParamSlot>& params, const s
 std::vector<std::uint8_t> copy_allocation(const FoundAllocation& a, std::string* error) {
   std::vector<std::uint8_t> host(a.bytes);
   CUresult r = a.bytes ? cuMemcpyDtoH(host.data(), a.base, a.bytes) : CUDA_SUCCESS;
-  if (r != CUDA_SUCCESS && error) *error = "copying " + std::to_string(a.bytes) + " bytes failed: " + error_name(r);
+  if (r != CUDA_SUCCESS && error) *error = "copying " + std::to_string(a.bytes) + " bytes failed: " + cu_error_name(r);
   return host;
 }
 

@@ -1,3 +1,4 @@
+#include "profiler/inject/capture_errors.h"
 #include "profiler/inject/launch_capture.h"
 
 #include <chrono>
@@ -17,12 +18,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kMaxRefusalsRecorded = 32;
-
-std::string error_name(CUresult r) {
-  const char* name = nullptr;
-  if (cuGetErrorName(r, &name) == CUDA_SUCCESS && name) return name;
-  return "CUresult " + std::to_string(static_cast<int>(r));
-}
 
 std::vector<std::string> program_arguments() {
   std::ifstream in("/proc/self/cmdline", std::ios::binary);
@@ -243,7 +238,7 @@ void LaunchCapture::enter(const LaunchCallback& cb) {
   // before its inputs are read.
   CUresult r = cuCtxSynchronize();
   if (r != CUDA_SUCCESS)
-    return release("the context reported " + error_name(r) + " before the launch (an earlier kernel failed)");
+    return release("the context reported " + cu_error_name(r) + " before the launch (an earlier kernel failed)");
 
   auto pending = std::make_unique<Pending>();
   pending->started = started;
@@ -303,7 +298,7 @@ void LaunchCapture::leave(const LaunchCallback& cb) {
   ContextScope scope(cb.context());
   auto exit_started = std::chrono::steady_clock::now();
   CUresult r = cuCtxSynchronize();
-  if (r != CUDA_SUCCESS) return release("the kernel failed: " + error_name(r) + " (the program will see it too)");
+  if (r != CUDA_SUCCESS) return release("the kernel failed: " + cu_error_name(r) + " (the program will see it too)");
   for (std::size_t a = 0; a < pending->allocations.size(); ++a) {
     std::string error;
     auto bytes = copy_allocation(pending->allocations[a], &error);

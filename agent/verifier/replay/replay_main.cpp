@@ -63,6 +63,17 @@ void write_or_complain(const std::string& path, const std::string& text) {
   }
 }
 
+// The hang handler: writes the result as it stands and ends the process
+// without unwinding (destructors would wait for the hung kernel).
+template <class Result>
+replay::EmergencyExit write_and_exit_hung(const std::string& out, const Result& result) {
+  return [&out, &result] {
+    write_or_complain(out, verifier::to_json_text(result));
+    std::fflush(nullptr);
+    _exit(kExitHung);
+  };
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -97,11 +108,7 @@ int main(int argc, char** argv) {
 
   if (args.mode == "reference") {
     verifier::ReferenceResult result;
-    auto on_hang = [&] {
-      write_or_complain(args.out, verifier::to_json_text(result));
-      std::fflush(nullptr);
-      _exit(kExitHung);
-    };
+    auto on_hang = write_and_exit_hung(args.out, result);
     try {
       auto plan = verifier::parse_replay_plan(verifier::read_text_file(args.plan));
       replay::compute_reference(plan, result, on_hang);
@@ -114,11 +121,7 @@ int main(int argc, char** argv) {
   }
 
   verifier::CandidateResult result;
-  auto on_hang = [&] {
-    write_or_complain(args.out, verifier::to_json_text(result));
-    std::fflush(nullptr);
-    _exit(kExitHung);
-  };
+  auto on_hang = write_and_exit_hung(args.out, result);
   try {
     auto plan = verifier::parse_replay_plan(verifier::read_text_file(args.plan));
     auto reference = verifier::parse_reference_result(verifier::read_text_file(args.reference));
