@@ -1,10 +1,11 @@
-#include "profiler/inject/capture_errors.h"
 #include "profiler/inject/capture_launch_params.h"
 
 #include <cupti.h>  // also declares the driver callbacks' *_params structs
 
 #include <algorithm>
 #include <cstring>
+
+#include "profiler/inject/capture_errors.h"
 
 namespace warplens::inject {
 

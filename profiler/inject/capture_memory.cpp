@@ -1,7 +1,8 @@
-#include "profiler/inject/capture_errors.h"
 #include "profiler/inject/capture_memory.h"
 
 #include <cstring>
+
+#include "profiler/inject/capture_errors.h"
 
 namespace warplens::inject {
 

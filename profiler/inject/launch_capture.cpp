@@ -1,4 +1,3 @@
-#include "profiler/inject/capture_errors.h"
 #include "profiler/inject/launch_capture.h"
 
 #include <chrono>
@@ -10,6 +9,7 @@
 #include "profiler/inject/capture_launch_params.h"
 #include "profiler/inject/capture_memory.h"
 #include "profiler/inject/inject_log.h"
+#include "profiler/inject/capture_errors.h"
 
 namespace warplens::inject {
 
