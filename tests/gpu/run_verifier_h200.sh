@@ -20,6 +20,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$root/verifier-gpu-out}
 mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
 build=${WARPLENS_BUILD_DIR:-$root/build-verifier-gpu}
 start=$(date +%s)
 log() { echo "[run_verifier_h200 $(($(date +%s) - start))s] $*" >&2; }
