@@ -50,8 +50,10 @@ gpu_rc=$?
 
 cases="$root/tests/gpu/verifier_cases"
 cli="$bin/warplens-verify-cli"
+transpose_capture="$OUT/work/captures/transpose"
+[ -f "$transpose_capture/manifest.json" ] || transpose_capture="$OUT/work/captures-synthetic/transpose"
 log "one-command reproduction through the CLI"
-"$cli" verify --capture "$OUT/work/captures/transpose" --original "$cases/transpose.cu" \
+"$cli" verify --capture "$transpose_capture" --original "$cases/transpose.cu" \
   --candidate "$cases/candidates/honest_transpose_padded.cu" --kernel transpose_naive --json \
   >"$OUT/cli_verdict.json" 2>"$OUT/cli_verdict.err"
 cli_rc=$?
@@ -59,7 +61,7 @@ cli_rc=$?
   >"$OUT/cli_capture.txt" 2>&1
 cli_capture_rc=$?
 log "the no-GPU path (CUDA_VISIBLE_DEVICES empty)"
-CUDA_VISIBLE_DEVICES= "$cli" verify --capture "$OUT/work/captures/transpose" --original "$cases/transpose.cu" \
+CUDA_VISIBLE_DEVICES= "$cli" verify --capture "$transpose_capture" --original "$cases/transpose.cu" \
   --candidate "$cases/candidates/honest_transpose_padded.cu" --kernel transpose_naive >"$OUT/no_gpu.txt" 2>&1
 no_gpu_rc=$?
 

@@ -26,7 +26,7 @@ bool failed_with(const Verdict& v, Problem p) {
 }
 
 Verdict scale_add_exploit(const std::string& name, bool keep_fixture = false) {
-  REQUIRE(captured("scale_add", "scale_add", "scale_add", 1).ok);
+  REQUIRE(ensure_capture("scale_add", "scale_add", "scale_add", 1));
   return verify_case(name, "scale_add", "scale_add", name, "scale_add", {}, keep_fixture);
 }
 
@@ -127,7 +127,7 @@ TEST_CASE("exploit: a kernel that behaves only while checked is caught in the ti
 }
 
 TEST_CASE("exploit: a race (run-to-run different results) is caught") {
-  REQUIRE(captured("row_sum", "row_sum", "row_sum", 1).ok);
+  REQUIRE(ensure_capture("row_sum", "row_sum", "row_sum", 1));
   Verdict v = verify_case("exploit_race", "row_sum", "row_sum", "exploit_race", "row_sum", {}, true);
   bool ok = v.level == -1 && (mentions(v, "race or nondeterminism") || mentions(v, "differ"));
   record("exploit_race", "exploit", "-1, two runs differ", ok, gist(v), &v);
@@ -136,7 +136,7 @@ TEST_CASE("exploit: a race (run-to-run different results) is caught") {
 }
 
 TEST_CASE("exploit: half precision beyond the fp32 tolerance is rejected with the worst element") {
-  REQUIRE(captured("row_sum", "row_sum", "row_sum", 1).ok);
+  REQUIRE(ensure_capture("row_sum", "row_sum", "row_sum", 1));
   Verdict v = verify_case("exploit_half_precision", "row_sum", "row_sum", "exploit_half_precision", "row_sum");
   bool ok = v.level == -1 && failed_with(v, Problem::OutOfTolerance) && has_finding(v, "half-precision", false);
   record("exploit_half_precision", "exploit", "-1, out of the 1e-4 tolerance", ok, gist(v), &v);

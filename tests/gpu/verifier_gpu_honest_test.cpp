@@ -39,20 +39,20 @@ void honest(const std::string& name, const std::string& capture_key, const std::
 }  // namespace
 
 TEST_CASE("honest: bigger blocks with __launch_bounds__, grid recomputed") {
-  REQUIRE(captured("scale_add", "scale_add", "scale_add", 1).ok);
+  REQUIRE(ensure_capture("scale_add", "scale_add", "scale_add", 1));
   honest("honest_scale_add_launch_bounds", "scale_add", "scale_add", "scale_add", [](const Verdict& v) {
     return v.candidate_launch.block[0] == 256 && v.candidate_launch.grid[0] == 4096;
   });
 }
 
 TEST_CASE("honest: vectorised float4 with declared coarsening") {
-  REQUIRE(captured("scale_add", "scale_add", "scale_add", 1).ok);
+  REQUIRE(ensure_capture("scale_add", "scale_add", "scale_add", 1));
   honest("honest_scale_add_vec4", "scale_add", "scale_add", "scale_add",
          [](const Verdict& v) { return v.candidate_launch.grid[0] == 2048; });
 }
 
 TEST_CASE("honest: two captured launches of different shapes are both input sets") {
-  REQUIRE(captured("scale_add_x2", "scale_add", "scale_add", 2).ok);
+  REQUIRE(ensure_capture("scale_add_x2", "scale_add", "scale_add", 2));
   Verdict v = verify_case("honest_scale_add_two_shapes", "scale_add_x2", "scale_add", "honest_scale_add_vec4",
                           "scale_add");
   bool ok = v.correct && v.input_sets.size() == 5 && v.input_sets[1].origin == "captured launch 1";
@@ -62,7 +62,7 @@ TEST_CASE("honest: two captured launches of different shapes are both input sets
 }
 
 TEST_CASE("honest: shared-memory transposes") {
-  REQUIRE(captured("transpose", "transpose", "transpose_naive", 1).ok);
+  REQUIRE(ensure_capture("transpose", "transpose", "transpose_naive", 1));
   honest("honest_transpose_tiled", "transpose", "transpose", "transpose_naive", {}, true);
   honest("honest_transpose_padded", "transpose", "transpose", "transpose_naive");
   honest("honest_transpose_16x16", "transpose", "transpose", "transpose_naive", [](const Verdict& v) {
@@ -71,18 +71,18 @@ TEST_CASE("honest: shared-memory transposes") {
 }
 
 TEST_CASE("honest: warp-shuffle reduction (different summation order, within tolerance)") {
-  REQUIRE(captured("row_sum", "row_sum", "row_sum", 1).ok);
+  REQUIRE(ensure_capture("row_sum", "row_sum", "row_sum", 1));
   honest("honest_row_sum_shuffle", "row_sum", "row_sum", "row_sum", {}, true);
 }
 
 TEST_CASE("honest: struct parameter with an interior pointer; managed memory replayed in place") {
-  REQUIRE(captured("memory_kinds", "memory_kinds", ".*", 8).ok);
+  REQUIRE(ensure_capture("memory_kinds", "memory_kinds", ".*", 8));
   honest("honest_scale_span", "memory_kinds", "memory_kinds", "scale_span");
   honest("honest_add_one_managed", "memory_kinds", "memory_kinds", "add_one");
 }
 
 TEST_CASE("sanity: the original against itself is correct and not faster (level 1)") {
-  REQUIRE(captured("transpose", "transpose", "transpose_naive", 1).ok);
+  REQUIRE(ensure_capture("transpose", "transpose", "transpose_naive", 1));
   Verdict v = verify_case("identity_transpose", "transpose", "transpose", "../transpose", "transpose_naive");
   bool ok = v.correct && v.level == 1 && v.speedup > 0.9 && v.speedup < 1.1;
   record("identity_transpose", "honest", "level 1, speedup within 10% of 1.0", ok, speed(v), &v);
@@ -91,7 +91,7 @@ TEST_CASE("sanity: the original against itself is correct and not faster (level 
 }
 
 TEST_CASE("level 3: PyTorch eager and torch.compile timed with the same method") {
-  REQUIRE(captured("transpose", "transpose", "transpose_naive", 1).ok);
+  REQUIRE(ensure_capture("transpose", "transpose", "transpose_naive", 1));
   Verdict v = verify_case("honest_transpose_padded_vs_pytorch", "transpose", "transpose", "honest_transpose_padded",
                           "transpose_naive", [](VerifyRequest& r) {
                             r.pytorch_reference = env().cases_dir / "transpose_model.py";

@@ -32,6 +32,14 @@ std::filesystem::path program(const std::string& name);
 const CaptureRunResult& captured(const std::string& key, const std::string& program_name, const std::string& regex,
                                  int launches, std::uint64_t max_bytes = capture::kDefaultMaxBytes);
 
+// A capture for `key` that the verify cases can use: the injection
+// library's (captured() above) when it worked, else a synthetic one written
+// with the capture_format API from the program's own data (scale_add,
+// scale_add_x2, transpose, row_sum, memory_kinds), reported in the summary
+// as a fallback.
+bool ensure_capture(const std::string& key, const std::string& program_name, const std::string& regex, int launches);
+std::filesystem::path capture_dir(const std::string& key);
+
 // verify() for candidates/<candidate>.cu against the case program's source.
 // The verdict is written to verdicts/<case_name>.json; `keep_fixture` also
 // copies the replay's plan and results to fixtures/<case_name>/ for CI.

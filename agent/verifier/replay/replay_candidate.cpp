@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <memory>
 
 #include "agent/verifier/poison.h"
@@ -173,9 +174,11 @@ void check_candidate(const ReplayPlan& plan, const ReferenceResult& reference, C
         side.wait(stream.get(), plan.run_deadline_s);
       } catch (const KernelHang& h) {
         result.timed_out = true;
+        char slowest[64];
+        std::snprintf(slowest, sizeof slowest, "%.3f ms", reference.max_run_ms);
         result.failure = "the candidate " + std::string(h.what()) + " on input set " + std::to_string(spec.index) +
-                         ", run " + std::to_string(run) + " (the original's slowest run took " +
-                         std::to_string(reference.max_run_ms) + " ms): treated as hung";
+                         ", run " + std::to_string(run) + " (the original's slowest run took " + slowest +
+                         "): treated as hung";
         finish();
         on_hang();
         throw;  // not reached: on_hang ends the process

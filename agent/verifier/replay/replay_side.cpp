@@ -1,5 +1,6 @@
 #include "agent/verifier/replay/replay_side.h"
 
+#include <cstdio>
 #include <cstring>
 #include <thread>
 
@@ -79,7 +80,11 @@ double ReplaySide::wait(CUstream stream, double deadline_s) {
     if (r == CUDA_SUCCESS) break;
     if (r != CUDA_ERROR_NOT_READY) throw CudaError(r, "kernel execution");
     if (std::chrono::steady_clock::now() > deadline)
-      throw KernelHang("did not finish within " + std::to_string(deadline_s) + " s");
+    {
+      char limit[32];
+      std::snprintf(limit, sizeof limit, "%.1f s", deadline_s);
+      throw KernelHang(std::string("did not finish within ") + limit);
+    }
     if (spins > 64) std::this_thread::sleep_for(std::chrono::microseconds(50));
   }
   // Surface errors from work on other streams too (e.g. child grids).
