@@ -16,6 +16,17 @@ std::string apis(const capture::CaptureManifest& m) {
   for (const auto& l : m.launches) s += (s.empty() ? "" : ",") + l.api;
   return s;
 }
+// Records a failed capture as a summary row before the test stops.
+bool usable(const CaptureRunResult& r, const std::string& name, const std::string& expected) {
+  if (r.ok) return true;
+  std::string detail = "capture failed: " + r.error.substr(0, r.error.find('\n'));
+  std::string err = r.process.err;
+  while (!err.empty() && (err.back() == '\n' || err.back() == ' ')) err.pop_back();
+  if (!err.empty()) detail += " | program stderr: " + err.substr(err.rfind('\n') == std::string::npos ? 0 : err.rfind('\n') + 1);
+  record(name, "capture", expected, false, detail);
+  return false;
+}
+
 template <class T>
 T param_value(const capture::LaunchRecord& l, int index) {
   T v{};
@@ -27,7 +38,7 @@ T param_value(const capture::LaunchRecord& l, int index) {
 TEST_CASE("capture: a runtime launch (<<<>>>) reaches the driver callback and is captured whole") {
   const auto& r = captured("scale_add", "scale_add", "scale_add", 1);
   INFO(r.error);
-  REQUIRE(r.ok);
+  REQUIRE(usable(r, "capture-runtime-launch", "1 launch, 3 allocations, via the driver callback"));
   const auto& m = *r.manifest;
   bool ok = m.launches.size() == 1 && m.complete;
   std::string detail = "launches " + std::to_string(m.launches.size()) + ", api " + apis(m) + ", runtime→driver " +
@@ -48,7 +59,8 @@ TEST_CASE("capture: a runtime launch (<<<>>>) reaches the driver callback and is
 
 TEST_CASE("capture: the first K launches, with their own shapes") {
   const auto& r = captured("scale_add_x2", "scale_add", "scale_add", 2);
-  REQUIRE(r.ok);
+  INFO(r.error);
+  REQUIRE(usable(r, "capture-k-launches", "2 launches, second n = 1048573"));
   const auto& m = *r.manifest;
   bool ok = m.launches.size() == 2 && param_value<int>(m.launches[1], 4) == (1 << 20) - 3 &&
             param_value<float>(m.launches[1], 3) == 0.5f && m.launches[1].sequence == 1;
@@ -59,8 +71,8 @@ TEST_CASE("capture: the first K launches, with their own shapes") {
 
 TEST_CASE("capture: driver API launches (cuLaunchKernel with kernelParams and with extra, cuLaunchKernelEx)") {
   const auto& r = captured("driver_launch", "driver_launch", "saxpy_driver", 3);
-  INFO(r.error << r.process.err);
-  REQUIRE(r.ok);
+  INFO(r.error);
+  REQUIRE(usable(r, "capture-driver-api", "3 launches: kernelParams, extra buffer, Ex"));
   const auto& m = *r.manifest;
   bool ok = m.launches.size() == 3;
   if (ok) {
@@ -75,8 +87,8 @@ TEST_CASE("capture: driver API launches (cuLaunchKernel with kernelParams and wi
 
 TEST_CASE("capture: managed memory captured, host memory refused with the reason, pointers inside structs") {
   const auto& r = captured("memory_kinds", "memory_kinds", ".*", 8);
-  INFO(r.error << r.process.err);
-  REQUIRE(r.ok);
+  INFO(r.error);
+  REQUIRE(usable(r, "capture-memory-kinds", "managed captured, host refused, struct pointer at byte 8"));
   const auto& m = *r.manifest;
   const capture::LaunchRecord* managed = nullptr;
   const capture::LaunchRecord* span = nullptr;
@@ -99,7 +111,8 @@ TEST_CASE("capture: managed memory captured, host memory refused with the reason
 
 TEST_CASE("capture: beyond the size cap a launch is refused clearly") {
   const auto& r = captured("scale_add_capped", "scale_add", "scale_add", 1, 1u << 20);
-  REQUIRE(r.ok);
+  INFO(r.error);
+  REQUIRE(usable(r, "capture-size-cap", "refused: over the 1 MiB cap"));
   const auto& m = *r.manifest;
   bool ok = m.launches.empty() && !m.refusals.empty() &&
             m.refusals[0].reason.find("over the cap") != std::string::npos;

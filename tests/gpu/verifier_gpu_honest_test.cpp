@@ -122,12 +122,17 @@ TEST_CASE("timer: work left on another stream is counted (warplens-replay timer-
   c.output = dir / "spin.cubin";
   c.arch = env().device.arch;
   auto compiled = compile_to_cubin(c);
+  if (!compiled.ok) record("timer_other_stream", "timer", "other-stream work counted", false, "spin.cu: " + compiled.log);
   REQUIRE_MESSAGE(compiled.ok, compiled.log);
   ToolSpec spec;
   spec.argv = {env().replay, "timer-check", "--cubin", c.output.string(), "--out", (dir / "timer.json").string()};
   spec.timeout_s = 120;
   spec.log_stem = dir / "timer-check";
   ToolRun run = run_tool(spec);
+  if (!run.succeeded())
+    record("timer_other_stream", "timer", "other-stream work counted", false,
+           "timer-check: " + run.description + " " +
+               (fs::exists(dir / "timer.json") ? read_text_file(dir / "timer.json").substr(0, 200) : ""));
   REQUIRE_MESSAGE(run.succeeded(), run.description << run.err);
   auto j = nlohmann::json::parse(read_text_file(dir / "timer.json"));
   TimingSamples s;
