@@ -203,3 +203,30 @@ TEST_CASE("poison B is a NaN for every float type and never equals poison A") {
     for (int i = 0; i < 64; ++i) CHECK(pa[i] != pb[i]);
   }
 }
+
+TEST_CASE("compare: the bit-exact fast path keeps every rule") {
+  Tolerance tol;
+  const std::uint64_t n = 64;
+  auto poison = make_poison(n * 4, kF32, Poison::B);
+  auto expected = make_poison(n * 4, kF32, Poison::A);  // the reference's unwritten bytes hold poison A
+  for (std::uint64_t i = 0; i < 48; ++i) {
+    float v = static_cast<float>(i);
+    std::memcpy(expected.data() + 4 * i, &v, 4);
+  }
+  ByteRanges unwritten = {{48 * 4, 64 * 4}};
+  auto got = expected;
+  std::memcpy(got.data() + 48 * 4, poison.data() + 48 * 4, 16 * 4);  // this run started from poison B
+  auto c = compare_with_tolerance(expected.data(), got.data(), n * 4, kF32, tol, unwritten, poison.data());
+  CHECK(c.ok);
+  CHECK(c.elements == 48);  // the expected NaN poison in unwritten bytes is not a NaN value
+  // A NaN among the written values still fails, even when the bits agree.
+  float nan = std::numeric_limits<float>::quiet_NaN();
+  std::memcpy(expected.data() + 4 * 5, &nan, 4);
+  std::memcpy(got.data() + 4 * 5, &nan, 4);
+  auto c2 = compare_with_tolerance(expected.data(), got.data(), n * 4, kF32, tol, unwritten, poison.data());
+  CHECK_FALSE(c2.ok);
+  CHECK(c2.worst->index == 5);
+  // compare_exact skips ignored bytes on the fast path too.
+  CHECK(compare_exact(expected.data(), got.data(), n * 4, kF32, unwritten).ok);
+  CHECK(compare_exact(expected.data(), got.data(), n * 4, kF32, unwritten).elements == 48);
+}
