@@ -65,7 +65,10 @@ PytorchTiming time_pytorch_reference(const PytorchRequest& req, std::stop_token 
     return t;
   }
   ToolSpec spec;
-  spec.argv = {req.python.empty() ? "python3" : req.python, script.string(), req.model.string(),
+  std::string python = req.python;
+  if (python.empty())
+    if (const char* env = std::getenv("WARPLENS_PYTHON"); env && *env) python = env;
+  spec.argv = {python.empty() ? "python3" : python, script.string(), req.model.string(),
                "--runs", std::to_string(req.runs), "--warmup", std::to_string(req.warmup)};
   spec.timeout_s = req.timeout_s;
   spec.log_stem = (req.log_dir.empty() ? fs::temp_directory_path() : req.log_dir) / "pytorch";

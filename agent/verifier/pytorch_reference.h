@@ -15,7 +15,7 @@ namespace warplens::verifier {
 
 struct PytorchRequest {
   std::filesystem::path model;     // model.py
-  std::string python;              // empty: python3
+  std::string python;              // empty: $WARPLENS_PYTHON, else python3
   std::filesystem::path script;    // empty: find_pytorch_script()
   int warmup = 3;
   int runs = 30;

@@ -52,7 +52,7 @@ struct VerifyRequest {
 
   std::string nvcc;                            // empty: CUDA_PATH, /usr/local/cuda, PATH
   std::string replay_binary;                   // empty: $WARPLENS_REPLAY or next to this executable
-  std::string python;                          // empty: python3
+  std::string python;                          // empty: $WARPLENS_PYTHON, else python3
   std::filesystem::path work_dir;              // empty: a fresh temporary directory
   bool keep_work_dir = false;                  // keep cubins, plan and results for inspection
 };

@@ -15,7 +15,8 @@
 # 5. writes verdicts, fixtures (capture manifests, replay results), per-
 #    candidate verification times and logs under $OUT, and prints a summary
 #    table last.
-# Expected wall time: 3 to 5 minutes (the cap is 8).
+# Expected wall time: 3 to 5 minutes (the cap is 8). The PyTorch level-3 case
+# uses python3 (or $WARPLENS_PYTHON) with torch; without torch it records why.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$root/verifier-gpu-out}
