@@ -19,7 +19,7 @@
 # uses python3 (or $WARPLENS_PYTHON) with torch; without torch it records why.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:-$root/verifier-gpu-out}
+OUT=${OUT:-$root/build-verifier-gpu/out}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 build=${WARPLENS_BUILD_DIR:-$root/build-verifier-gpu}
