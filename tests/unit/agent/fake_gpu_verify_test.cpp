@@ -145,11 +145,15 @@ TEST_CASE("fake GPU: exploits are rejected for the right reason") {
     CHECK(v.level == -1);
     CHECK(failed_with(v, Problem::OutOfTolerance));
   }
-  SUBCASE("work on another stream (dynamic parallelism): compiled with -rdc, not rewarded") {
+  SUBCASE("work on another stream (dynamic parallelism): compiled with -rdc and noted") {
+    // Whether it is rewarded depends on real timing: the GPU suite checks
+    // that; CPU timings on the fake driver mean nothing.
     Verdict v = scale_add("exploit_other_stream");
     CHECK(v.status == VerdictStatus::Verified);
     CHECK(v.candidate_compile.relocatable);
-    CHECK_FALSE(v.offerable());
+    bool noted = false;
+    for (const auto& f : v.source_findings) noted = noted || f.rule == "device-side-launch";
+    CHECK(noted);
   }
 }
 
