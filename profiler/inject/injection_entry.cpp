@@ -12,6 +12,7 @@
 #include "profiler/inject/callback_dispatch.h"
 #include "profiler/inject/cupti_status.h"
 #include "profiler/inject/inject_log.h"
+#include "profiler/inject/launch_capture.h"
 #include "profiler/inject/profiling_session.h"
 #include "profiler/injection_config.h"
 
@@ -42,7 +43,8 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
 
     inject::CallbackDispatcher& dispatcher = inject::CallbackDispatcher::instance();
     g_session->attach(dispatcher);
-    // Further modules (launch capture) register with the dispatcher here.
+    // Further modules register with the dispatcher here.
+    inject::attach_launch_capture_from_environment(dispatcher);
 
     std::string other;
     CUptiResult r = dispatcher.start(&other);

@@ -1,0 +1,18 @@
+# PyTorch reference of transpose.cu (KernelBench layout) for reward level 3.
+import torch
+import torch.nn as nn
+
+N = 2048
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x.t().contiguous()
+
+
+def get_inputs():
+    return [torch.randn(N, N)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,122 @@
+// Capture through libwarplens_inject on real programs: runtime and driver
+// launch paths, K launches, memory kinds, the size cap.
+#include <doctest/doctest.h>
+
+#include <cstring>
+
+#include "tests/gpu/verifier_gpu_support.h"
+
+using namespace warplens;
+using namespace warplens::verifier;
+using namespace warplens::verifier::gpu;
+
+namespace {
+std::string apis(const capture::CaptureManifest& m) {
+  std::string s;
+  for (const auto& l : m.launches) s += (s.empty() ? "" : ",") + l.api;
+  return s;
+}
+// Records a failed capture as a summary row before the test stops.
+bool usable(const CaptureRunResult& r, const std::string& name, const std::string& expected) {
+  if (r.ok) return true;
+  std::string detail = "capture failed: " + r.error.substr(0, r.error.find('\n'));
+  std::string err = r.process.err;
+  while (!err.empty() && (err.back() == '\n' || err.back() == ' ')) err.pop_back();
+  if (!err.empty()) detail += " | program stderr: " + err.substr(err.rfind('\n') == std::string::npos ? 0 : err.rfind('\n') + 1);
+  record(name, "capture", expected, false, detail);
+  return false;
+}
+
+template <class T>
+T param_value(const capture::LaunchRecord& l, int index) {
+  T v{};
+  std::memcpy(&v, l.param_buffer.data() + l.params.at(static_cast<std::size_t>(index)).offset, sizeof v);
+  return v;
+}
+}  // namespace
+
+TEST_CASE("capture: a runtime launch (<<<>>>) reaches the driver callback and is captured whole") {
+  const auto& r = captured("scale_add", "scale_add", "scale_add", 1);
+  INFO(r.error);
+  REQUIRE(usable(r, "capture-runtime-launch", "1 launch, 3 allocations, via the driver callback"));
+  const auto& m = *r.manifest;
+  bool ok = m.launches.size() == 1 && m.complete;
+  std::string detail = "launches " + std::to_string(m.launches.size()) + ", api " + apis(m) + ", runtime→driver " +
+                       std::to_string(m.counters.runtime_launches) + ", runtime without driver callback " +
+                       std::to_string(m.counters.runtime_without_driver_callback);
+  if (ok) {
+    const auto& l = m.launches[0];
+    ok = l.kernel == "_Z9scale_addPKfS0_Pffi" && l.params.size() == 5 && l.allocations.size() == 3 &&
+         l.pointers.size() == 3 && l.grid[0] == 8192 && l.block[0] == 128 &&
+         l.allocations[2].bytes == ((1u << 20) + 256) * 4 && l.allocations[2].modified &&
+         !l.allocations[0].modified && param_value<float>(l, 3) == 2.5f && param_value<int>(l, 4) == (1 << 20) &&
+         m.counters.runtime_launches >= 1 && m.counters.runtime_without_driver_callback == 0;
+    detail += ", " + std::to_string(l.allocation_bytes()) + " bytes, capture " + std::to_string(l.capture_ms) + " ms";
+  }
+  record("capture-runtime-launch", "capture", "1 launch, 3 allocations, via the driver callback", ok, detail);
+  CHECK(ok);
+}
+
+TEST_CASE("capture: the first K launches, with their own shapes") {
+  const auto& r = captured("scale_add_x2", "scale_add", "scale_add", 2);
+  INFO(r.error);
+  REQUIRE(usable(r, "capture-k-launches", "2 launches, second n = 1048573"));
+  const auto& m = *r.manifest;
+  bool ok = m.launches.size() == 2 && param_value<int>(m.launches[1], 4) == (1 << 20) - 3 &&
+            param_value<float>(m.launches[1], 3) == 0.5f && m.launches[1].sequence == 1;
+  record("capture-k-launches", "capture", "2 launches, second n = 1048573", ok,
+         "launches " + std::to_string(m.launches.size()));
+  CHECK(ok);
+}
+
+TEST_CASE("capture: driver API launches (cuLaunchKernel with kernelParams and with extra, cuLaunchKernelEx)") {
+  const auto& r = captured("driver_launch", "driver_launch", "saxpy_driver", 3);
+  INFO(r.error);
+  REQUIRE(usable(r, "capture-driver-api", "3 launches: kernelParams, extra buffer, Ex"));
+  const auto& m = *r.manifest;
+  bool ok = m.launches.size() == 3;
+  if (ok) {
+    ok = m.launches[0].api.rfind("cuLaunchKernel", 0) == 0 && m.launches[2].api.rfind("cuLaunchKernelEx", 0) == 0 &&
+         param_value<float>(m.launches[0], 0) == 2.0f && param_value<float>(m.launches[1], 0) == 3.0f &&
+         param_value<float>(m.launches[2], 0) == 4.0f && m.launches[1].pointers.size() == 2;
+  }
+  record("capture-driver-api", "capture", "3 launches: kernelParams, extra buffer, Ex", ok,
+         "apis " + apis(m) + (m.refusals.empty() ? "" : "; refused: " + m.refusals[0].reason));
+  CHECK(ok);
+}
+
+TEST_CASE("capture: managed memory captured, host memory refused with the reason, pointers inside structs") {
+  const auto& r = captured("memory_kinds", "memory_kinds", ".*", 8);
+  INFO(r.error);
+  REQUIRE(usable(r, "capture-memory-kinds", "managed captured, host refused, struct pointer at byte 8"));
+  const auto& m = *r.manifest;
+  const capture::LaunchRecord* managed = nullptr;
+  const capture::LaunchRecord* span = nullptr;
+  for (const auto& l : m.launches) {
+    if (l.kernel.find("add_one") != std::string::npos && !managed) managed = &l;
+    if (l.kernel.find("scale_span") != std::string::npos) span = &l;
+  }
+  bool host_refused = false;
+  for (const auto& f : m.refusals)
+    if (f.kernel.find("add_one") != std::string::npos && f.reason.find("host memory") != std::string::npos)
+      host_refused = true;
+  bool ok = managed && managed->allocations.size() == 1 &&
+            managed->allocations[0].memory == capture::MemoryKind::Managed && host_refused && span &&
+            span->pointers.size() == 1 && span->pointers[0].buffer_offset == 8 && span->pointers[0].param == 0;
+  record("capture-memory-kinds", "capture", "managed captured, host refused, struct pointer at byte 8", ok,
+         std::to_string(m.launches.size()) + " captured, " + std::to_string(m.refusals.size()) + " refused" +
+             (m.refusals.empty() ? "" : ": " + m.refusals[0].reason.substr(0, 80)));
+  CHECK(ok);
+}
+
+TEST_CASE("capture: beyond the size cap a launch is refused clearly") {
+  const auto& r = captured("scale_add_capped", "scale_add", "scale_add", 1, 1u << 20);
+  INFO(r.error);
+  REQUIRE(usable(r, "capture-size-cap", "refused: over the 1 MiB cap"));
+  const auto& m = *r.manifest;
+  bool ok = m.launches.empty() && !m.refusals.empty() &&
+            m.refusals[0].reason.find("over the cap") != std::string::npos;
+  record("capture-size-cap", "capture", "refused: over the 1 MiB cap", ok,
+         m.refusals.empty() ? "no refusal" : m.refusals[0].reason.substr(0, 120));
+  CHECK(ok);
+}

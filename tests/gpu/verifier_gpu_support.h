@@ -1,0 +1,60 @@
+// Shared plumbing of the verifier GPU suite: builds the case programs with
+// nvcc for this GPU, captures them through libwarplens_inject, runs verify()
+// on candidates, and records every verdict (JSON) and a summary row under
+// the output directory ($WARPLENS_VERIFIER_OUT, else a temporary one).
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "agent/verifier/capture_program.h"
+#include "agent/verifier/verifier.h"
+
+namespace warplens::verifier::gpu {
+
+struct Environment {
+  std::filesystem::path cases_dir;   // tests/gpu/verifier_cases
+  std::filesystem::path out_dir;     // verdicts/, fixtures/, summary.tsv, bench.tsv
+  std::filesystem::path work_dir;    // out_dir/work: programs, captures
+  std::string replay;                // warplens-replay
+  DeviceSummary device;
+};
+
+// Set up once by main() (after the GPU probe).
+Environment& env();
+
+// Compiles tests/gpu/verifier_cases/<name>.cu into an executable (once).
+std::filesystem::path program(const std::string& name);
+
+// Captures `program_name` (cached by `key`); the CaptureRunResult's error
+// and manifest tell what happened.
+const CaptureRunResult& captured(const std::string& key, const std::string& program_name, const std::string& regex,
+                                 int launches, std::uint64_t max_bytes = capture::kDefaultMaxBytes);
+
+// A capture for `key` that the verify cases can use: the injection
+// library's (captured() above) when it worked, else a synthetic one written
+// with the capture_format API from the program's own data (scale_add,
+// scale_add_x2, transpose, row_sum, memory_kinds), reported in the summary
+// as a fallback.
+bool ensure_capture(const std::string& key, const std::string& program_name, const std::string& regex, int launches);
+std::filesystem::path capture_dir(const std::string& key);
+
+// verify() for candidates/<candidate>.cu against the case program's source.
+// The verdict is written to verdicts/<case_name>.json; `keep_fixture` also
+// copies the replay's plan and results to fixtures/<case_name>/ for CI.
+Verdict verify_case(const std::string& case_name, const std::string& capture_key, const std::string& original,
+                    const std::string& candidate, const std::string& kernel,
+                    const std::function<void(VerifyRequest&)>& tweak = {}, bool keep_fixture = false);
+
+// One summary row: kind ("exploit", "honest", "capture", "timer"),
+// what was expected, whether it happened, and the verdict's gist.
+void record(const std::string& case_name, const std::string& kind, const std::string& expected, bool as_expected,
+            const std::string& detail, const Verdict* verdict = nullptr);
+
+// The first reason, error or failure of a verdict, for messages.
+std::string gist(const Verdict& v);
+bool has_flag(const Verdict& v, const std::string& flag);
+bool has_finding(const Verdict& v, const std::string& rule, bool demotes);
+
+}  // namespace warplens::verifier::gpu

@@ -1,0 +1,256 @@
+// The verifier's GPU suite expectations, on the fake driver: every exploit
+// rejected for the right reason, every honest candidate correct, hangs
+// killed. What this cannot show (real timing, real faults, capture through
+// CUPTI) is what tests/gpu/ runs on a GPU.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <map>
+
+#include "agent/verifier/verifier.h"
+#include "tests/gpu/verifier_gpu_synthetic.h"
+#include "tests/unit/agent/verifier_test_support.h"
+
+namespace fs = std::filesystem;
+using namespace warplens::verifier;
+
+namespace {
+
+const fs::path kCases = fs::path(WARPLENS_SOURCE_DIR) / "tests" / "gpu" / "verifier_cases";
+
+fs::path capture(const std::string& key) {
+  static test::TempDir dir;
+  static std::map<std::string, fs::path> made;
+  auto it = made.find(key);
+  if (it != made.end()) return it->second;
+  gpu::SyntheticSizes small;
+  small.scale_n = 1 << 16;
+  small.transpose_dim = 256;
+  small.row_sum_rows = 64;
+  fs::path d = dir.path() / key;
+  REQUIRE(gpu::write_synthetic_capture(key, d, small));
+  return made[key] = d;
+}
+
+Verdict run(const std::string& key, const std::string& original, const fs::path& candidate, const std::string& kernel,
+            const std::function<void(VerifyRequest&)>& tweak = {}) {
+  VerifyRequest r;
+  r.capture_dir = capture(key);
+  r.original_source = kCases / (original + ".cu");
+  r.candidate_source = candidate.is_absolute() ? candidate : kCases / "candidates" / candidate;
+  r.kernel = kernel;
+  r.timed_runs = 10;
+  r.timeout_s = 60;
+  if (tweak) tweak(r);
+  Verdict v = verify(r);
+  MESSAGE(candidate.filename().string() << ": level " << v.level << " (measured " << v.measured_level << ") "
+                                        << (v.reasons.empty() ? v.error : v.reasons.front()));
+  return v;
+}
+
+Verdict scale_add(const std::string& candidate) { return run("scale_add", "scale_add", candidate + ".cu", "scale_add"); }
+
+bool mentions(const Verdict& v, const std::string& text) {
+  for (const auto& r : v.reasons)
+    if (r.find(text) != std::string::npos) return true;
+  return false;
+}
+
+bool failed_with(const Verdict& v, Problem p) {
+  for (const auto& s : v.input_sets)
+    for (const auto& b : s.buffers)
+      if (!b.comparison.ok && b.comparison.worst && b.comparison.worst->problem == p) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("fake GPU: the original against itself is correct, with full evidence") {
+  Verdict v = run("scale_add", "scale_add", "../scale_add.cu", "scale_add");
+  REQUIRE(v.status == VerdictStatus::Verified);
+  CHECK(v.correct);
+  CHECK(v.level >= 1);
+  REQUIRE(v.input_sets.size() == 5);
+  for (const auto& s : v.input_sets) CHECK(s.passed);
+  CHECK(v.input_sets[0].origin == "captured launch 0");
+  REQUIRE(v.timing);
+  CHECK(v.timing->candidate.runs == 10);
+  CHECK(v.timing->outputs_checked == 10);
+  CHECK(v.reproduction.at(0).reproduced);
+  CHECK(v.device.name.find("fake") != std::string::npos);
+  // Input buffers are checked unchanged, the output by value, with the
+  // never-written slack held to the poison.
+  bool unchanged = false, value = false;
+  for (const auto& b : v.input_sets[0].buffers) {
+    unchanged = unchanged || (b.check == "unchanged" && b.role == BufferRole::Input);
+    value = value || (b.check == "value" && b.role == BufferRole::Output);
+  }
+  CHECK(unchanged);
+  CHECK(value);
+}
+
+TEST_CASE("fake GPU: exploits are rejected for the right reason") {
+  SUBCASE("constant matching the captured output: caught on a fresh set") {
+    Verdict v = scale_add("exploit_constant");
+    CHECK(v.level == -1);
+    CHECK(v.input_sets.at(0).passed);
+    CHECK_FALSE(v.input_sets.at(1).passed);
+  }
+  SUBCASE("half the output") {
+    Verdict v = scale_add("exploit_half_output");
+    CHECK(v.level == -1);
+    CHECK(failed_with(v, Problem::NaN));
+  }
+  SUBCASE("unwritten output") {
+    Verdict v = scale_add("exploit_unwritten");
+    CHECK(v.level == -1);
+    CHECK(failed_with(v, Problem::NaN));
+  }
+  SUBCASE("mutated input") {
+    Verdict v = scale_add("exploit_mutates_input");
+    CHECK(v.level == -1);
+    CHECK(mentions(v, "which the original only reads"));
+  }
+  SUBCASE("writes past the output inside the allocation") {
+    Verdict v = scale_add("exploit_out_of_bounds");
+    CHECK(v.level == -1);
+    CHECK(failed_with(v, Problem::StrayWrite));
+    CHECK(mentions(v, "never writes"));
+  }
+  SUBCASE("hard-coded captured scalar: demoted") {
+    // With n = 65536 here the hard-coded 1048576 also writes past n: the
+    // runtime check fires too; on the GPU only the source comparison can.
+    Verdict v = scale_add("exploit_hardcoded_n");
+    CHECK(v.level == -1);
+  }
+  SUBCASE("ignored parameter") {
+    Verdict v = scale_add("exploit_ignores_alpha");
+    CHECK(v.level == -1);
+    bool demoted = false;
+    for (const auto& f : v.source_findings) demoted = demoted || (f.rule == "ignored-parameter" && f.demotes);
+    CHECK(demoted);
+  }
+  SUBCASE("behaves only while checked") {
+    Verdict v = scale_add("exploit_stateful");
+    CHECK(v.level == -1);
+    CHECK(mentions(v, "timed run"));
+  }
+  SUBCASE("race") {
+    Verdict v = run("row_sum", "row_sum", "exploit_race.cu", "row_sum");
+    CHECK(v.level == -1);
+    CHECK(mentions(v, "race or nondeterminism"));
+  }
+  SUBCASE("half precision") {
+    Verdict v = run("row_sum", "row_sum", "exploit_half_precision.cu", "row_sum");
+    CHECK(v.level == -1);
+    CHECK(failed_with(v, Problem::OutOfTolerance));
+  }
+  SUBCASE("work on another stream (dynamic parallelism): compiled with -rdc and noted") {
+    // Whether it is rewarded depends on real timing: the GPU suite checks
+    // that; CPU timings on the fake driver mean nothing.
+    Verdict v = scale_add("exploit_other_stream");
+    CHECK(v.status == VerdictStatus::Verified);
+    CHECK(v.candidate_compile.relocatable);
+    bool noted = false;
+    for (const auto& f : v.source_findings) noted = noted || f.rule == "device-side-launch";
+    CHECK(noted);
+  }
+}
+
+TEST_CASE("fake GPU: a hung candidate is killed at its deadline and the next verification works") {
+  auto t0 = std::chrono::steady_clock::now();
+  Verdict v = scale_add("exploit_hang");
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(v.status == VerdictStatus::Verified);
+  CHECK(v.level == -1);
+  CHECK(mentions(v, "did not finish"));
+  CHECK(s < 40);
+  Verdict after = scale_add("honest_scale_add_launch_bounds");
+  CHECK(after.correct);
+}
+
+TEST_CASE("fake GPU: honest candidates pass, with recomputed grids") {
+  SUBCASE("block 256 + __launch_bounds__") {
+    Verdict v = scale_add("honest_scale_add_launch_bounds");
+    CHECK(v.correct);
+    CHECK(v.candidate_launch.block[0] == 256);
+    CHECK(v.candidate_launch.grid[0] == 256);  // 65536 / 256
+  }
+  SUBCASE("float4 with coarsen=(4,1,1)") {
+    Verdict v = scale_add("honest_scale_add_vec4");
+    CHECK(v.correct);
+    CHECK(v.candidate_launch.grid[0] == 128);  // 512 blocks of 128 / 4
+  }
+  SUBCASE("two captured shapes are both input sets") {
+    Verdict v = run("scale_add_x2", "scale_add", "honest_scale_add_vec4.cu", "scale_add");
+    CHECK(v.correct);
+    CHECK(v.input_sets.at(1).origin == "captured launch 1");
+  }
+  SUBCASE("tiled transposes") {
+    for (const char* c : {"honest_transpose_tiled.cu", "honest_transpose_padded.cu", "honest_transpose_16x16.cu"}) {
+      Verdict v = run("transpose", "transpose", c, "transpose_naive");
+      CHECK(v.correct);
+    }
+  }
+  SUBCASE("warp-shuffle reduction: another summation order, within tolerance") {
+    Verdict v = run("row_sum", "row_sum", "honest_row_sum_shuffle.cu", "row_sum");
+    CHECK(v.correct);
+  }
+  SUBCASE("pointer inside a struct; in-place update") {
+    CHECK(run("memory_kinds", "memory_kinds", "honest_scale_span.cu", "scale_span").correct);
+    CHECK(run("memory_kinds", "memory_kinds", "honest_add_one_managed.cu", "add_one").correct);
+  }
+}
+
+TEST_CASE("fake GPU: candidates that cannot run are incorrect with the reason") {
+  test::TempDir dir;
+  SUBCASE("does not compile") {
+    std::ofstream(dir.path() / "bad.cu") << "__global__ void scale_add(const float* x) { undefined_name; }\n";
+    Verdict v = run("scale_add", "scale_add", dir.path() / "bad.cu", "scale_add");
+    CHECK(v.status == VerdictStatus::Verified);
+    CHECK(v.level == -1);
+    CHECK(mentions(v, "does not compile"));
+  }
+  SUBCASE("another parameter list") {
+    std::ofstream(dir.path() / "params.cu")
+        << "__global__ void scale_add(const float* x, float* out, int n) { int i = threadIdx.x; if (i < n) out[i] = x[i]; }\n";
+    Verdict v = run("scale_add", "scale_add", dir.path() / "params.cu", "scale_add");
+    CHECK(v.level == -1);
+    CHECK(v.status == VerdictStatus::Verified);
+  }
+  SUBCASE("a block too large for the hardware") {
+    std::ofstream(dir.path() / "big.cu") << "// warplens: block=(2048,1,1)\n" << test::kScaleAddSource;
+    Verdict v = run("scale_add", "scale_add", dir.path() / "big.cu", "scale_add");
+    CHECK(v.level == -1);
+    CHECK(mentions(v, "2048 threads"));
+  }
+  SUBCASE("a malformed directive") {
+    std::ofstream(dir.path() / "directive.cu") << "// warplens: blocks=(256)\n" << test::kScaleAddSource;
+    Verdict v = run("scale_add", "scale_add", dir.path() / "directive.cu", "scale_add");
+    CHECK(v.level == -1);
+    CHECK(mentions(v, "unknown key 'blocks'"));
+  }
+}
+
+TEST_CASE("fake GPU: a capture that the original does not reproduce is refused") {
+  test::TempDir dir;
+  fs::path copy = dir.path() / "capture";
+  fs::copy(capture("scale_add"), copy, fs::copy_options::recursive);
+  // Pretend the program's output differed from what the source computes.
+  auto m = warplens::capture::load_capture(copy);
+  auto& a = m.launches[0].allocations[2];
+  auto bytes = warplens::capture::read_blob(copy, a.after_blob, a.bytes, a.after_hash);
+  float wrong = 42.0f;
+  std::memcpy(bytes.data(), &wrong, 4);
+  warplens::capture::write_blob(copy, a.after_blob, bytes.data(), bytes.size());
+  a.after_hash = warplens::capture::content_hash(bytes.data(), bytes.size());
+  warplens::capture::save_manifest(copy, m);
+  VerifyRequest r;
+  r.capture_dir = copy;
+  r.original_source = kCases / "scale_add.cu";
+  r.candidate_source = kCases / "scale_add.cu";
+  r.kernel = "scale_add";
+  Verdict v = verify(r);
+  CHECK(v.status == VerdictStatus::Error);
+  CHECK(v.error.find("does not reproduce the captured outputs") != std::string::npos);
+}
