@@ -9,6 +9,7 @@
 #include "analysis/analyzer.h"
 #include "server/cli.h"
 #include "server/cli_profile.h"
+#include "server/cli_verify.h"
 #include "server/logging.h"
 
 namespace warplens::server {
@@ -30,6 +31,8 @@ int run_argv_style(const std::vector<std::string>& args, const CliEnvironment& e
 }
 
 constexpr char kProfile[] = "profile";
+constexpr char kVerify[] = "verify";
+constexpr char kCapture[] = "capture";
 
 // One line per subcommand. `profile`, `verify` and `optimize` are added here.
 const Subcommand kSubcommands[] = {
@@ -37,6 +40,8 @@ const Subcommand kSubcommands[] = {
     {"check", "analyse CUDA files and print diagnostics like a compiler", run_check},
     {"report", "print the kernel model of CUDA files as JSON", run_report},
     {"profile", "run a program (or a single .cu file) under the CUPTI profiler", run_argv_style<kProfile, run_profile_command>},
+    {"capture", "record a kernel's launches from a program, for verify", run_argv_style<kCapture, run_capture_command>},
+    {"verify", "check a candidate kernel on captured launches, time it, give its reward level", run_argv_style<kVerify, run_verify_command>},
 };
 
 void print_help(const std::string& program) {
