@@ -135,9 +135,17 @@ void ProfilingSession::on_context_created(CUcontext ctx) {
   if (!ctx || !config.settings.metrics || config.sass_setup != profile::SassSetup::Context) return;
   // Configure before any module is loaded into the context (the probe's
   // order). Whole-run mode enables here too, so every module is loaded and
-  // every kernel patched inside the enabled range.
-  if (!sass_.prepare(ctx)) return;
-  if (config.settings.sass_mode == profile::SassMode::WholeRun) sass_.enable_whole_run(ctx, /*soft=*/true);
+  // every kernel patched inside the enabled range. The probe made these
+  // calls with the context current; a primary context may not be yet.
+  CUcontext current = nullptr;
+  const bool push = cuCtxGetCurrent(&current) == CUDA_SUCCESS && current != ctx &&
+                    cuCtxPushCurrent(ctx) == CUDA_SUCCESS;
+  if (sass_.prepare(ctx) && config.settings.sass_mode == profile::SassMode::WholeRun)
+    sass_.enable_whole_run(ctx, /*soft=*/true);
+  if (push) {
+    CUcontext popped = nullptr;
+    cuCtxPopCurrent(&popped);
+  }
 }
 
 void ProfilingSession::finish() {

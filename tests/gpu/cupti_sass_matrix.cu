@@ -301,11 +301,16 @@ int main(int argc, char** argv) {
   report("cuptiSubscribe", cuptiSubscribe(&sub, (CUpti_CallbackFunc)on_callback, nullptr));
   report("cuptiEnableDomain(RESOURCE)", cuptiEnableDomain(1, sub, CUPTI_CB_DOMAIN_RESOURCE));
   const bool launch_callbacks = flag("callbacks") || flag("init_in_callback") || flag("enable_in_callback");
-  if (launch_callbacks)
+  if (launch_callbacks) {
+    // The launch callbacks the injection library enables, driver and runtime.
     for (CUpti_CallbackId id : {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
                                 CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
                                 CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz})
       cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, id);
+    for (CUpti_CallbackId id : {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+                                CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000})
+      cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+  }
 
   float *in = nullptr, *out = nullptr;
   cudaMalloc(&in, sizeof(float) * N * N);

@@ -20,7 +20,7 @@ const std::string kHeader =
 
 Profile all_zero_recording() {
   std::string error;
-  auto p = load_profile(test::source_dir() + "/tests/fixtures/profile/transpose_all_zero.h200-run1.json", &error);
+  auto p = load_profile(test::source_dir() + "/tests/fixtures/profile/failures/transpose_all_zero.h200-run1.json", &error);
   REQUIRE_MESSAGE(p.has_value(), error);
   return *p;
 }
