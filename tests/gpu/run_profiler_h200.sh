@@ -139,7 +139,9 @@ if [ $build_ok != yes ]; then
   exit 1
 fi
 bin=$build/bin
-cli=$bin/warplens-profile
+# WARPLENS_H200_CLI: another `warplens profile` (to rehearse this script
+# without a GPU, with a stand-in that writes recorded profiles).
+cli=${WARPLENS_H200_CLI:-$bin/warplens-profile}
 inject=$(find "$build" -name libwarplens_inject.so | head -1)
 add "injection library exports" "$(nm -D --defined-only "$inject" | awk '{print $3}' | tr '\n' ' ')"
 
@@ -192,7 +194,7 @@ else
     rc=$?
     line=$(grep -a '^matrix ' "$R/matrix/$v.log" | sed 's/^matrix [^:]*: //; s/records /rec /; s/ instances [0-9]*//;
       s/naive_sectors max\/min/naive/; s/tile_wavefronts_max/tile/')
-    add "matrix $v" "${line:-no result (exit $rc)}"
+    add "matrix $v" "${line:-no result (exit $rc: $(tail -1 "$R/matrix/$v.log" | cut -c1-100))}"
   done
 fi
 
@@ -381,7 +383,7 @@ if [ -s "$R/bench.tsv" ]; then
   while IFS=$'\t' read -r label config secs xplain ncu_over ncu_first_over lines; do
     [ "$label" = label ] && continue
     case $config in
-      plain) add "bench $label plain" "${secs} s" ;;
+      plain) add "bench $label plain" "$([ "$secs" = failed ] && echo "failed (see bench.log)" || echo "$secs s")" ;;
       warplens-1pass|warplens)
         verdict="goal 10x: vs ncu $(awk -v r="$ncu_over" 'BEGIN{print (r+0 >= 10 ? "met" : "NOT met")}')"
         verdict+=", vs ncu-first $(awk -v r="$ncu_first_over" 'BEGIN{print (r+0 >= 10 ? "met" : "NOT met")}')"
