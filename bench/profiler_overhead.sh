@@ -15,14 +15,20 @@
 #   ncu-first       the same, first launch of each kernel only (--kernel-id ::regex:.*:1),
 #                   i.e. the launches warplens measures
 #
-# usage: bench/profiler_overhead.sh [--runs N] [--cli PATH] [--ncu PATH] [--label NAME]
-#                                   [--out FILE.tsv] -- PROGRAM [ARGS...]
+# usage: bench/profiler_overhead.sh [--runs N] [--cli PATH] [--cli-arg ARG]... [--ncu PATH]
+#                                   [--label NAME] [--out FILE.tsv] -- PROGRAM [ARGS...]
 # Prints one TSV row per configuration (label, config, median seconds, ratio to
-# plain, ncu / this) and appends them to --out.
+# plain, ncu / this, ncu-first / this, line records) and appends them to --out.
+# line_records: how many per-line records the warplens profile held; a
+# warplens time is only comparable with ncu's when this is not 0 (ncu rows
+# say n/a). Both ncu ratios are kept: ncu over every launch is what a user
+# running `ncu --section SourceCounters` pays, ncu-first measures the same
+# launches warplens does.
 set -uo pipefail
 
 runs=3
 cli=""
+cli_args=()
 ncu=""
 label=""
 out=""
@@ -30,6 +36,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs=$2; shift 2 ;;
     --cli) cli=$2; shift 2 ;;
+    --cli-arg) cli_args+=("$2"); shift 2 ;;
     --ncu) ncu=$2; shift 2 ;;
     --label) label=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
@@ -72,8 +79,17 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "failed" || b == "failed" ||
 
 declare -A t
 t[plain]=$(median_seconds "$@")
-t[warplens-1pass]=$(median_seconds "$cli" --passes 1 --format json --out "$tmp/p1.json" -- "$@")
-t[warplens]=$(median_seconds "$cli" --format json --out "$tmp/p.json" -- "$@")
+t[warplens-1pass]=$(median_seconds "$cli" "${cli_args[@]}" --passes 1 --format json --out "$tmp/p1.json" -- "$@")
+t[warplens]=$(median_seconds "$cli" "${cli_args[@]}" --format json --out "$tmp/p.json" -- "$@")
+# Per-line records in the last profile of each warplens configuration.
+line_records() {
+  local n
+  n=$(grep -cE '"kind": "(all|global_|shared_|local_|branch)' "$1" 2>/dev/null)
+  echo "${n:-0}"
+}
+declare -A lines=([plain]=n/a [ncu]=n/a [ncu-first]=n/a)
+lines[warplens-1pass]=$(line_records "$tmp/p1.json")
+lines[warplens]=$(line_records "$tmp/p.json")
 if [ -n "$ncu" ]; then
   t[ncu]=$(median_seconds "$ncu" --section SourceCounters --clock-control none -f -o "$tmp/ncu" "$@")
   t[ncu-first]=$(median_seconds "$ncu" --section SourceCounters --clock-control none \
@@ -84,11 +100,12 @@ else
   echo "profiler_overhead: ncu not found; its rows say n/a" >&2
 fi
 
-header=$'label\tconfig\tmedian_s\tx_plain\tncu_over_this\tncu_first_over_this'
+header=$'label\tconfig\tmedian_s\tx_plain\tncu_over_this\tncu_first_over_this\tline_records'
 echo "$header"
 for config in plain warplens-1pass warplens ncu ncu-first; do
   row="$label"$'\t'"$config"$'\t'"${t[$config]}"$'\t'"$(ratio "${t[$config]}" "${t[plain]}")"
   row+=$'\t'"$(ratio "${t[ncu]}" "${t[$config]}")"$'\t'"$(ratio "${t[ncu-first]}" "${t[$config]}")"
+  row+=$'\t'"${lines[$config]}"
   echo "$row"
   if [ -n "$out" ]; then
     [ -s "$out" ] || echo "$header" >"$out"

@@ -21,6 +21,14 @@ bool parse_int(const char* s, int* out) {
   return true;
 }
 
+bool parse_switch(const char* s, bool* out) {
+  std::string_view v(s);
+  if (v == "1" || v == "true" || v == "on") *out = true;
+  else if (v == "0" || v == "false" || v == "off") *out = false;
+  else return false;
+  return true;
+}
+
 bool parse_double(const char* s, double* out) {
   char* end = nullptr;
   double v = std::strtod(s, &end);
@@ -30,6 +38,14 @@ bool parse_double(const char* s, double* out) {
 }
 
 }  // namespace
+
+const char* to_string(SassSetup s) { return s == SassSetup::Context ? "context" : "launch"; }
+
+std::optional<SassSetup> sass_setup_from_string(std::string_view s) {
+  if (s == "context") return SassSetup::Context;
+  if (s == "launch") return SassSetup::Launch;
+  return std::nullopt;
+}
 
 std::vector<std::pair<std::string, std::string>> to_environment(const InjectionConfig& c) {
   std::vector<std::pair<std::string, std::string>> e;
@@ -42,6 +58,7 @@ std::vector<std::pair<std::string, std::string>> to_environment(const InjectionC
   e.emplace_back(env::kSassMode, to_string(c.settings.sass_mode));
   e.emplace_back(env::kPass, c.pass);
   e.emplace_back(env::kVerbose, c.verbose ? "1" : "0");
+  if (!c.sass_dump_path.empty()) e.emplace_back(env::kSassDump, c.sass_dump_path);
   return e;
 }
 
@@ -70,12 +87,8 @@ InjectionConfig config_from_environment(const std::function<const char*(const ch
     if (parse_double(v, &d) && d >= 0) c.settings.budget_ms = d;
     else problem(env::kBudgetMs, v, "a non-negative number of milliseconds");
   }
-  if (const char* v = get(env::kMetrics); v && *v) {
-    std::string_view s(v);
-    if (s == "1" || s == "true" || s == "on") c.settings.metrics = true;
-    else if (s == "0" || s == "false" || s == "off") c.settings.metrics = false;
-    else problem(env::kMetrics, v, "0 or 1");
-  }
+  if (const char* v = get(env::kMetrics); v && *v && !parse_switch(v, &c.settings.metrics))
+    problem(env::kMetrics, v, "0 or 1");
   if (const char* v = get(env::kSassMode); v && *v) {
     if (auto m = sass_mode_from_string(v)) c.settings.sass_mode = *m;
     else problem(env::kSassMode, v, "per-launch or whole-run");
@@ -86,6 +99,13 @@ InjectionConfig config_from_environment(const std::function<const char*(const ch
     else problem(env::kPass, v, "metrics or timing");
   }
   if (const char* v = get(env::kVerbose)) c.verbose = std::string_view(v) == "1";
+  if (const char* v = get(env::kSassDump)) c.sass_dump_path = v;
+  if (const char* v = get(env::kSassSetup); v && *v) {
+    if (auto s = sass_setup_from_string(v)) c.sass_setup = *s;
+    else problem(env::kSassSetup, v, "context or launch");
+  }
+  if (const char* v = get(env::kActivity); v && *v && !parse_switch(v, &c.activity))
+    problem(env::kActivity, v, "0 or 1");
   return c;
 }
 

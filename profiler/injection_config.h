@@ -7,8 +7,11 @@
 // The names are documented in docs/profile-format.md.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -27,15 +30,39 @@ inline constexpr const char* kMetrics = "WARPLENS_PROFILE_METRICS";        // 1 
 inline constexpr const char* kSassMode = "WARPLENS_PROFILE_SASS_MODE";     // per-launch | whole-run
 inline constexpr const char* kPass = "WARPLENS_PROFILE_PASS";              // metrics | timing
 inline constexpr const char* kVerbose = "WARPLENS_PROFILE_VERBOSE";        // 1: log to stderr
+inline constexpr const char* kSassDump = "WARPLENS_PROFILE_SASS_DUMP";     // raw SASS records ("%p": pid)
+// Diagnostics, never set by the runner (so a value in its environment reaches
+// the program): when the SASS configuration is made, and the Activity API.
+inline constexpr const char* kSassSetup = "WARPLENS_PROFILE_SASS_SETUP";   // context | launch
+inline constexpr const char* kActivity = "WARPLENS_PROFILE_ACTIVITY";      // 1 or 0
 }  // namespace env
+
+// When the injection library configures SASS metrics (cuptiProfilerInitialize,
+// metric ids, cuptiSassMetricsSetConfig) and, in whole-run mode, enables them.
+enum class SassSetup : std::uint8_t {
+  // When a context is created, before any module is loaded into it: the
+  // order of the probe that worked (context, configuration, enable, module
+  // load at the first launch). A failure there is retried at the first launch.
+  Context,
+  // At the first measured launch (after that kernel's module was loaded).
+  Launch,
+};
+const char* to_string(SassSetup s);
+std::optional<SassSetup> sass_setup_from_string(std::string_view s);
 
 struct InjectionConfig {
   Settings settings;
   std::string output_path;        // may contain "%p"; empty: the library only logs
   std::string pass = "metrics";
   bool verbose = false;
+  std::string sass_dump_path;     // may contain "%p"; empty: no dump
+  SassSetup sass_setup = SassSetup::Context;
+  bool activity = true;           // false: no Activity API (diagnostics only)
 };
 
+// The variables the runner sets. The diagnostics (sass_setup, activity) are
+// left out, and so is an empty dump path, so the runner's own environment
+// decides them.
 std::vector<std::pair<std::string, std::string>> to_environment(const InjectionConfig& c);
 
 // `get` is getenv or a fake. Bad values keep their defaults and are

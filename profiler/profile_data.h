@@ -217,6 +217,10 @@ struct Collector {
   double sass_overhead_ms = 0;       // wall time spent patching, synchronising, flushing
   std::uint64_t cubins = 0;          // modules captured
   std::uint64_t sass_records = 0;    // SASS records flushed
+  std::uint64_t sass_values = 0;     // values in them (records x instances)
+  std::uint64_t sass_nonzero_values = 0;    // values of configured metrics that were not 0
+  std::uint64_t sass_unmatched_values = 0;  // values whose metric id was never configured
+  std::string sass_setup;            // when SASS metrics were configured: "context", "launch", "" (never)
   std::uint64_t dropped_activity_records = 0;
   bool operator==(const Collector&) const = default;
 };

@@ -160,6 +160,10 @@ std::string to_json(const Profile& p, int indent) {
                     {"sass_overhead_ms", p.collector.sass_overhead_ms},
                     {"cubins", p.collector.cubins},
                     {"sass_records", p.collector.sass_records},
+                    {"sass_values", p.collector.sass_values},
+                    {"sass_nonzero_values", p.collector.sass_nonzero_values},
+                    {"sass_unmatched_values", p.collector.sass_unmatched_values},
+                    {"sass_setup", p.collector.sass_setup},
                     {"dropped_activity_records", p.collector.dropped_activity_records}};
   // error_handler::replace: a kernel name with invalid UTF-8 must not make
   // the whole profile unwritable.
@@ -451,6 +455,10 @@ Profile read_profile(const Reader& root) {
     p.collector.sass_overhead_ms = c.number_or("sass_overhead_ms", 0);
     p.collector.cubins = c.count_or("cubins");
     p.collector.sass_records = c.count_or("sass_records");
+    p.collector.sass_values = c.count_or("sass_values");
+    p.collector.sass_nonzero_values = c.count_or("sass_nonzero_values");
+    p.collector.sass_unmatched_values = c.count_or("sass_unmatched_values");
+    if (c.has("sass_setup")) p.collector.sass_setup = c.at("sass_setup").str();
     p.collector.dropped_activity_records = c.count_or("dropped_activity_records");
   }
   return p;

@@ -62,6 +62,10 @@ Profile merge_processes(std::vector<Profile> parts) {
     out.collector.sass_overhead_ms += part.collector.sass_overhead_ms;
     out.collector.cubins += part.collector.cubins;
     out.collector.sass_records += part.collector.sass_records;
+    out.collector.sass_values += part.collector.sass_values;
+    out.collector.sass_nonzero_values += part.collector.sass_nonzero_values;
+    out.collector.sass_unmatched_values += part.collector.sass_unmatched_values;
+    if (out.collector.sass_setup.empty()) out.collector.sass_setup = part.collector.sass_setup;
     out.collector.dropped_activity_records += part.collector.dropped_activity_records;
     out.wall_ms = std::max(out.wall_ms, part.wall_ms);
   }

@@ -65,6 +65,7 @@ PassOutcome run_pass(const RunOptions& o, const std::string& dir, const std::str
   config.pass = pass;
   config.verbose = o.verbose;
   config.output_path = dir + "/profile-" + pass + "-%p.json";
+  if (metrics) config.sass_dump_path = o.sass_dump;
 
   out.spec.argv = o.command;
   out.spec.working_directory = o.working_directory;

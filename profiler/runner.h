@@ -39,6 +39,9 @@ struct RunOptions {
   // needed). Empty: a temporary directory, removed afterwards.
   std::string work_dir;
   bool verbose = false;                    // the library logs details to the program's stderr
+  // Raw SASS records of the metrics pass go here ("%p": pid; see
+  // docs/profile-format.md, "SASS record dump"). Empty: no dump.
+  std::string sass_dump;
   std::string tool_version;
 };
 

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -52,6 +53,8 @@ constexpr const char* kUsage =
     "  --nvcc-flag FLAG    extra nvcc flag for FILE.cu (repeatable)\n"
     "  --sass-mode M       per-launch (default) or whole-run\n"
     "  --verbose           the injection library logs to the program's stderr\n"
+    "  --sass-dump FILE    write every raw SASS record CUPTI returns to FILE (TSV;\n"
+    "                      %p becomes the pid), for diagnosing the collection\n"
     "  -h, --help          this text\n"
     "\n"
     "exit codes: 0 profiled, 1 error, 2 usage, 3 no GPU, 4 build failed, 5 profiling failed\n";
@@ -144,6 +147,13 @@ std::string parse_arguments(int argc, char** argv, CliOptions* o) {
       s.sass_mode = *m;
     } else if (a == "--verbose") {
       o->run.verbose = true;
+    } else if (a == "--sass-dump") {
+      if (!(err = value(a, &o->run.sass_dump)).empty()) return err;
+      // The program may run elsewhere (--work-dir is not its working directory).
+      if (!o->run.sass_dump.empty() && o->run.sass_dump[0] != '/') {
+        char cwd[4096];
+        if (getcwd(cwd, sizeof cwd)) o->run.sass_dump = std::string(cwd) + "/" + o->run.sass_dump;
+      }
     } else if (!a.empty() && a[0] == '-') {
       return "unknown option " + a;
     } else if (o->source.empty() && ends_with(a, ".cu")) {
@@ -227,6 +237,12 @@ std::string text_view(const prof::Profile& p) {
   }
   if (findings.empty() && !p.lines.empty())
     out += "\nno line exceeded the thresholds (coalescing, bank conflicts, divergence, spills)\n";
+  const bool measured = std::any_of(p.kernels.begin(), p.kernels.end(),
+                                    [](const prof::Kernel& k) { return k.metric_launches > 0; });
+  if (p.lines.empty() && measured)
+    out += std::string("\nno per-line data in this profile") +
+           (p.warnings.empty() ? " (the SASS records held none; see the collector counters in the JSON)\n"
+                               : "; the warnings below say why\n");
   if (!p.warnings.empty()) {
     out += "\nwarnings:\n";
     for (const prof::Warning& w : p.warnings) out += "  [" + w.code + "] " + w.message + "\n";

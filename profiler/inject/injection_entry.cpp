@@ -59,10 +59,19 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
                                  "cuptiSubscribe failed: " + inject::describe(r) +
                                      "; per-line metrics and cubins are unavailable");
     }
-    g_session->start_activity();
+    if (config.activity) {
+      g_session->start_activity();
+    } else {
+      g_session->recorder().warn("activity-off",
+                                 std::string(profile::env::kActivity) +
+                                     "=0: the Activity API was left off (a diagnostic setting): no "
+                                     "launch records, durations or copies");
+    }
     std::atexit(finish_at_exit);
-    inject::log_detail("injection initialised (pass %s, metrics %s)", config.pass.c_str(),
-                       config.settings.metrics ? "on" : "off");
+    inject::log_detail("injection initialised (pass %s, metrics %s, SASS setup at %s, sass mode %s)",
+                       config.pass.c_str(), config.settings.metrics ? "on" : "off",
+                       profile::to_string(config.sass_setup),
+                       profile::to_string(config.settings.sass_mode));
   } catch (...) {
     inject::log_problem("initialisation failed; the program runs unprofiled");
   }

@@ -85,6 +85,7 @@ void ProfilingSession::on_launch(const LaunchCallback& cb) {
     if (sass_.whole_run_enabled()) {
       t.instrumented = true;
       t.index = d.index;
+      sass_.note_whole_run_launch();
     }
     return;
   }
@@ -115,12 +116,35 @@ void ProfilingSession::on_launch(const LaunchCallback& cb) {
 void ProfilingSession::on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData& data) {
   if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
     const auto* module = static_cast<const CUpti_ModuleResourceData*>(data.resourceDescriptor);
-    if (module && !cubins_.add(module->moduleId, module->pCubin, module->cubinSize))
+    if (!module) return;
+    log_detail("module %u loaded (%zu bytes)", module->moduleId, module->cubinSize);
+    if (!cubins_.add(module->moduleId, module->pCubin, module->cubinSize))
       log_detail("module %u not kept: cubin capture limit reached", module->moduleId);
+  } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+    on_context_created(data.context);
   } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
     // Last moment the context's data can be read.
     if (data.context && data.context == sass_.whole_run_context()) sass_.finish_whole_run(data.context);
     flush_activity_trace();
+  }
+}
+
+void ProfilingSession::on_context_created(CUcontext ctx) {
+  log_detail("context %p created", static_cast<void*>(ctx));
+  const profile::InjectionConfig& config = recorder_.config();
+  if (!ctx || !config.settings.metrics || config.sass_setup != profile::SassSetup::Context) return;
+  // Configure before any module is loaded into the context (the probe's
+  // order). Whole-run mode enables here too, so every module is loaded and
+  // every kernel patched inside the enabled range. The probe made these
+  // calls with the context current; a primary context may not be yet.
+  CUcontext current = nullptr;
+  const bool push = cuCtxGetCurrent(&current) == CUDA_SUCCESS && current != ctx &&
+                    cuCtxPushCurrent(ctx) == CUDA_SUCCESS;
+  if (sass_.prepare(ctx) && config.settings.sass_mode == profile::SassMode::WholeRun)
+    sass_.enable_whole_run(ctx, /*soft=*/true);
+  if (push) {
+    CUcontext popped = nullptr;
+    cuCtxPopCurrent(&popped);
   }
 }
 
@@ -152,8 +176,14 @@ void ProfilingSession::finish() {
   if (!profile::save_profile(p, path, &error))
     log_problem("could not write the profile: %s", error.c_str());
   else
-    log_detail("profile written to %s (%zu kernels, %zu lines)", path.c_str(), p.kernels.size(),
-               p.lines.size());
+    log_detail("profile written to %s (%zu kernels, %zu lines; SASS %llu records, %llu values, "
+               "%llu non-zero, %llu with unknown ids, setup at %s)",
+               path.c_str(), p.kernels.size(), p.lines.size(),
+               static_cast<unsigned long long>(p.collector.sass_records),
+               static_cast<unsigned long long>(p.collector.sass_values),
+               static_cast<unsigned long long>(p.collector.sass_nonzero_values),
+               static_cast<unsigned long long>(p.collector.sass_unmatched_values),
+               p.collector.sass_setup.empty() ? "-" : p.collector.sass_setup.c_str());
 }
 
 }  // namespace warplens::inject

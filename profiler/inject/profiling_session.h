@@ -27,6 +27,7 @@ class ProfilingSession {
 
   void on_launch(const LaunchCallback& cb);
   void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData& data);
+  void on_context_created(CUcontext ctx);
 
   // Flushes everything and writes the profile (once; later calls do nothing).
   void finish();

@@ -112,6 +112,12 @@ void Recorder::mark_instrumented(const std::string& mangled, const std::vector<s
   ++instrumented_[mangled];
 }
 
+std::uint64_t Recorder::instrumented_launches(const std::string& mangled) {
+  std::lock_guard lock(mu_);
+  auto it = instrumented_.find(mangled);
+  return it == instrumented_.end() ? 0 : it->second;
+}
+
 profile::Profile Recorder::build() {
   profile::Profile p;
   p.tool_version = profile::tool_version();

@@ -44,6 +44,8 @@ class Recorder {
 
   void mark_instrumented(const std::string& mangled, const std::vector<std::uint32_t>& ids,
                          std::uint64_t launch_index);
+  // Launches of `mangled` that ran with SASS metrics.
+  std::uint64_t instrumented_launches(const std::string& mangled);
 
   // The profile as far as the recorder knows it (no SASS data: the SASS
   // collector adds lines and counters).

@@ -3,13 +3,17 @@
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 
 #include "profiler/demangle.h"
 #include "profiler/inject/cubin_store.h"
 #include "profiler/inject/cupti_status.h"
 #include "profiler/inject/inject_log.h"
+#include "profiler/injection_config.h"
 #include "profiler/inject/recorder.h"
+#include "profiler/inject/sass_flush_buffer.h"
 
 namespace warplens::inject {
 namespace {
@@ -52,27 +56,39 @@ bool SassCollector::available() const {
   return !refused_;
 }
 
-void SassCollector::refuse(CUptiResult r, const std::string& step, std::uint32_t device) {
+void SassCollector::fail(CUptiResult r, const std::string& step, std::uint32_t device, bool soft) {
+  if (soft) {
+    log_detail("SASS setup at context creation: %s returned %s; trying again at the first launch",
+               step.c_str(), describe(r).c_str());
+    return;
+  }
   refused_ = true;
   Refusal why = explain_sass_refusal(r, step);
   if (profiler_initialized_) why.message += device_support_details(device);
   recorder_.warn(why.code, why.message);
 }
 
-bool SassCollector::configure(CUcontext ctx, std::uint32_t* device_index) {
+bool SassCollector::prepare(CUcontext ctx) {
+  std::lock_guard lock(mu_);
+  if (refused_) return false;
+  std::uint32_t device = 0;
+  return configure(ctx, &device, /*soft=*/true);
+}
+
+bool SassCollector::configure(CUcontext ctx, std::uint32_t* device_index, bool soft) {
   if (!profiler_initialized_) {
     log_detail("cuptiProfilerInitialize");
     WARPLENS_CUPTI_PARAMS(Profiler_Initialize, init);
     CUptiResult r = cuptiProfilerInitialize(&init);
     if (r != CUPTI_SUCCESS) {
-      refuse(r, "cuptiProfilerInitialize", 0);
+      fail(r, "cuptiProfilerInitialize", 0, soft);
       return false;
     }
     profiler_initialized_ = true;
   }
   std::uint32_t device = 0;
   if (CUptiResult r = cuptiGetDeviceId(ctx, &device); r != CUPTI_SUCCESS) {
-    refuse(r, "cuptiGetDeviceId", 0);
+    fail(r, "cuptiGetDeviceId", 0, soft);
     return false;
   }
   *device_index = device;
@@ -81,13 +97,15 @@ bool SassCollector::configure(CUcontext ctx, std::uint32_t* device_index) {
   WARPLENS_CUPTI_PARAMS(Device_GetChipName, chip);
   chip.deviceIndex = device;
   if (CUptiResult r = cuptiDeviceGetChipName(&chip); r != CUPTI_SUCCESS) {
-    refuse(r, "cuptiDeviceGetChipName", device);
+    fail(r, "cuptiDeviceGetChipName", device, soft);
     return false;
   }
-  recorder_.set_chip(int(device), chip.pChipName ? chip.pChipName : "");
+  const std::string chip_name = chip.pChipName ? chip.pChipName : "";
+  recorder_.set_chip(int(device), chip_name);
 
   std::vector<CUpti_SassMetrics_Config> configs;
   std::vector<std::string> names;
+  profile::SassMetricIds ids;
   for (const profile::SassMetricInfo& info : profile::kSassMetrics) {
     std::string full = std::string(profile::kSassMetricPrefix) + std::string(info.name);
     CUpti_SassMetrics_GetProperties_Params prop = {CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE};
@@ -96,11 +114,11 @@ bool SassCollector::configure(CUcontext ctx, std::uint32_t* device_index) {
     CUptiResult r = cuptiSassMetricsGetProperties(&prop);
     if (r != CUPTI_SUCCESS) {
       if (info.metric == profile::SassMetric::InstExecuted) {
-        refuse(r, "cuptiSassMetricsGetProperties(" + full + ")", device);
+        fail(r, "cuptiSassMetricsGetProperties(" + full + ")", device, soft);
         return false;
       }
       recorder_.warn("sass-metric-missing", full + " is not available on " +
-                                                std::string(chip.pChipName ? chip.pChipName : "?") +
+                                                (chip_name.empty() ? std::string("?") : chip_name) +
                                                 " (" + describe(r) + "); its columns stay 0");
       continue;
     }
@@ -108,8 +126,9 @@ bool SassCollector::configure(CUcontext ctx, std::uint32_t* device_index) {
     c.metricId = prop.metric.metricId;
     c.outputGranularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;  // one value per record
     configs.push_back(c);
-    metric_of_id_[c.metricId] = info.metric;
+    ids.add(c.metricId, info.metric);
     names.push_back(full);
+    log_detail("metric %s id %llu", full.c_str(), static_cast<unsigned long long>(c.metricId));
   }
 
   log_detail("cuptiSassMetricsSetConfig: %zu metrics on device %u", configs.size(), device);
@@ -118,19 +137,39 @@ bool SassCollector::configure(CUcontext ctx, std::uint32_t* device_index) {
   set.pConfigs = configs.data();
   set.deviceIndex = device;
   if (CUptiResult r = cuptiSassMetricsSetConfig(&set); r != CUPTI_SUCCESS) {
-    refuse(r, "cuptiSassMetricsSetConfig", device);
+    fail(r, "cuptiSassMetricsSetConfig", device, soft);
     return false;
   }
   configured_devices_.insert(device);
+  // Ids are the same on every chip (see docs/profile-format.md); keep each.
+  for (const auto& [id, metric] : ids.all()) metric_ids_.add(id, metric);
   if (metric_names_.empty()) metric_names_ = std::move(names);
-  log_detail("SASS metrics configured on device %u (%s), %zu metrics", device,
-             chip.pChipName ? chip.pChipName : "?", configs.size());
+  if (setup_where_.empty()) setup_where_ = soft ? "context" : "launch";
+  log_detail("SASS metrics configured on device %u (%s), %zu metrics, at %s", device,
+             chip_name.empty() ? "?" : chip_name.c_str(), configs.size(),
+             soft ? "context creation" : "a launch");
+  open_dump();
   return true;
 }
 
-bool SassCollector::enable(CUcontext ctx) {
+void SassCollector::open_dump() {
+  const std::string& pattern = recorder_.config().sass_dump_path;
+  if (pattern.empty() || dump_tried_) return;
+  dump_tried_ = true;
+  std::string path = profile::expand_output_path(pattern, long(::getpid()));
+  auto out = std::make_unique<std::ofstream>(path, std::ios::trunc);
+  if (!*out) {
+    recorder_.warn("sass-dump", "cannot write the SASS record dump " + path);
+    return;
+  }
+  profile::write_sass_dump_header(*out, metric_ids_);
+  dump_ = std::move(out);
+  log_detail("raw SASS records go to %s", path.c_str());
+}
+
+bool SassCollector::enable(CUcontext ctx, bool soft) {
   std::uint32_t device = 0;
-  if (!configure(ctx, &device)) return false;
+  if (!configure(ctx, &device, soft)) return false;
   CUpti_SassMetricsEnable_Params en = {CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
   en.ctx = ctx;
   // Lazy patching: a kernel is instrumented at its first launch inside the
@@ -138,13 +177,14 @@ bool SassCollector::enable(CUcontext ctx) {
   en.enableLazyPatching = 1;
   log_detail("cuptiSassMetricsEnable(ctx %p)", static_cast<void*>(ctx));
   if (CUptiResult r = cuptiSassMetricsEnable(&en); r != CUPTI_SUCCESS) {
-    refuse(r, "cuptiSassMetricsEnable", device);
+    fail(r, "cuptiSassMetricsEnable", device, soft);
     return false;
   }
   return true;
 }
 
-void SassCollector::flush(CUcontext ctx, const std::string& kernel, bool expect_records) {
+void SassCollector::flush(CUcontext ctx, const std::string& label, const std::string& kernel,
+                          bool expect_records) {
   CUpti_SassMetricsGetDataProperties_Params props = {
       CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
   props.ctx = ctx;
@@ -152,53 +192,51 @@ void SassCollector::flush(CUcontext ctx, const std::string& kernel, bool expect_
   // Read the sizes only after the call returned (see the reference's pitfall).
   const std::size_t num_records = props.numOfPatchedInstructionRecords;
   const std::size_t num_instances = props.numOfInstances;
+  const std::string whose = kernel.empty() ? label : profile::demangle(kernel);
   if (r != CUPTI_SUCCESS) {
     recorder_.warn("sass-flush", "cuptiSassMetricsGetDataProperties returned " + describe(r) +
-                                     "; per-line data of " + profile::demangle(kernel) + " was lost");
+                                     "; per-line data of " + whose + " was lost");
     return;
   }
-  log_detail("SASS flush after %s: %zu records x %zu instances", kernel.c_str(), num_records,
+  log_detail("SASS flush after %s: %zu records x %zu instances", label.c_str(), num_records,
              num_instances);
   if (num_records == 0 || num_instances == 0) {
-    if (expect_records) empty_flush_kernels_.insert(kernel);
+    if (expect_records) empty_flush_kernels_.insert(kernel.empty() ? label : kernel);
     return;
   }
-  std::vector<CUpti_SassMetrics_Data> data(num_records);  // value-initialised, as in the probe
-  std::vector<CUpti_SassMetrics_InstanceValue> values(num_records * num_instances);
-  for (std::size_t i = 0; i < num_records; ++i) data[i].pInstanceValues = &values[i * num_instances];
-
+  SassFlushBuffer buffer(num_records, num_instances, metric_names_.size());
   CUpti_SassMetricsFlushData_Params fl = {CUpti_SassMetricsFlushData_Params_STRUCT_SIZE};
   fl.ctx = ctx;
   fl.numOfPatchedInstructionRecords = num_records;
   fl.numOfInstances = num_instances;
-  fl.pMetricsData = data.data();
+  fl.pMetricsData = buffer.data();
   r = cuptiSassMetricsFlushData(&fl);
   if (r != CUPTI_SUCCESS) {
     recorder_.warn("sass-flush", "cuptiSassMetricsFlushData returned " + describe(r) +
-                                     "; per-line data of " + profile::demangle(kernel) + " was lost");
+                                     "; per-line data of " + whose + " was lost");
     return;
   }
-  for (CUpti_SassMetrics_Data& rec : data) {
-    if (!rec.functionName) continue;
-    std::string function = rec.functionName;
-    // Values are totals over the grid; with GPU granularity there is one
-    // instance, otherwise one per SM / SM sub-partition: sum them.
-    std::map<profile::SassMetric, std::uint64_t> sums;
-    for (std::size_t k = 0; k < num_instances; ++k) {
-      const CUpti_SassMetrics_InstanceValue& v = rec.pInstanceValues[k];
-      auto it = metric_of_id_.find(v.metricId);
-      if (it != metric_of_id_.end()) sums[it->second] += v.value;
-    }
-    for (const auto& [metric, value] : sums) aggregator_.add(function, rec.pcOffset, metric, value);
-    if (!aggregator_.has_location(function, rec.pcOffset)) {
-      SourceLine where = cubins_.resolve(function, rec.pcOffset);
-      aggregator_.set_location(function, rec.pcOffset, std::move(where.file), where.line);
-    }
-    // CUPTI allocated the name; the caller frees it (as NVIDIA's sample does).
-    std::free(const_cast<char*>(rec.functionName));
-    rec.functionName = nullptr;
+  std::size_t extra_slots = 0;
+  std::vector<profile::SassRecord> records = buffer.take(&extra_slots);
+  if (extra_slots > 0) {
+    recorder_.warn("sass-layout", "CUPTI wrote " + std::to_string(extra_slots) +
+                                      " values beyond the documented " + std::to_string(num_instances) +
+                                      " per record; only the documented ones were read");
   }
-  records_ += num_records;
+  profile::LineResolver resolve = [this](const std::string& function, std::uint32_t pc) {
+    SourceLine where = cubins_.resolve(function, pc);
+    return profile::SourceLocation{std::move(where.file), where.line};
+  };
+  ++flushes_;
+  if (dump_) profile::write_sass_dump_flush(*dump_, flushes_, label, records, metric_ids_, resolve);
+  profile::SassFlushStats s = profile::ingest_sass_records(records, metric_ids_, resolve, aggregator_, kernel);
+  log_detail("  %llu values: %llu of configured metrics (%llu non-zero), %llu with unknown ids; "
+             "%llu records without a source line",
+             static_cast<unsigned long long>(s.values), static_cast<unsigned long long>(s.matched_values),
+             static_cast<unsigned long long>(s.nonzero_values),
+             static_cast<unsigned long long>(s.unmatched_values),
+             static_cast<unsigned long long>(s.records_unmapped));
+  stats_.merge(s);
 }
 
 void SassCollector::disable(CUcontext ctx) {
@@ -221,7 +259,7 @@ void SassCollector::release() { slot_.unlock(); }
 bool SassCollector::begin(CUcontext ctx) {
   std::lock_guard lock(mu_);
   if (refused_ || whole_run_enabled_) return false;
-  return enable(ctx);
+  return enable(ctx, /*soft=*/false);
 }
 
 void SassCollector::end(CUcontext ctx, const std::string& kernel, bool launched) {
@@ -238,17 +276,17 @@ void SassCollector::end(CUcontext ctx, const std::string& kernel, bool launched)
                                       std::string(name ? name : "an error") +
                                       "; its per-line data may be incomplete");
     }
-    flush(ctx, kernel, launched);
+    flush(ctx, kernel, kernel, launched);
     disable(ctx);
   }
   release();
 }
 
-bool SassCollector::enable_whole_run(CUcontext ctx) {
+bool SassCollector::enable_whole_run(CUcontext ctx, bool soft) {
   std::lock_guard lock(mu_);
   if (refused_) return false;
   if (whole_run_enabled_) return true;
-  if (!enable(ctx)) return false;
+  if (!enable(ctx, soft)) return false;
   whole_run_enabled_ = true;
   whole_run_ctx_ = ctx;
   return true;
@@ -257,6 +295,11 @@ bool SassCollector::enable_whole_run(CUcontext ctx) {
 bool SassCollector::whole_run_enabled() const {
   std::lock_guard lock(mu_);
   return whole_run_enabled_;
+}
+
+void SassCollector::note_whole_run_launch() {
+  std::lock_guard lock(mu_);
+  ++whole_run_launches_;
 }
 
 CUcontext SassCollector::whole_run_context() const {
@@ -272,7 +315,7 @@ void SassCollector::finish_whole_run(CUcontext ctx) {
   bool pushed = cuCtxPushCurrent(ctx) == CUDA_SUCCESS;
   if (cuCtxSynchronize() != CUDA_SUCCESS)
     recorder_.warn("sass-sync", "could not synchronise before the final SASS flush");
-  flush(ctx, "(whole run)", true);
+  flush(ctx, "(whole run)", "", whole_run_launches_ > 0);
   disable(ctx);
   if (pushed) {
     CUcontext popped = nullptr;
@@ -282,7 +325,7 @@ void SassCollector::finish_whole_run(CUcontext ctx) {
 
 std::size_t SassCollector::records_flushed() const {
   std::lock_guard lock(mu_);
-  return records_;
+  return stats_.records;
 }
 
 std::vector<std::string> SassCollector::configured_metrics() const {
@@ -305,6 +348,7 @@ void SassCollector::contribute(profile::Profile& p) const {
       fresh.mangled = mangled;
       fresh.name = profile::demangle(mangled);
       fresh.launch_count = policy.launches(mangled);
+      fresh.metric_launches = recorder_.instrumented_launches(mangled);
       p.kernels.push_back(std::move(fresh));
       k = &p.kernels.back();
     }
@@ -327,8 +371,13 @@ void SassCollector::contribute(profile::Profile& p) const {
   if (cubins_.capped())
     p.add_warning("cubins-capped", "the loaded modules exceeded the capture limit; PCs of "
                                    "later modules could not be mapped to source lines");
+  for (const auto& [code, message] : profile::sass_stats_warnings(stats_)) p.add_warning(code, message);
   p.collector.metrics = metric_names_;
-  p.collector.sass_records = records_;
+  p.collector.sass_records = stats_.records;
+  p.collector.sass_values = stats_.values;
+  p.collector.sass_nonzero_values = stats_.nonzero_values;
+  p.collector.sass_unmatched_values = stats_.unmatched_values;
+  p.collector.sass_setup = setup_where_;
   p.collector.cubins = cubins_.count();
 }
 

@@ -8,6 +8,18 @@
 // was synchronised. Under injection the first moment with a context is the
 // first launch callback, so configuration happens there.
 //
+// When (config.sass_setup): by default the configuration (profiler
+// initialisation, metric ids, SetConfig) is made when a context is created,
+// before any module is loaded into it, as in the probe that worked; in
+// whole-run mode collection is enabled there too. A failure at that point is
+// only logged and the first launch tries again (the `launch` setup, which
+// the first H200 run used: records came back, every value 0).
+//
+// Every flush is converted to plain records (SassFlushBuffer), optionally
+// written raw to the dump file (WARPLENS_PROFILE_SASS_DUMP), and ingested
+// by profile::ingest_sass_records, whose statistics become the collector's
+// counters and warnings.
+//
 // Two modes (settings.sass_mode):
 //   per-launch (default): Enable at the launch's entry, and at its exit
 //     synchronise, flush and Disable. Each flush holds exactly one launch,
@@ -28,13 +40,15 @@
 #include <cupti_sass_metrics.h>
 
 #include <cstdint>
-#include <map>
+#include <fstream>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "profiler/sass_aggregation.h"
+#include "profiler/sass_records.h"
 
 namespace warplens::inject {
 
@@ -47,6 +61,11 @@ class SassCollector {
 
   bool available() const;
 
+  // Configures SASS metrics for the context's device when the context is
+  // created (SassSetup::Context). Failures are logged, not refusals: the
+  // first launch tries again. Returns true when configured.
+  bool prepare(CUcontext ctx);
+
   // Per-launch mode. try_acquire() reserves the single measurement slot
   // without blocking (a launch on another thread while one is being
   // measured simply runs unmeasured); begin() configures on first use and
@@ -57,9 +76,13 @@ class SassCollector {
   // `launched` is false when the launch call itself failed (no data expected).
   void end(CUcontext ctx, const std::string& kernel, bool launched);
 
-  // Whole-run mode.
-  bool enable_whole_run(CUcontext ctx);
+  // Whole-run mode. `soft`: a failure is logged, not a refusal (used at
+  // context creation, retried at the first launch).
+  bool enable_whole_run(CUcontext ctx, bool soft = false);
   bool whole_run_enabled() const;
+  // A launch ran instrumented in whole-run mode (so the final flush should
+  // hold records).
+  void note_whole_run_launch();
   // Synchronises `ctx`, flushes and disables (idempotent). Called when the
   // context is about to be destroyed and at exit.
   void finish_whole_run(CUcontext ctx);
@@ -73,11 +96,15 @@ class SassCollector {
   void contribute(profile::Profile& p) const;
 
  private:
-  bool configure(CUcontext ctx, std::uint32_t* device_index);  // requires mu_
-  bool enable(CUcontext ctx);                                   // requires mu_
-  void flush(CUcontext ctx, const std::string& kernel, bool expect_records);  // requires mu_
-  void disable(CUcontext ctx);                                  // requires mu_
-  void refuse(CUptiResult r, const std::string& step, std::uint32_t device);  // requires mu_
+  // All require mu_. `soft`: failures are logged instead of refused.
+  bool configure(CUcontext ctx, std::uint32_t* device_index, bool soft);
+  bool enable(CUcontext ctx, bool soft);
+  // `label` names the flush in logs and the dump; `kernel` (mangled, may be
+  // empty) is the launch a per-launch flush holds.
+  void flush(CUcontext ctx, const std::string& label, const std::string& kernel, bool expect_records);
+  void disable(CUcontext ctx);
+  void fail(CUptiResult r, const std::string& step, std::uint32_t device, bool soft);
+  void open_dump();
 
   Recorder& recorder_;
   CubinStore& cubins_;
@@ -87,11 +114,16 @@ class SassCollector {
   bool refused_ = false;
   bool profiler_initialized_ = false;
   std::set<std::uint32_t> configured_devices_;
-  std::map<std::uint64_t, profile::SassMetric> metric_of_id_;
+  profile::SassMetricIds metric_ids_;
   std::vector<std::string> metric_names_;
+  std::string setup_where_;         // "context" or "launch": where configure() first succeeded
   profile::SassAggregator aggregator_;
-  std::size_t records_ = 0;
+  profile::SassFlushStats stats_;
+  std::uint64_t flushes_ = 0;
+  std::unique_ptr<std::ofstream> dump_;
+  bool dump_tried_ = false;
   bool whole_run_enabled_ = false;
+  std::uint64_t whole_run_launches_ = 0;
   CUcontext whole_run_ctx_ = nullptr;
   std::set<std::string> empty_flush_kernels_;  // kernels whose flush held no records
 };

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "profiler/build_single_file.h"
 #include "profiler/gpu_probe.h"
@@ -70,8 +71,9 @@ std::string nvcc() {
 }
 
 // Builds tests/gpu/<name>.cu once per test run.
-const Program& program(const std::string& name) {
+const Program& program(std::string_view name_view) {
   static std::map<std::string, Program> cache;
+  const std::string name(name_view);
   auto it = cache.find(name);
   if (it != cache.end()) return it->second;
   Program p;
@@ -102,6 +104,8 @@ Profile run(const std::string& case_name, const std::string& executable, std::ve
   o.timeout = std::chrono::seconds(40);  // the programs take a second or two
   o.verbose = true;
   o.work_dir = case_dir(case_name);
+  // What CUPTI returned, raw: readable even when the attribution fails.
+  if (!o.work_dir.empty()) o.sass_dump = o.work_dir + "/sass-dump-%p.tsv";
   RunResult r = run_profile(o);
   REQUIRE_MESSAGE(r.status == RunStatus::Ok, r.message);
   Profile p = *r.profile;
@@ -119,13 +123,15 @@ void check_no_collection_problems(const Profile& p) {
   for (const char* code : {"counters-permission", "sass-unsupported", "sass-unavailable", "legacy-profiler",
                            "counters-busy", "another-profiler", "callbacks-unavailable", "sass-no-records",
                            "sass-flush", "sass-sync", "sass-dropped", "runtime-launch-untracked",
-                           "launch-correlation", "no-lineinfo", "activity-unavailable", "activity-dropped"}) {
+                           "launch-correlation", "no-lineinfo", "activity-unavailable", "activity-dropped",
+                           "sass-all-zero", "sass-unknown-metric", "sass-no-function", "sass-layout",
+                           "activity-off"}) {
     CAPTURE(code);
     CHECK_FALSE(p.has_warning(code));
   }
 }
 
-const Kernel& kernel(const Profile& p, const std::string& name_part) {
+const Kernel& kernel(const Profile& p, std::string_view name_part) {
   for (const Kernel& k : p.kernels)
     if (k.name.find(name_part) != std::string::npos) return k;
   FAIL("no kernel named like " << name_part);

@@ -89,6 +89,18 @@ TEST_CASE("--show renders a saved profile as tsv, text or json") {
   CHECK(*copy == test::load_fixture("transpose"));
 }
 
+TEST_CASE("--show of a recording without per-line data says so") {
+  // The first H200 run: counters all 0, no lines, no warning yet.
+  CliRun text = cli({"--show", test::source_dir() + "/tests/fixtures/profile/failures/transpose_all_zero.h200-run1.json"});
+  CHECK(text.exit_code == 0);
+  CHECK(text.out.find("transpose_naive(float*, float const*)") != std::string::npos);
+  CHECK(text.out.find("\nno per-line data in this profile") != std::string::npos);
+  CliRun tsv = cli({"--show", test::source_dir() + "/tests/fixtures/profile/failures/transpose_all_zero.h200-run1.json",
+                    "--format", "tsv"});
+  CHECK(tsv.exit_code == 0);
+  CHECK(tsv.out.find('\n') == tsv.out.size() - 1);  // the header only
+}
+
 TEST_CASE("--show with a missing or broken file: exit code 1") {
   CliRun missing = cli({"--show", "/nonexistent/profile.json"});
   CHECK(missing.exit_code == 1);

@@ -19,6 +19,15 @@ std::vector<const Finding*> with_code(const std::vector<Finding>& fs, const std:
   return out;
 }
 
+// The one finding with `code`; fails the test (never crashes) when the
+// profile has none, as a recording without per-line data would.
+const Finding& only(const std::vector<Finding>& fs, const std::string& code) {
+  std::vector<const Finding*> found = with_code(fs, code);
+  CAPTURE(code);
+  REQUIRE(found.size() == 1);
+  return *found.front();
+}
+
 double number(const Finding& f, const std::string& key) {
   const EvidenceValue* v = f.data.get(key);
   REQUIRE(v);
@@ -108,14 +117,14 @@ TEST_CASE("without a model a finding covers its whole line, trimmed") {
   req.text = text;
   auto findings = measured_findings(p, req);
   const int naive = test::line_of(text, "// LINE naive");
-  const Finding& store = *with_code(findings, "uncoalesced-global")[0];
+  const Finding& store = only(findings, "uncoalesced-global");
   Range expected = test::range_on_line(text, naive, "out[x * N + y] = in[y * N + x];  // LINE naive: coalesced load, strided store");
   CHECK(store.location.range == expected);
 
   // No text at all: the line up to the start of the next.
   req.text = {};
   auto bare = measured_findings(p, req);
-  const Finding& bare_store = *with_code(bare, "uncoalesced-global")[0];
+  const Finding& bare_store = only(bare, "uncoalesced-global");
   CHECK(bare_store.location.range == Range{{naive - 1, 0}, {naive, 0}});
 }
 
@@ -129,10 +138,10 @@ TEST_CASE("with a model the store's finding covers the store, not the load besid
   req.model = &model;
   auto findings = measured_findings(p, req);
   const int naive = test::line_of(text, "// LINE naive");
-  const Finding& store = *with_code(findings, "uncoalesced-global")[0];
+  const Finding& store = only(findings, "uncoalesced-global");
   CHECK(store.location.range == test::range_on_line(text, naive, "out[x * N + y]"));
   CHECK(store.kernel == "transpose_naive(float *, const float *)");  // the model's key
-  const Finding& read = *with_code(findings, "shared-bank-conflict")[0];
+  const Finding& read = only(findings, "shared-bank-conflict");
   CHECK(read.location.range ==
         test::range_on_line(text, test::line_of(text, "// LINE tiled-read"), "tile[threadIdx.x][threadIdx.y]"));
 }
@@ -227,6 +236,7 @@ TEST_CASE("thresholds decide what is worth a finding") {
 
 TEST_CASE("local memory traffic is reported as spills") {
   Profile p = test::load_fixture("transpose");
+  REQUIRE_FALSE(p.lines.empty());
   LineMetrics spill;
   spill.file = p.lines.front().file;
   spill.line = 24;
@@ -244,6 +254,7 @@ TEST_CASE("local memory traffic is reported as spills") {
 
 TEST_CASE("file matching: exact, canonical, then unambiguous file name") {
   Profile p = test::load_fixture("transpose");
+  REQUIRE_FALSE(p.lines.empty());
   const std::string recorded = p.lines.front().file;
   CHECK(same_source_file(p, recorded, recorded));
   CHECK(same_source_file(p, recorded, "/my/checkout/tests/gpu/profiler_transpose.cu"));

@@ -18,10 +18,14 @@ TEST_CASE("profiles of several processes add up") {
     CHECK(merged.lines[i].sectors == 2 * a.lines[i].sectors);
     CHECK(merged.lines[i].pcs == a.lines[i].pcs);
   }
+  REQUIRE(merged.find_kernel("_Z15transpose_naivePfPKf"));
+  REQUIRE(a.find_kernel("_Z15transpose_naivePfPKf"));
   const Kernel& k = *merged.find_kernel("_Z15transpose_naivePfPKf");
   const Kernel& one = *a.find_kernel("_Z15transpose_naivePfPKf");
   CHECK(k.launch_count == 2 * one.launch_count);
   CHECK(k.metric_launches == 2 * one.metric_launches);
+  REQUIRE(k.counters);
+  REQUIRE(one.counters);
   CHECK(k.counters->global_sectors == 2 * one.counters->global_sectors);
   CHECK(k.timing.launches == 2 * one.timing.launches);
   CHECK(merged.memcpy.host_to_device.bytes == 2 * a.memcpy.host_to_device.bytes);
@@ -57,6 +61,7 @@ TEST_CASE("the timing pass adds durations, never metrics") {
 
   const auto lines_before = metrics.lines;
   merge_timing_pass(metrics, timing);
+  REQUIRE(metrics.find_kernel("_Z15transpose_naivePfPKf"));
   const Kernel& k = *metrics.find_kernel("_Z15transpose_naivePfPKf");
   CHECK(k.timing.launches == 1);
   CHECK(k.timing.total_ns == 35000);
