@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "analysis/frontend.h"
+#include "analysis/static_analyses.h"
 
 namespace warplens {
 
@@ -21,6 +22,7 @@ AnalysisResult analyze(const SourceFile& file, const AnalysisOptions& options, s
   if (result.cancelled || !result.parsed || !options.run_static_analyses) return result;
   // Static analyses are added here as they land (coalescing, bank conflicts,
   // divergence, occupancy): each is a function KernelModel -> findings.
+  for (auto& f : run_static_analyses(result.model, options, stop)) result.findings.push_back(std::move(f));
   result.analysis_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
   return result;

@@ -35,6 +35,7 @@ enum class ConditionKind : std::uint8_t {
   LoopExit,   // the loop condition of a for/while/do (guards the body)
   EarlyExit,  // if (cond) return/break/continue; guards what follows
   Switch,     // switch (cond): case bodies are guarded by `cond == label`
+  ShortCircuit,  // a && b / a || b: b runs only when a is true / false
 };
 
 struct Condition {
@@ -73,9 +74,19 @@ struct MemoryAccess {
   Range range;                // range of the access expression
   std::string element_type;   // accessed type, e.g. "float", "float4"
   int element_bytes = 0;      // its size; vector types use their real width
+  int element_align = 0;      // its alignment in bytes (0 = unknown). A struct
+                              // wider than its alignment (float3, uchar3, a
+                              // struct of floats) is moved in alignment-wide
+                              // pieces, one memory instruction each.
   ExprRef index;              // index in elements of the base, flattened over
-                              // array dimensions; null when not modelled
-  ExprRef byte_offset;        // byte offset from the base pointer; null when not modelled
+                              // array dimensions; null when not modelled.
+                              // The unit is the element the subscript (or
+                              // pointer arithmetic) steps over: `tile[y][x]`
+                              // -> y * W + x, `p[i].y` (AoS) -> i,
+                              // `reinterpret_cast<float4*>(p)[i]` -> i.
+  ExprRef byte_offset;        // byte offset from the base pointer; null when not
+                              // modelled. Exact (includes struct field
+                              // offsets): the one to compute addresses with.
   bool reinterpreted = false;  // accessed through a cast to another element type
   bool through_pointer_arithmetic = false;  // base is `p + k` / a pointer local
   int base_param = -1;        // index of the function parameter the base comes from
@@ -99,11 +110,23 @@ struct Barrier {
   std::vector<int> loops;
 };
 
+// Where a pointer argument of a call points, in the caller's terms.
+struct PointerTarget {
+  MemorySpace space = MemorySpace::Generic;
+  std::string base;            // the caller's array or pointer, e.g. "A", "tile"
+  int base_param = -1;         // the caller's parameter it derives from
+  std::string shared_array;    // for Shared: the __shared__ array's name
+  ExprRef byte_offset;         // from `base`; null when not modelled
+};
+
 struct CallSite {
   std::string callee;          // name of the called __device__ function
   std::string callee_key;      // Function::key of the callee (resolves overloads)
   Range range;
   std::vector<ExprRef> args;   // argument values in the caller's terms
+                               // (pointer arguments: an Opaque; see pointer_args)
+  std::vector<std::optional<PointerTarget>> pointer_args;  // parallel to args; set
+                                                           // for pointer arguments
   std::vector<Guard> guards;
   std::vector<int> loops;
 };

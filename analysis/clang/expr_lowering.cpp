@@ -1,0 +1,793 @@
+// Clang expressions -> index IR; lvalues and pointers -> Address.
+//
+// The IR is what the warp model evaluates lane by lane, so the rules here
+// decide the analyses' precision: constants are folded with Clang's own
+// evaluator (constexpr, macros, template arguments, sizeof), the builtin
+// index variables become symbols, locals are replaced by their current value
+// (tracked by the body walker in Env), and anything else becomes an Opaque
+// leaf whose only property is whether it is warp-uniform.
+#include "analysis/clang/expr_lowering.h"
+
+#include <clang/AST/Attr.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/RecordLayout.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/StmtCXX.h>
+
+#include "analysis/clang/ir_build.h"
+
+using namespace clang;
+
+namespace warplens::clang_frontend {
+
+namespace {
+
+constexpr int kMaxDepth = 48;  // recursion guard for pathological expressions
+
+bool is_system(const SourceManager& sm, SourceLocation loc) {
+  return loc.isValid() && sm.isInSystemHeader(sm.getExpansionLoc(loc));
+}
+
+std::string callee_name(const FunctionDecl* fd) {
+  if (!fd) return "";
+  if (auto* id = fd->getIdentifier()) return id->getName().str();
+  return fd->getNameAsString();
+}
+
+bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+
+// Intrinsics whose result differs per lane whatever their arguments.
+bool is_lane_varying_intrinsic(const std::string& n) {
+  return starts_with(n, "__shfl") || starts_with(n, "atomic") || starts_with(n, "__atomic") ||
+         starts_with(n, "clock") || n == "__globaltimer" || starts_with(n, "curand") ||
+         n == "__match_any_sync" || n == "__match32_any_sync" || n == "__match64_any_sync" ||
+         n == "__lanemask_lt" || n == "__lanemask_le" || n == "__lanemask_gt" || n == "__lanemask_ge" ||
+         n == "__nvvm_read_ptx_sreg_laneid" || starts_with(n, "__nvvm_read_ptx_sreg_tid") || n == "rand";
+}
+
+// Intrinsics whose result is the same on every active lane.
+bool is_uniform_intrinsic(const std::string& n) {
+  return n == "__ballot_sync" || n == "__all_sync" || n == "__any_sync" || n == "__activemask" ||
+         n == "__ballot" || n == "__all" || n == "__any" || starts_with(n, "__reduce_") ||
+         n == "__syncthreads_count" || n == "__syncthreads_and" || n == "__syncthreads_or";
+}
+
+const ClassTemplateSpecializationDecl* as_specialization(QualType t) {
+  t = t.getNonReferenceType();
+  if (t->isPointerType()) t = t->getPointeeType();
+  if (auto* rd = t->getAsCXXRecordDecl()) return dyn_cast<ClassTemplateSpecializationDecl>(rd);
+  return nullptr;
+}
+
+std::string record_name(QualType t) {
+  t = t.getNonReferenceType();
+  if (t->isPointerType()) t = t->getPointeeType();
+  if (auto* rd = t->getAsCXXRecordDecl()) return rd->getNameAsString();
+  return "";
+}
+
+bool in_cooperative_groups(QualType t) {
+  t = t.getNonReferenceType();
+  if (auto* rd = t->getAsCXXRecordDecl()) {
+    for (const DeclContext* dc = rd->getDeclContext(); dc; dc = dc->getParent())
+      if (auto* ns = dyn_cast<NamespaceDecl>(dc))
+        if (ns->getName() == "cooperative_groups") return true;
+  }
+  return false;
+}
+
+// Tile size of a cooperative_groups::thread_block_tile<N, ...> object.
+std::optional<std::int64_t> tile_size(QualType t) {
+  auto* spec = as_specialization(t);
+  if (!spec || spec->getTemplateArgs().size() == 0) return std::nullopt;
+  const auto& arg = spec->getTemplateArgs()[0];
+  if (arg.getKind() != TemplateArgument::Integral) return std::nullopt;
+  return arg.getAsIntegral().getExtValue();
+}
+
+// Finds lane-varying sources in a function body.
+class LaneVarianceScan : public RecursiveASTVisitor<LaneVarianceScan> {
+ public:
+  explicit LaneVarianceScan(Lowering& l, int depth) : lowering_(l), depth_(depth) {}
+  bool found = false;
+  bool VisitPseudoObjectExpr(PseudoObjectExpr* e) {
+    if (auto s = Lowering::builtin_index(e); s && s->kind == SymbolKind::ThreadIdx) found = true;
+    return !found;
+  }
+  bool VisitGCCAsmStmt(GCCAsmStmt*) {
+    found = true;
+    return false;
+  }
+  bool VisitCallExpr(CallExpr* c) {
+    if (lowering_.call_varies_per_lane(c)) found = true;
+    (void)depth_;
+    return !found;
+  }
+
+ private:
+  Lowering& lowering_;
+  int depth_;
+};
+
+}  // namespace
+
+const VarDecl* as_local_variable(const clang::Expr* e) {
+  auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+  if (!ref) return nullptr;
+  auto* var = dyn_cast<VarDecl>(ref->getDecl());
+  if (!var || var->hasAttr<CUDASharedAttr>() || var->hasAttr<CUDAConstantAttr>() || var->hasAttr<CUDADeviceAttr>())
+    return nullptr;
+  if (!var->isLocalVarDeclOrParm() || var->isStaticLocal()) return nullptr;
+  return var;
+}
+
+const clang::Expr* call_object(const CallExpr* call) {
+  if (auto* mc = dyn_cast<CXXMemberCallExpr>(call)) return mc->getImplicitObjectArgument();
+  if (isa<CXXOperatorCallExpr>(call)) return nullptr;
+  if (auto* m = dyn_cast<MemberExpr>(call->getCallee()->IgnoreParenImpCasts())) return m->getBase();
+  return nullptr;
+}
+
+// ------------------------------------------------------------------ Address
+
+ExprRef Address::byte_offset() const {
+  if (offset_unknown) return nullptr;
+  ExprRef sum = Expr::constant(0);
+  for (const auto& t : terms) sum = ir_add(sum, ir_scale(t.index, t.scale));
+  return sum;
+}
+
+ExprRef Address::index() const {
+  if (index_unit <= 0) {
+    // Element size unknown (a dependent type in a template pattern): a
+    // single subscript is still an index in elements.
+    const Term* only = nullptr;
+    for (const auto& t : terms)
+      if (t.subscript) {
+        if (only) return nullptr;
+        only = &t;
+      }
+    return only ? only->index : nullptr;
+  }
+  if (offset_unknown) return nullptr;
+  ExprRef sum = Expr::constant(0);
+  for (const auto& t : terms) {
+    if (!t.subscript) continue;
+    ExprRef part;
+    if (t.scale % index_unit == 0) part = ir_scale(t.index, t.scale / index_unit);
+    else if (index_unit % t.scale == 0) part = ir_divide_exact(t.index, index_unit / t.scale);
+    if (!part) return nullptr;
+    sum = ir_add(sum, part);
+  }
+  return sum;
+}
+
+MemorySpace Address::space(bool in_kernel) const {
+  switch (kind) {
+    case RootKind::Shared: return MemorySpace::Shared;
+    case RootKind::GlobalVar: return MemorySpace::Global;
+    case RootKind::ConstantVar: return MemorySpace::Constant;
+    case RootKind::LocalArray: return MemorySpace::Local;
+    // A kernel's pointer parameters point to global memory; a device
+    // function's may point anywhere (the caller decides).
+    case RootKind::Param: return in_kernel ? MemorySpace::Global : MemorySpace::Generic;
+    default: return MemorySpace::Generic;
+  }
+}
+
+// ----------------------------------------------------------------- Lowering
+
+Lowering::Lowering(ASTContext& ctx, const SourceMapper& map, const FunctionDecl* fn)
+    : ctx_(ctx), map_(map), fn_(fn) {}
+
+std::string Lowering::spelling(const clang::Expr* e) const {
+  std::string s = map_.text(e->getSourceRange());
+  if (s.empty()) {
+    // Not in the target file (e.g. an inlined callee elsewhere): print it.
+    llvm::raw_string_ostream os(s);
+    e->printPretty(os, nullptr, ctx_.getPrintingPolicy());
+  }
+  return s;
+}
+
+std::int64_t Lowering::size_of(QualType t) const {
+  t = t.getNonReferenceType();
+  if (t.isNull() || t->isDependentType() || t->isIncompleteType() || t->isFunctionType() ||
+      t->containsErrors())
+    return 0;
+  if (auto* rt = t->getAs<RecordType>(); rt && rt->getDecl()->isInvalidDecl()) return 0;
+  return ctx_.getTypeSizeInChars(t).getQuantity();
+}
+
+std::string Lowering::type_name(QualType t) const {
+  PrintingPolicy pp = ctx_.getPrintingPolicy();
+  pp.SuppressTagKeyword = true;
+  pp.SuppressScope = false;
+  pp.AnonymousTagLocations = false;
+  return t.getUnqualifiedType().getAsString(pp);
+}
+
+int Lowering::param_index(const ParmVarDecl* p) const {
+  if (!fn_) return -1;
+  for (unsigned i = 0; i < fn_->getNumParams(); ++i)
+    if (fn_->getParamDecl(i) == p) return static_cast<int>(i);
+  return -1;
+}
+
+std::optional<Symbol> Lowering::builtin_index(const clang::Expr* e) {
+  e = e->IgnoreParenImpCasts();
+  auto* pseudo = dyn_cast<PseudoObjectExpr>(e);
+  if (!pseudo) return std::nullopt;
+  auto* prop = dyn_cast<MSPropertyRefExpr>(pseudo->getSyntacticForm()->IgnoreParens());
+  if (!prop) return std::nullopt;
+  const clang::Expr* b = prop->getBaseExpr()->IgnoreParenImpCasts();
+  if (auto* ov = dyn_cast<OpaqueValueExpr>(b); ov && ov->getSourceExpr()) b = ov->getSourceExpr()->IgnoreParenImpCasts();
+  auto* base = dyn_cast<DeclRefExpr>(b);
+  if (!base) return std::nullopt;
+  std::string var = base->getDecl()->getName().str();
+  // The property is `x` with getter `__fetch_builtin_x` (clang's builtin vars).
+  std::string field = prop->getPropertyDecl()->getName().str();
+  if (IdentifierInfo* getter = prop->getPropertyDecl()->getGetterId()) {
+    llvm::StringRef g = getter->getName();
+    if (g.starts_with("__fetch_builtin_")) field = g.drop_front(16).str();
+  }
+  Symbol s;
+  if (var == "threadIdx") s.kind = SymbolKind::ThreadIdx, s.uniform = false;
+  else if (var == "blockIdx") s.kind = SymbolKind::BlockIdx;
+  else if (var == "blockDim") s.kind = SymbolKind::BlockDim;
+  else if (var == "gridDim") s.kind = SymbolKind::GridDim;
+  else return std::nullopt;
+  if (field == "x") s.dim = 0;
+  else if (field == "y") s.dim = 1;
+  else if (field == "z") s.dim = 2;
+  else return std::nullopt;
+  return s;
+}
+
+ExprRef Lowering::opaque(const clang::Expr* e) {
+  bool uniform = true;
+  if (auto* call = dyn_cast<CallExpr>(e->IgnoreParenImpCasts()); call && call_varies_per_lane(call))
+    uniform = false;
+  if (isa<GCCAsmStmt>(e)) uniform = false;
+  if (uniform) {
+    for (const Stmt* child : e->children()) {
+      auto* ce = dyn_cast_or_null<clang::Expr>(child);
+      if (!ce) continue;
+      if (is_lane_varying(lower(ce))) {
+        uniform = false;
+        break;
+      }
+    }
+  }
+  return Expr::opaque(spelling(e), uniform);
+}
+
+ExprRef Lowering::lower(const clang::Expr* e) {
+  if (!e) return nullptr;
+  if (depth_ > kMaxDepth) return Expr::opaque("…", false);
+  ++depth_;
+  ExprRef r = lower_uncached(e);
+  --depth_;
+  return r;
+}
+
+ExprRef Lowering::lower_uncached(const clang::Expr* e) {
+  e = e->IgnoreParens();
+  if (e->containsErrors()) return Expr::opaque(spelling(e), false);
+
+  // Symbols before constants: `warpSize` is a const int 32 to Clang.
+  if (auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreImpCasts()))
+    if (ref->getDecl()->getName() == "warpSize" && ref->getDecl()->getDeclContext()->isFileContext())
+      return Expr::sym({SymbolKind::WarpSize, 0, "", true});
+  if (auto s = builtin_index(e)) return Expr::sym(*s);
+
+  // Constants: literals, constexpr, enumerators, template arguments, sizeof.
+  if (!e->isValueDependent() && !e->isTypeDependent() && e->getType()->isIntegralOrEnumerationType()) {
+    clang::Expr::EvalResult result;
+    if (e->EvaluateAsInt(result, ctx_) && result.Val.isInt()) {
+      const llvm::APSInt& v = result.Val.getInt();
+      if (v.getSignificantBits() <= 64) return Expr::constant(v.getExtValue());
+    }
+  }
+
+  if (auto* cast = dyn_cast<CastExpr>(e)) {
+    // `(int)(x * 0.5f)`: an explicit conversion of a non-integer is one
+    // opaque value, spelled as written (Clang puts the real conversion in an
+    // implicit cast underneath).
+    if (isa<ExplicitCastExpr>(cast) && cast->getType()->isIntegralOrEnumerationType()) {
+      QualType from = cast->getSubExpr()->IgnoreParenImpCasts()->getType();
+      if (from->isRealFloatingType() || from->isPointerType()) return opaque(e);
+    }
+    switch (cast->getCastKind()) {
+      case CK_FloatingToIntegral:
+      case CK_FloatingToBoolean:
+      case CK_PointerToIntegral:
+      case CK_PointerToBoolean:
+        return opaque(e);
+      default:
+        return lower(cast->getSubExpr());
+    }
+  }
+  if (auto* fc = dyn_cast<FullExpr>(e)) return lower(fc->getSubExpr());
+  if (auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) return lower(m->getSubExpr());
+  if (auto* b = dyn_cast<CXXBindTemporaryExpr>(e)) return lower(b->getSubExpr());
+  if (auto* s = dyn_cast<SubstNonTypeTemplateParmExpr>(e)) return lower(s->getReplacement());
+  if (auto* d = dyn_cast<CXXDefaultArgExpr>(e)) return lower(d->getExpr());
+  if (auto* d = dyn_cast<CXXDefaultInitExpr>(e)) return lower(d->getExpr());
+  if (auto* c = dyn_cast<CXXConstructExpr>(e); c && c->getNumArgs() == 1 &&
+                                                c->getConstructor()->isCopyOrMoveConstructor())
+    return lower(c->getArg(0));
+
+  if (auto* ref = dyn_cast<DeclRefExpr>(e)) return lower_decl_ref(ref);
+  if (auto* m = dyn_cast<MemberExpr>(e)) return lower_member(m);
+
+  if (auto* bo = dyn_cast<BinaryOperator>(e)) {
+    if (bo->getOpcode() == BO_Comma) return lower(bo->getRHS());
+    if (bo->isAssignmentOp()) return lower(bo->getLHS());  // the walker applies the effect
+    if (bo->getLHS()->getType()->isPointerType() || bo->getRHS()->getType()->isPointerType() ||
+        bo->getLHS()->getType()->isRealFloatingType() || bo->getRHS()->getType()->isRealFloatingType()) {
+      if (!bo->isComparisonOp() && !bo->isLogicalOp()) return opaque(e);
+    }
+    ExprRef a = lower(bo->getLHS()), b = lower(bo->getRHS());
+    switch (bo->getOpcode()) {
+      case BO_Add: return ir_add(a, b);
+      case BO_Sub: return ir_sub(a, b);
+      case BO_Mul: return ir_mul(a, b);
+      case BO_Div: return Expr::binary(ExprOp::Div, a, b);
+      case BO_Rem: return Expr::binary(ExprOp::Rem, a, b);
+      case BO_Shl: return Expr::binary(ExprOp::Shl, a, b);
+      case BO_Shr: return Expr::binary(ExprOp::Shr, a, b);
+      case BO_And: return Expr::binary(ExprOp::BitAnd, a, b);
+      case BO_Or: return Expr::binary(ExprOp::BitOr, a, b);
+      case BO_Xor: return Expr::binary(ExprOp::BitXor, a, b);
+      case BO_LT: return Expr::binary(ExprOp::Lt, a, b);
+      case BO_LE: return Expr::binary(ExprOp::Le, a, b);
+      case BO_GT: return Expr::binary(ExprOp::Gt, a, b);
+      case BO_GE: return Expr::binary(ExprOp::Ge, a, b);
+      case BO_EQ: return Expr::binary(ExprOp::Eq, a, b);
+      case BO_NE: return Expr::binary(ExprOp::Ne, a, b);
+      case BO_LAnd: return Expr::binary(ExprOp::LogicalAnd, a, b);
+      case BO_LOr: return Expr::binary(ExprOp::LogicalOr, a, b);
+      default: return opaque(e);
+    }
+  }
+  if (auto* uo = dyn_cast<UnaryOperator>(e)) {
+    switch (uo->getOpcode()) {
+      case UO_Plus: return lower(uo->getSubExpr());
+      case UO_Minus: return Expr::unary(ExprOp::Neg, lower(uo->getSubExpr()));
+      case UO_Not: return Expr::unary(ExprOp::BitNot, lower(uo->getSubExpr()));
+      case UO_LNot: return ir_not(lower(uo->getSubExpr()));
+      case UO_PostInc:
+      case UO_PostDec: return lower(uo->getSubExpr());  // value before the update
+      case UO_PreInc: return ir_add(lower(uo->getSubExpr()), Expr::constant(1));
+      case UO_PreDec: return ir_sub(lower(uo->getSubExpr()), Expr::constant(1));
+      case UO_Deref: break;  // a load: below
+      default: return opaque(e);
+    }
+  }
+  if (auto* co = dyn_cast<AbstractConditionalOperator>(e))
+    return Expr::select(lower(co->getCond()), lower(co->getTrueExpr()), lower(co->getFalseExpr()));
+  if (auto* call = dyn_cast<CallExpr>(e)) return lower_call(call);
+
+  // Reads from memory: a[i], *p, p->f.
+  if (isa<ArraySubscriptExpr>(e) || isa<UnaryOperator>(e)) {
+    if (auto addr = address_of_lvalue(e); addr && addr->is_memory()) {
+      ExprRef idx = addr->index();
+      if (!idx) idx = addr->byte_offset();
+      if (!idx) idx = Expr::opaque(spelling(e), false);
+      return Expr::load(addr->root_name, idx);
+    }
+    return opaque(e);
+  }
+  return opaque(e);
+}
+
+ExprRef Lowering::lower_decl_ref(const DeclRefExpr* ref) {
+  const ValueDecl* d = ref->getDecl();
+  if (auto* parm = dyn_cast<ParmVarDecl>(d)) {
+    for (auto it = bindings_.rbegin(); it != bindings_.rend(); ++it)
+      if (auto b = it->find(parm); b != it->end()) return b->second;
+  }
+  if (auto* var = dyn_cast<VarDecl>(d)) {
+    // __shared__/__device__/__constant__ scalars: one address for every lane.
+    if (var->hasAttr<CUDASharedAttr>() || var->hasAttr<CUDAConstantAttr>() ||
+        (var->hasGlobalStorage() && !var->isStaticLocal() && var->hasAttr<CUDADeviceAttr>()))
+      return Expr::load(var->getNameAsString(), nullptr);
+    if (env_)
+      if (auto it = env_->values.find(var); it != env_->values.end()) return it->second;
+    if (auto* parm = dyn_cast<ParmVarDecl>(var)) {
+      if (param_index(parm) >= 0) return Expr::param(parm->getNameAsString());
+      return Expr::opaque(parm->getNameAsString(), false);
+    }
+    if (var->hasGlobalStorage() && !var->isStaticLocal()) return Expr::opaque(var->getNameAsString(), true);
+    if (var->getType().isConstQualified() && var->hasInit() && depth_ < kMaxDepth / 2)
+      return lower(var->getInit());
+    // A local the walker has not seen: unknown, assumed to vary.
+    return Expr::sym({SymbolKind::Local, 0, var->getNameAsString(), false});
+  }
+  if (isa<NonTypeTemplateParmDecl>(d)) return Expr::opaque(d->getNameAsString(), true);
+  return Expr::opaque(d->getNameAsString(), true);
+}
+
+ExprRef Lowering::lower_member(const MemberExpr* m) {
+  const clang::Expr* base = m->getBase()->IgnoreParenImpCasts();
+  std::string field = m->getMemberDecl()->getNameAsString();
+
+  // Cooperative groups: block.thread_index().x, block.group_index().y, ...
+  if (auto* call = dyn_cast<CallExpr>(base); call && call_object(call) && !m->isArrow()) {
+    auto* md = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+    QualType obj = call_object(call)->getType();
+    if (md && !obj.isNull() && in_cooperative_groups(obj)) {
+      std::string method = md->getNameAsString();
+      int dim = field == "x" ? 0 : field == "y" ? 1 : field == "z" ? 2 : -1;
+      if (dim >= 0) {
+        if (method == "thread_index") return Expr::thread_idx(dim);
+        if (method == "group_index" || method == "block_index") return Expr::block_idx(dim);
+        if (method == "dim_threads" || method == "group_dim") return Expr::block_dim(dim);
+        if (method == "dim_blocks") return Expr::grid_dim(dim);
+      }
+    }
+  }
+
+  // A field of a by-value (or const &) struct parameter: a uniform value.
+  if (!m->isArrow()) {
+    std::string path = field;
+    const clang::Expr* b = base;
+    while (auto* inner = dyn_cast<MemberExpr>(b)) {
+      if (inner->isArrow()) break;
+      path = inner->getMemberDecl()->getNameAsString() + "." + path;
+      b = inner->getBase()->IgnoreParenImpCasts();
+    }
+    if (auto* ref = dyn_cast<DeclRefExpr>(b)) {
+      if (auto* parm = dyn_cast<ParmVarDecl>(ref->getDecl()); parm && param_index(parm) >= 0 &&
+                                                              !parm->getType()->isPointerType())
+        if (!env_ || !env_->values.count(parm))
+          return Expr::param(parm->getNameAsString() + "." + path);
+    }
+  }
+
+  // A field of a local struct that holds a loaded value (uchar4 v = data[i];
+  // v.x): the value comes from that load.
+  if (!m->isArrow())
+    if (auto* var = as_local_variable(base); var && env_)
+      if (auto it = env_->values.find(var); it != env_->values.end() && it->second) {
+        if (it->second->op == ExprOp::Load) return Expr::load(it->second->text, it->second->operands.at(0));
+        return ir_opaque_like(spelling(m), it->second);
+      }
+
+  // Through memory (p->f, a[i].f): a load.
+  if (auto addr = address_of_lvalue(m); addr && addr->is_memory()) {
+    ExprRef idx = addr->index();
+    if (!idx) idx = addr->byte_offset();
+    if (!idx) idx = Expr::opaque(spelling(m), false);
+    return Expr::load(addr->root_name, idx);
+  }
+  return opaque(m);
+}
+
+ExprRef Lowering::linear_thread_rank() {
+  // tx + ty * bdx + tz * bdx * bdy
+  return ir_add(ir_add(Expr::thread_idx(0), ir_mul(Expr::thread_idx(1), Expr::block_dim(0))),
+                ir_mul(ir_mul(Expr::thread_idx(2), Expr::block_dim(0)), Expr::block_dim(1)));
+}
+
+ExprRef Lowering::lower_cooperative_groups(const CallExpr* call) {
+  auto* md = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+  const clang::Expr* obj = call_object(call);
+  if (!md || !obj || !in_cooperative_groups(obj->getType())) return nullptr;
+  std::string method = md->getNameAsString();
+  std::string group = record_name(obj->getType());
+  ExprRef block_size = ir_mul(ir_mul(Expr::block_dim(0), Expr::block_dim(1)), Expr::block_dim(2));
+  if (group == "thread_block") {
+    if (method == "thread_rank") return linear_thread_rank();
+    if (method == "size" || method == "num_threads") return block_size;
+  } else if (group == "grid_group") {
+    ExprRef block_rank =
+        ir_add(ir_add(Expr::block_idx(0), ir_mul(Expr::block_idx(1), Expr::grid_dim(0))),
+               ir_mul(ir_mul(Expr::block_idx(2), Expr::grid_dim(0)), Expr::grid_dim(1)));
+    if (method == "thread_rank") return ir_add(ir_mul(block_rank, block_size), linear_thread_rank());
+    if (method == "block_rank") return block_rank;
+    if (method == "size" || method == "num_threads")
+      return ir_mul(block_size, ir_mul(ir_mul(Expr::grid_dim(0), Expr::grid_dim(1)), Expr::grid_dim(2)));
+  } else if (auto n = tile_size(obj->getType()); n && *n > 0) {
+    if (method == "thread_rank") return Expr::binary(ExprOp::Rem, linear_thread_rank(), Expr::constant(*n));
+    if (method == "meta_group_rank") return Expr::binary(ExprOp::Div, linear_thread_rank(), Expr::constant(*n));
+    if (method == "size" || method == "num_threads") return Expr::constant(*n);
+    if (method == "meta_group_size")
+      return Expr::binary(ExprOp::Div, ir_add(block_size, Expr::constant(*n - 1)), Expr::constant(*n));
+  }
+  if (method == "thread_rank" || method == "thread_index") return Expr::opaque(spelling(call), false);
+  return nullptr;
+}
+
+ExprRef Lowering::lower_call(const CallExpr* call) {
+  const FunctionDecl* callee = call->getDirectCallee();
+  std::string name = callee_name(callee);
+  if (call_object(call))
+    if (auto r = lower_cooperative_groups(call)) return r;
+
+  unsigned n = call->getNumArgs();
+  auto arg = [&](unsigned i) { return lower(call->getArg(i)); };
+  bool integral = call->getType()->isIntegralOrEnumerationType();
+  if (integral && n == 2 &&
+      (name == "min" || name == "umin" || name == "llmin" || name == "ullmin" || name == "__min"))
+    return Expr::binary(ExprOp::Min, arg(0), arg(1));
+  if (integral && n == 2 &&
+      (name == "max" || name == "umax" || name == "llmax" || name == "ullmax" || name == "__max"))
+    return Expr::binary(ExprOp::Max, arg(0), arg(1));
+  if (integral && n == 2 && (name == "__mul24" || name == "__umul24")) return ir_mul(arg(0), arg(1));
+
+  // Loads through intrinsics: __ldg(&a[i]), __ldcg(p + i), ...
+  if (n >= 1 && (name == "__ldg" || name == "__ldcg" || name == "__ldca" || name == "__ldcs" ||
+                 name == "__ldlu" || name == "__ldcv")) {
+    if (auto addr = address_of_pointer(call->getArg(0)); addr && addr->is_memory()) {
+      ExprRef idx = addr->index();
+      if (!idx) idx = addr->byte_offset();
+      return Expr::load(addr->root_name, idx ? idx : Expr::opaque(spelling(call), false));
+    }
+  }
+  if (name == "__shfl_sync" && n >= 3) {
+    // A broadcast from a uniform source lane (over the whole warp) is uniform.
+    bool whole_warp = true;
+    if (n >= 4) {
+      auto width = const_value(arg(3));
+      whole_warp = width && *width >= 32;
+    }
+    return Expr::opaque(spelling(call), whole_warp && !is_lane_varying(arg(2)));
+  }
+  if (is_uniform_intrinsic(name)) return Expr::opaque(spelling(call), true);
+  if (callee && callee->hasBody() && !is_system(map_.sm(), callee->getLocation()))
+    if (auto inlined = inline_single_return(call, callee)) return inlined;
+  if (call_varies_per_lane(call)) return Expr::opaque(spelling(call), false);
+
+  std::vector<ExprRef> args;
+  for (unsigned i = 0; i < n; ++i) args.push_back(arg(i));
+  if (!integral) {
+    bool uniform = std::none_of(args.begin(), args.end(), [](const ExprRef& a) { return is_lane_varying(a); });
+    return Expr::opaque(spelling(call), uniform);
+  }
+  return Expr::call(name.empty() ? spelling(call->getCallee()) : name, std::move(args));
+}
+
+// `__device__ int idx(int r, int c) { return r * N + c; }` is lowered as its
+// return expression with the arguments substituted, so helpers do not hide
+// the index from the analyses.
+ExprRef Lowering::inline_single_return(const CallExpr* call, const FunctionDecl* callee) {
+  if (bindings_.size() >= 4 || callee->getNumParams() != call->getNumArgs()) return nullptr;
+  if (isa<CXXMethodDecl>(callee) && !cast<CXXMethodDecl>(callee)->isStatic()) return nullptr;
+  auto* body = dyn_cast_or_null<CompoundStmt>(callee->getBody());
+  if (!body) return nullptr;
+  const ReturnStmt* ret = nullptr;
+  for (const Stmt* s : body->body()) {
+    if (isa<NullStmt>(s)) continue;
+    if (ret || !isa<ReturnStmt>(s)) return nullptr;
+    ret = cast<ReturnStmt>(s);
+  }
+  if (!ret || !ret->getRetValue()) return nullptr;
+  std::map<const ParmVarDecl*, ExprRef> binding;
+  for (unsigned i = 0; i < callee->getNumParams(); ++i) binding[callee->getParamDecl(i)] = lower(call->getArg(i));
+  bindings_.push_back(std::move(binding));
+  ExprRef r = lower(ret->getRetValue());
+  bindings_.pop_back();
+  return r;
+}
+
+bool Lowering::call_varies_per_lane(const CallExpr* call) {
+  const FunctionDecl* callee = call->getDirectCallee();
+  std::string name = callee_name(callee);
+  if (is_lane_varying_intrinsic(name)) return true;
+  if (name == "__shfl_sync") return true;  // conservatively; lower_call refines broadcasts
+  {
+    if (const clang::Expr* obj = call_object(call); obj && in_cooperative_groups(obj->getType())) {
+      std::string method = callee_name(callee);
+      return method == "thread_rank" || method == "thread_index" || method == "shfl" ||
+             method == "shfl_down" || method == "shfl_up" || method == "shfl_xor";
+    }
+  }
+  if (!callee) return false;
+  return function_varies_per_lane(callee, 0);
+}
+
+bool Lowering::function_varies_per_lane(const FunctionDecl* fd, int depth) {
+  if (!fd->hasBody() || is_system(map_.sm(), fd->getLocation()) || depth > 3) return false;
+  fd = fd->getDefinition() ? fd->getDefinition() : fd;
+  if (auto it = varies_cache_.find(fd); it != varies_cache_.end()) return it->second;
+  varies_cache_[fd] = false;  // breaks recursion
+  LaneVarianceScan scan(*this, depth + 1);
+  scan.TraverseStmt(const_cast<Stmt*>(fd->getBody()));
+  varies_cache_[fd] = scan.found;
+  return scan.found;
+}
+
+// ---------------------------------------------------------------- addresses
+
+std::optional<Address> Lowering::address_of_pointer(const clang::Expr* e) {
+  if (!e || depth_ > kMaxDepth) return std::nullopt;
+  e = e->IgnoreParens();
+  if (auto* fc = dyn_cast<FullExpr>(e)) return address_of_pointer(fc->getSubExpr());
+  if (auto* s = dyn_cast<SubstNonTypeTemplateParmExpr>(e)) return address_of_pointer(s->getReplacement());
+
+  if (auto* cast = dyn_cast<CastExpr>(e)) {
+    const clang::Expr* sub = cast->getSubExpr();
+    switch (cast->getCastKind()) {
+      case CK_ArrayToPointerDecay:
+        return address_of_lvalue(sub);
+      case CK_LValueToRValue:
+      case CK_NoOp:
+      case CK_BitCast:
+      case CK_AddressSpaceConversion:
+      case CK_UncheckedDerivedToBase:
+      case CK_DerivedToBase: {
+        std::optional<Address> a = cast->getCastKind() == CK_LValueToRValue ? address_of_pointer(sub)
+                                                                             : address_of_pointer(sub);
+        if (!a) return a;
+        QualType from = sub->getType(), to = cast->getType();
+        if (from->isPointerType() && to->isPointerType()) {
+          QualType pf = from->getPointeeType().getUnqualifiedType().getCanonicalType();
+          QualType pt = to->getPointeeType().getUnqualifiedType().getCanonicalType();
+          if (pf != pt && !pt->isVoidType() && !pf->isVoidType()) a->reinterpreted = true;
+          if (pf->isVoidType() && !pt->isVoidType() && a->index_unit > 0 &&
+              size_of(to->getPointeeType()) != a->index_unit)
+            a->reinterpreted = true;
+          // Subscripts of the new view step over its element type.
+          if (!pt->isVoidType())
+            if (std::int64_t s = size_of(to->getPointeeType())) a->index_unit = s;
+        }
+        return a;
+      }
+      default:
+        return std::nullopt;
+    }
+  }
+  if (auto* ref = dyn_cast<DeclRefExpr>(e)) {
+    auto* var = dyn_cast<VarDecl>(ref->getDecl());
+    if (!var) return std::nullopt;
+    if (env_)
+      if (auto it = env_->pointers.find(var); it != env_->pointers.end()) return it->second;
+    if (auto* parm = dyn_cast<ParmVarDecl>(var); parm && param_index(parm) >= 0) {
+      Address a;
+      a.kind = RootKind::Param;
+      a.root = parm;
+      a.root_name = parm->getNameAsString();
+      a.param_index = param_index(parm);
+      a.index_unit = size_of(parm->getType()->isPointerType() ? parm->getType()->getPointeeType() : QualType());
+      return a;
+    }
+    if (var->getType()->isArrayType()) return address_of_lvalue(ref);
+    Address unknown;
+    unknown.root_name = var->getNameAsString();
+    return unknown;
+  }
+  if (auto* m = dyn_cast<MemberExpr>(e); m && !m->isArrow()) {
+    // A pointer field of a by-value struct parameter: params.data.
+    std::string path = m->getMemberDecl()->getNameAsString();
+    const clang::Expr* b = m->getBase()->IgnoreParenImpCasts();
+    for (auto* inner = dyn_cast<MemberExpr>(b); inner && !inner->isArrow(); inner = dyn_cast<MemberExpr>(b)) {
+      path = inner->getMemberDecl()->getNameAsString() + "." + path;
+      b = inner->getBase()->IgnoreParenImpCasts();
+    }
+    if (auto* ref = dyn_cast<DeclRefExpr>(b))
+      if (auto* parm = dyn_cast<ParmVarDecl>(ref->getDecl()); parm && param_index(parm) >= 0) {
+        Address a;
+        a.kind = RootKind::Param;
+        a.root = parm;
+        a.root_name = parm->getNameAsString() + "." + path;
+        a.param_index = param_index(parm);
+        if (m->getType()->isPointerType()) a.index_unit = size_of(m->getType()->getPointeeType());
+        return a;
+      }
+    return std::nullopt;
+  }
+  if (auto* bo = dyn_cast<BinaryOperator>(e)) {
+    if (bo->getOpcode() == BO_Comma) return address_of_pointer(bo->getRHS());
+    if (bo->isAssignmentOp()) return address_of_pointer(bo->getLHS());
+    if (bo->getOpcode() != BO_Add && bo->getOpcode() != BO_Sub) return std::nullopt;
+    const clang::Expr* ptr = bo->getLHS();
+    const clang::Expr* off = bo->getRHS();
+    if (!ptr->getType()->isPointerType()) std::swap(ptr, off);
+    if (!ptr->getType()->isPointerType() || off->getType()->isPointerType()) return std::nullopt;
+    auto a = address_of_pointer(ptr);
+    if (!a) return a;
+    ExprRef k = lower(off);
+    if (bo->getOpcode() == BO_Sub) k = Expr::unary(ExprOp::Neg, k);
+    std::int64_t elem = size_of(ptr->getType()->getPointeeType());
+    if (elem == 0) a->offset_unknown = true;
+    a->terms.push_back({k, elem, true});
+    a->index_unit = elem;
+    a->arithmetic = true;
+    return a;
+  }
+  if (auto* uo = dyn_cast<UnaryOperator>(e)) {
+    if (uo->getOpcode() == UO_AddrOf) return address_of_lvalue(uo->getSubExpr());
+    if (uo->getOpcode() == UO_PostInc || uo->getOpcode() == UO_PostDec) return address_of_pointer(uo->getSubExpr());
+    return std::nullopt;
+  }
+  if (auto* co = dyn_cast<ConditionalOperator>(e)) {
+    auto a = address_of_pointer(co->getTrueExpr()), b = address_of_pointer(co->getFalseExpr());
+    if (!a || !b || a->root != b->root || a->kind != b->kind) return std::nullopt;
+    Address r = *a;
+    r.terms.clear();
+    ExprRef oa = a->byte_offset(), ob = b->byte_offset();
+    r.terms.push_back({Expr::select(lower(co->getCond()), oa, ob), 1, true});
+    r.offset_unknown = !oa || !ob;
+    r.arithmetic = true;
+    return r;
+  }
+  if (auto* call = dyn_cast<CallExpr>(e)) {
+    // std::addressof / thrust::raw_pointer_cast-like identity helpers.
+    std::string name = callee_name(call->getDirectCallee());
+    if ((name == "addressof" || name == "__builtin_addressof") && call->getNumArgs() == 1)
+      return address_of_lvalue(call->getArg(0));
+  }
+  return std::nullopt;
+}
+
+std::optional<Address> Lowering::address_of_lvalue(const clang::Expr* e) {
+  if (!e || depth_ > kMaxDepth) return std::nullopt;
+  e = e->IgnoreParens();
+  if (auto* cast = dyn_cast<ImplicitCastExpr>(e); cast && cast->getCastKind() == CK_NoOp)
+    return address_of_lvalue(cast->getSubExpr());
+  if (auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) return address_of_lvalue(m->getSubExpr());
+
+  if (auto* ase = dyn_cast<ArraySubscriptExpr>(e)) {
+    auto a = address_of_pointer(ase->getBase());
+    if (!a) return a;
+    std::int64_t elem = size_of(ase->getType());
+    ++depth_;
+    ExprRef idx = lower(ase->getIdx());
+    --depth_;
+    if (elem == 0) a->offset_unknown = true;
+    a->terms.push_back({idx, elem, true});
+    a->index_unit = elem;
+    return a;
+  }
+  if (auto* uo = dyn_cast<UnaryOperator>(e); uo && uo->getOpcode() == UO_Deref) {
+    auto a = address_of_pointer(uo->getSubExpr());
+    if (!a) return a;
+    a->index_unit = size_of(uo->getType());
+    return a;
+  }
+  if (auto* m = dyn_cast<MemberExpr>(e)) {
+    std::optional<Address> a = m->isArrow() ? address_of_pointer(m->getBase()) : address_of_lvalue(m->getBase());
+    if (!a) return a;
+    if (m->isArrow()) a->index_unit = size_of(m->getBase()->getType()->getPointeeType());
+    auto* field = dyn_cast<FieldDecl>(m->getMemberDecl());
+    if (!field || field->getParent()->isDependentType() || field->getParent()->isInvalidDecl() ||
+        !field->getParent()->isCompleteDefinition()) {
+      if (!field) return std::nullopt;  // a method or static member: not an lvalue we follow
+      a->offset_unknown = true;
+      return a;
+    }
+    std::int64_t offset = static_cast<std::int64_t>(ctx_.getFieldOffset(field) / ctx_.getCharWidth());
+    a->terms.push_back({Expr::constant(offset), 1, false});
+    return a;
+  }
+  if (auto* ref = dyn_cast<DeclRefExpr>(e)) {
+    auto* var = dyn_cast<VarDecl>(ref->getDecl());
+    if (!var) return std::nullopt;
+    Address a;
+    a.root = var;
+    a.root_name = var->getNameAsString();
+    QualType t = var->getType();
+    if (var->hasAttr<CUDASharedAttr>()) a.kind = RootKind::Shared;
+    else if (var->hasAttr<CUDAConstantAttr>()) a.kind = RootKind::ConstantVar;
+    else if (var->hasGlobalStorage() && !var->isStaticLocal() &&
+             (var->hasAttr<CUDADeviceAttr>() || var->hasAttr<HIPManagedAttr>()))
+      a.kind = RootKind::GlobalVar;
+    else if (var->isLocalVarDeclOrParm() && t->isArrayType()) a.kind = RootKind::LocalArray;
+    else a.kind = RootKind::LocalValue;
+    // Element size of the innermost element, for scalars and arrays alike.
+    QualType elem = t;
+    while (auto* at = ctx_.getAsArrayType(elem)) elem = at->getElementType();
+    a.index_unit = size_of(elem);
+    return a;
+  }
+  if (auto* call = dyn_cast<CXXOperatorCallExpr>(e)) {
+    (void)call;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace warplens::clang_frontend

@@ -1,0 +1,491 @@
+// The kernel model of a translation unit: which functions, their signatures,
+// __launch_bounds__, __shared__ arrays, and the launches. Function bodies are
+// walked by BodyWalker (body_walker.cpp, loop_walker.cpp).
+#include "analysis/clang/model_builder.h"
+
+#include <clang/AST/Attr.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/StmtCXX.h>
+#include <clang/AST/TypeLoc.h>
+
+#include <map>
+#include <set>
+
+#include "analysis/clang/body_walker.h"
+
+using namespace clang;
+
+namespace warplens::clang_frontend {
+
+namespace {
+
+using Expr = clang::Expr;  // this file deals in Clang expressions only
+
+constexpr size_t kMaxInstantiationsPerTemplate = 8;
+
+std::string print_template_args(const FunctionDecl* fd, const PrintingPolicy& pp) {
+  const TemplateArgumentList* args = fd->getTemplateSpecializationArgs();
+  if (!args) return "";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  printTemplateArgumentList(os, args->asArray(), pp);
+  return os.str();
+}
+
+PrintingPolicy model_policy(const ASTContext& ctx) {
+  PrintingPolicy pp = ctx.getPrintingPolicy();
+  pp.SuppressTagKeyword = true;
+  pp.SuppressScope = false;
+  pp.FullyQualifiedName = false;
+  pp.AnonymousTagLocations = false;
+  return pp;
+}
+
+std::string function_key(const FunctionDecl* fd, const PrintingPolicy& pp) {
+  std::string key = fd->getQualifiedNameAsString() + print_template_args(fd, pp) + "(";
+  for (unsigned i = 0; i < fd->getNumParams(); ++i) {
+    if (i) key += ", ";
+    key += fd->getParamDecl(i)->getType().getAsString(pp);
+  }
+  return key + ")";
+}
+
+std::optional<std::int64_t> evaluate(const Expr* e, const ASTContext& ctx) {
+  if (!e || e->isValueDependent() || e->isTypeDependent() || e->containsErrors()) return std::nullopt;
+  Expr::EvalResult r;
+  if (e->EvaluateAsInt(r, ctx) && r.Val.isInt() && r.Val.getInt().getSignificantBits() <= 64)
+    return r.Val.getInt().getExtValue();
+  return std::nullopt;
+}
+
+// Locals a host function changes after their initialisation (assigned,
+// incremented, address taken, passed by non-const reference).
+class ModifiedVars : public RecursiveASTVisitor<ModifiedVars> {
+ public:
+  std::set<const VarDecl*> vars;
+  bool VisitBinaryOperator(BinaryOperator* b) {
+    if (b->isAssignmentOp()) note(b->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator* u) {
+    if (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) note(u->getSubExpr());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr* c) {
+    const FunctionDecl* fd = c->getDirectCallee();
+    unsigned shift = isa<CXXOperatorCallExpr>(c) && isa_and_nonnull<CXXMethodDecl>(fd) ? 1 : 0;
+    if (shift && c->getNumArgs() > 0) {
+      auto op = cast<CXXOperatorCallExpr>(c)->getOperator();
+      if (op == OO_Equal || op == OO_PlusEqual || op == OO_MinusEqual || op == OO_StarEqual) note(c->getArg(0));
+    }
+    if (auto* mc = dyn_cast<CXXMemberCallExpr>(c))
+      if (auto* md = mc->getMethodDecl(); md && !md->isConst()) note(mc->getImplicitObjectArgument());
+    for (unsigned i = shift; fd && i < c->getNumArgs() && i - shift < fd->getNumParams(); ++i) {
+      QualType p = fd->getParamDecl(i - shift)->getType();
+      if (p->isReferenceType() && !p->getPointeeType().isConstQualified()) note(c->getArg(i));
+    }
+    return true;
+  }
+
+ private:
+  void note(const Expr* e) {
+    e = e->IgnoreParenImpCasts();
+    while (auto* m = dyn_cast<MemberExpr>(e)) e = m->getBase()->IgnoreParenImpCasts();
+    if (auto* ref = dyn_cast<DeclRefExpr>(e))
+      if (auto* v = dyn_cast<VarDecl>(ref->getDecl())) vars.insert(v);
+  }
+};
+
+// Constant-evaluates launch configurations through dim3 constructors, locals
+// that are never changed, macros and constexpr.
+class LaunchEvaluator {
+ public:
+  LaunchEvaluator(const ASTContext& ctx, const std::set<const VarDecl*>& modified)
+      : ctx_(ctx), modified_(modified) {}
+
+  std::optional<std::int64_t> integer(const Expr* e, int depth = 0) {
+    if (!e || depth > 16) return std::nullopt;
+    e = strip(e);
+    if (auto v = evaluate(e, ctx_)) return v;
+    if (auto* ref = dyn_cast<DeclRefExpr>(e)) {
+      auto* var = dyn_cast<VarDecl>(ref->getDecl());
+      if (var && var->hasInit() && !modified_.count(var) && var->isLocalVarDecl())
+        return integer(var->getInit(), depth + 1);
+      return std::nullopt;
+    }
+    if (auto* m = dyn_cast<MemberExpr>(e)) {
+      std::string f = m->getMemberDecl()->getNameAsString();
+      int i = f == "x" ? 0 : f == "y" ? 1 : f == "z" ? 2 : -1;
+      if (i < 0) return std::nullopt;
+      if (auto d = dim3(m->getBase(), depth + 1)) return (*d)[i];
+      return std::nullopt;
+    }
+    if (auto* b = dyn_cast<BinaryOperator>(e)) {
+      auto l = integer(b->getLHS(), depth + 1), r = integer(b->getRHS(), depth + 1);
+      if (!l || !r) return std::nullopt;
+      switch (b->getOpcode()) {
+        case BO_Add: return *l + *r;
+        case BO_Sub: return *l - *r;
+        case BO_Mul: return *l * *r;
+        case BO_Div: return *r ? std::optional(*l / *r) : std::nullopt;
+        case BO_Rem: return *r ? std::optional(*l % *r) : std::nullopt;
+        case BO_Shl: return *r >= 0 && *r < 62 ? std::optional(*l << *r) : std::nullopt;
+        case BO_Shr: return *r >= 0 && *r < 62 ? std::optional(*l >> *r) : std::nullopt;
+        default: return std::nullopt;
+      }
+    }
+    if (auto* c = dyn_cast<ConditionalOperator>(e)) {
+      auto cond = integer(c->getCond(), depth + 1);
+      if (!cond) return std::nullopt;
+      return integer(*cond ? c->getTrueExpr() : c->getFalseExpr(), depth + 1);
+    }
+    return std::nullopt;
+  }
+
+  std::optional<std::array<std::int64_t, 3>> dim3(const Expr* e, int depth = 0) {
+    if (!e || depth > 16) return std::nullopt;
+    e = strip(e);
+    if (auto* ctor = dyn_cast<CXXConstructExpr>(e)) {
+      const CXXConstructorDecl* cd = ctor->getConstructor();
+      if (cd && cd->isCopyOrMoveConstructor() && ctor->getNumArgs() >= 1) return dim3(ctor->getArg(0), depth + 1);
+      std::array<std::int64_t, 3> v{1, 1, 1};
+      unsigned n = std::min(3u, ctor->getNumArgs());
+      if (n == 1 && ctor->getArg(0)->getType()->isRecordType()) return dim3(ctor->getArg(0), depth + 1);
+      for (unsigned i = 0; i < n; ++i) {
+        auto x = integer(ctor->getArg(i), depth + 1);
+        if (!x) return std::nullopt;
+        v[i] = *x;
+      }
+      return v;
+    }
+    if (auto* init = dyn_cast<InitListExpr>(e)) {
+      std::array<std::int64_t, 3> v{1, 1, 1};
+      for (unsigned i = 0; i < std::min(3u, init->getNumInits()); ++i) {
+        auto x = integer(init->getInit(i), depth + 1);
+        if (!x) return std::nullopt;
+        v[i] = *x;
+      }
+      return v;
+    }
+    if (auto* ref = dyn_cast<DeclRefExpr>(e)) {
+      auto* var = dyn_cast<VarDecl>(ref->getDecl());
+      if (var && var->hasInit() && !modified_.count(var)) return dim3(var->getInit(), depth + 1);
+      return std::nullopt;
+    }
+    if (e->getType()->isIntegralOrEnumerationType())
+      if (auto x = integer(e, depth + 1)) return std::array<std::int64_t, 3>{*x, 1, 1};
+    return std::nullopt;
+  }
+
+ private:
+  static const Expr* strip(const Expr* e) {
+    while (true) {
+      e = e->IgnoreParens();
+      if (auto* c = dyn_cast<CastExpr>(e)) e = c->getSubExpr();
+      else if (auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
+      else if (auto* b = dyn_cast<CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
+      else if (auto* f = dyn_cast<FullExpr>(e)) e = f->getSubExpr();
+      else if (auto* d = dyn_cast<CXXDefaultArgExpr>(e)) e = d->getExpr();
+      else return e;
+    }
+  }
+  const ASTContext& ctx_;
+  const std::set<const VarDecl*>& modified_;
+};
+
+class ModelCollector : public RecursiveASTVisitor<ModelCollector> {
+ public:
+  ModelCollector(ASTContext& ctx, const SourceMapper& map, std::stop_token stop)
+      : ctx_(ctx), map_(map), stop_(stop), pp_(model_policy(ctx)) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool TraverseDecl(Decl* d) {
+    if (!d || stop_.stop_requested()) return !stop_.stop_requested();
+    if (!isa<TranslationUnitDecl>(d) && !map_.in_target(d->getLocation()) && !isa<NamespaceDecl>(d) &&
+        !isa<LinkageSpecDecl>(d))
+      return true;
+    if ((isa<NamespaceDecl>(d) || isa<LinkageSpecDecl>(d)) && map_.sm().isInSystemHeader(d->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(d);
+  }
+
+  bool TraverseFunctionDecl(FunctionDecl* fd) { return traverse_function(fd, [&] { return RecursiveASTVisitor::TraverseFunctionDecl(fd); }); }
+  bool TraverseCXXMethodDecl(CXXMethodDecl* fd) { return traverse_function(fd, [&] { return RecursiveASTVisitor::TraverseCXXMethodDecl(fd); }); }
+  bool TraverseForStmt(ForStmt* s) { return in_loop([&] { return RecursiveASTVisitor::TraverseForStmt(s); }); }
+  bool TraverseWhileStmt(WhileStmt* s) { return in_loop([&] { return RecursiveASTVisitor::TraverseWhileStmt(s); }); }
+  bool TraverseDoStmt(DoStmt* s) { return in_loop([&] { return RecursiveASTVisitor::TraverseDoStmt(s); }); }
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt* s) { return in_loop([&] { return RecursiveASTVisitor::TraverseCXXForRangeStmt(s); }); }
+
+  bool VisitFunctionDecl(FunctionDecl* fd) {
+    if (!fd->doesThisDeclarationHaveABody() || fd->isInvalidDecl()) return true;
+    bool kernel = fd->hasAttr<CUDAGlobalAttr>();
+    auto* dev = fd->getAttr<CUDADeviceAttr>();
+    if (!kernel && (!dev || dev->isImplicit())) return true;
+    if (auto* md = dyn_cast<CXXMethodDecl>(fd); md && md->getParent()->isLambda()) return true;
+    if (!map_.in_target(fd->getLocation())) return true;
+    candidates_.push_back(fd);
+    return true;
+  }
+
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr* k) {
+    if (map_.in_target(k->getBeginLoc())) launch(k);
+    return true;
+  }
+
+  KernelModel finish(const std::string& file) {
+    KernelModel model;
+    model.file = file;
+    // De-duplicate by source location: a template's instantiations replace
+    // its pattern; at most a few instantiations per template.
+    std::map<unsigned, std::vector<FunctionDecl*>> by_location;
+    std::vector<unsigned> order;
+    for (FunctionDecl* fd : candidates_) {
+      unsigned loc = fd->getLocation().getRawEncoding();
+      if (!by_location.count(loc)) order.push_back(loc);
+      auto& group = by_location[loc];
+      if (std::find(group.begin(), group.end(), fd) == group.end()) group.push_back(fd);
+    }
+    for (unsigned loc : order) {
+      auto& group = by_location[loc];
+      bool has_concrete = std::any_of(group.begin(), group.end(), [](FunctionDecl* f) { return !f->isDependentContext(); });
+      size_t taken = 0;
+      for (FunctionDecl* fd : group) {
+        if (stop_.stop_requested()) return model;
+        if (has_concrete && fd->isDependentContext()) continue;
+        if (++taken > kMaxInstantiationsPerTemplate) break;
+        model.functions.push_back(build_function(fd));
+      }
+    }
+    // Launches: drop a template pattern's launch when an instantiation has it.
+    for (auto& l : launches_) {
+      bool duplicate = l.kernel_key.empty() && std::any_of(launches_.begin(), launches_.end(), [&](const LaunchSite& o) {
+                         return &o != &l && o.range == l.range && !o.kernel_key.empty();
+                       });
+      bool seen = std::any_of(model.launches.begin(), model.launches.end(), [&](const LaunchSite& o) {
+        return o.range == l.range && o.kernel_key == l.kernel_key;
+      });
+      if (!duplicate && !seen) model.launches.push_back(l);
+    }
+    return model;
+  }
+
+ private:
+  template <class F>
+  bool traverse_function(FunctionDecl* fd, F traverse) {
+    functions_.push_back(fd);
+    int saved = loop_depth_;
+    loop_depth_ = 0;
+    bool r = traverse();
+    loop_depth_ = saved;
+    functions_.pop_back();
+    return r;
+  }
+  template <class F>
+  bool in_loop(F traverse) {
+    ++loop_depth_;
+    bool r = traverse();
+    --loop_depth_;
+    return r;
+  }
+
+  Range range_of_definition(const FunctionDecl* pattern) const {
+    SourceRange r = pattern->getSourceRange();
+    if (auto* tmpl = pattern->getDescribedFunctionTemplate()) r.setBegin(tmpl->getBeginLoc());
+    // Attributes spelled before the declaration (`__global__`, __launch_bounds__).
+    for (const Attr* a : pattern->attrs())
+      if (a->getLocation().isValid() && !a->isImplicit() && map_.in_target(a->getLocation())) {
+        SourceLocation b = map_.sm().getExpansionLoc(a->getRange().getBegin());
+        if (map_.sm().isBeforeInTranslationUnit(b, map_.sm().getExpansionLoc(r.getBegin())) &&
+            !pattern->getDescribedFunctionTemplate())
+          r.setBegin(b);
+      }
+    return map_.range(r);
+  }
+
+  Function build_function(FunctionDecl* fd) {
+    const FunctionDecl* pattern = fd->getTemplateInstantiationPattern();
+    if (!pattern) pattern = fd;
+    Function f;
+    f.name = fd->getNameAsString();
+    f.key = function_key(fd, pp_);
+    f.template_args = print_template_args(fd, pp_);
+    f.is_template = fd->isDependentContext();
+    bool kernel = fd->hasAttr<CUDAGlobalAttr>();
+    bool host = fd->hasAttr<CUDAHostAttr>() && !fd->getAttr<CUDAHostAttr>()->isImplicit();
+    f.kind = kernel ? FunctionKind::Kernel : host ? FunctionKind::HostDevice : FunctionKind::Device;
+    f.signature = fd->getReturnType().getAsString(pp_) + " " + fd->getQualifiedNameAsString() + f.template_args + "(";
+    for (unsigned i = 0; i < fd->getNumParams(); ++i)
+      f.signature += (i ? ", " : "") + fd->getParamDecl(i)->getType().getAsString(pp_);
+    f.signature += ")";
+    f.range = range_of_definition(pattern);
+    f.name_range = map_.range(pattern->getNameInfo().getSourceRange());
+    if (pattern->getBody()) f.body_range = map_.range(pattern->getBody()->getSourceRange());
+    f.declaration_start = {f.range.start, f.range.start};
+    if (auto* tmpl = pattern->getDescribedFunctionTemplate()) {
+      // After `template <...>`: where the declaration proper begins.
+      SourceLocation after = tmpl->getTemplateParameters()->getRAngleLoc();
+      if (after.isValid()) {
+        SourceLocation next = Lexer::getLocForEndOfToken(map_.sm().getExpansionLoc(after), 0, map_.sm(), map_.lang());
+        std::optional<Token> tok = Lexer::findNextToken(map_.sm().getExpansionLoc(after), map_.sm(), map_.lang());
+        if (tok) next = tok->getLocation();
+        f.declaration_start = map_.point(next);
+      }
+    }
+    for (unsigned i = 0; i < fd->getNumParams(); ++i) f.params.push_back(parameter(fd->getParamDecl(i)));
+    if (auto* lb = fd->getAttr<CUDALaunchBoundsAttr>()) {
+      LaunchBounds b;
+      b.max_threads = evaluate(lb->getMaxThreads(), ctx_);
+      b.min_blocks = evaluate(lb->getMinBlocks(), ctx_);
+      const Attr* spelled = pattern->getAttr<CUDALaunchBoundsAttr>();
+      SourceRange r = spelled ? spelled->getRange() : lb->getRange();
+      SourceLocation b0 = map_.sm().getExpansionRange(r.getBegin()).getBegin();
+      SourceLocation b1 = map_.sm().getExpansionRange(r.getEnd()).getEnd();
+      b.range = map_.range({b0, b1});
+      b.spelling = map_.text({b0, b1});
+      f.launch_bounds = b;
+    }
+
+    BodyWalker walker(ctx_, map_, fd, f, [&](const FunctionDecl* callee) { return function_key(callee, pp_); });
+    walker.run();
+    for (const VarDecl* var : walker.shared_vars()) {
+      SharedArray s = shared_array(var);
+      s.address_escapes = walker.escaped_shared().count(var) > 0;
+      f.shared_arrays.push_back(std::move(s));
+    }
+    return f;
+  }
+
+  Parameter parameter(const ParmVarDecl* p) {
+    Parameter out;
+    out.name = p->getNameAsString();
+    out.type = p->getType().getAsString(pp_);
+    out.range = map_.range(p->getSourceRange());
+    QualType t = p->getType();
+    out.is_reference = t->isReferenceType();
+    out.is_restrict = t.isRestrictQualified();
+    if (t->isPointerType()) {
+      out.is_pointer = true;
+      QualType pointee = t->getPointeeType();
+      out.pointee_const = pointee.isConstQualified();
+      out.pointee_type = pointee.getUnqualifiedType().getAsString(pp_);
+      if (!pointee->isDependentType() && !pointee->isIncompleteType() && !pointee->isVoidType() &&
+          !pointee->isFunctionType())
+        out.pointee_bytes = static_cast<int>(ctx_.getTypeSizeInChars(pointee).getQuantity());
+    }
+    return out;
+  }
+
+  SharedArray shared_array(const VarDecl* var) {
+    SharedArray s;
+    s.name = var->getNameAsString();
+    s.is_extern = var->hasExternalStorage();
+    s.range = map_.range(var->getSourceRange());
+    QualType t = var->getType();
+    while (const ArrayType* at = ctx_.getAsArrayType(t)) {
+      if (auto* c = dyn_cast<ConstantArrayType>(at)) s.dims.push_back(static_cast<std::int64_t>(c->getSize().getZExtValue()));
+      else s.dims.push_back(0);
+      t = at->getElementType();
+    }
+    s.element_type = t.getUnqualifiedType().getAsString(pp_);
+    if (!t->isDependentType() && !t->isIncompleteType())
+      s.element_bytes = static_cast<int>(ctx_.getTypeSizeInChars(t).getQuantity());
+    if (TypeSourceInfo* tsi = var->getTypeSourceInfo()) {
+      const Expr* innermost = nullptr;
+      for (TypeLoc tl = tsi->getTypeLoc(); !tl.isNull();) {
+        if (auto at = tl.getAs<ArrayTypeLoc>()) {
+          if (at.getSizeExpr()) innermost = at.getSizeExpr();
+          tl = at.getElementLoc();
+        } else if (auto q = tl.getAs<QualifiedTypeLoc>()) {
+          tl = q.getUnqualifiedLoc();
+        } else if (auto a = tl.getAs<AttributedTypeLoc>()) {
+          tl = a.getModifiedLoc();
+        } else {
+          break;
+        }
+      }
+      if (innermost) {
+        s.innermost_dim_range = map_.range(innermost->getSourceRange());
+        s.innermost_dim_spelling = map_.text(innermost->getSourceRange());
+      }
+    }
+    if (var->hasAttr<AlignedAttr>()) s.alignment = static_cast<int>(ctx_.getDeclAlign(var).getQuantity());
+    return s;
+  }
+
+  void launch(CUDAKernelCallExpr* k) {
+    LaunchSite l;
+    const FunctionDecl* host = functions_.empty() ? nullptr : functions_.back();
+    if (host && !modified_.count(host)) {
+      ModifiedVars mv;
+      mv.TraverseStmt(host->getBody());
+      modified_[host] = std::move(mv.vars);
+    }
+    static const std::set<const VarDecl*> none;
+    LaunchEvaluator eval(ctx_, host ? modified_[host] : none);
+    if (const FunctionDecl* callee = k->getDirectCallee()) {
+      l.kernel = callee->getNameAsString();
+      if (!callee->isDependentContext()) l.kernel_key = function_key(callee, pp_);
+    } else {
+      l.kernel = map_.text(k->getCallee()->getSourceRange());
+    }
+    if (host) l.caller = host->getNameAsString();
+    l.range = map_.range(k->getSourceRange());
+    l.in_loop = loop_depth_ > 0;
+    if (auto* ref = dyn_cast<DeclRefExpr>(k->getCallee()->IgnoreImplicit()); ref && ref->hasExplicitTemplateArgs())
+      l.template_args = map_.text({ref->getLAngleLoc(), ref->getRAngleLoc()});
+    else if (auto* ule = dyn_cast<UnresolvedLookupExpr>(k->getCallee()->IgnoreImplicit());
+             ule && ule->hasExplicitTemplateArgs())
+      l.template_args = map_.text({ule->getLAngleLoc(), ule->getRAngleLoc()});
+    if (const CallExpr* cfg = k->getConfig()) {
+      l.config_range = map_.range(cfg->getSourceRange());
+      auto arg = [&](unsigned i) -> const Expr* {
+        if (i >= cfg->getNumArgs() || isa<CXXDefaultArgExpr>(cfg->getArg(i))) return nullptr;
+        return cfg->getArg(i);
+      };
+      if (const Expr* g = arg(0)) {
+        l.grid.spelling = map_.text(g->getSourceRange());
+        l.grid.value = eval.dim3(g);
+      }
+      if (const Expr* b = arg(1)) {
+        l.block.spelling = map_.text(b->getSourceRange());
+        l.block.value = eval.dim3(b);
+      }
+      if (const Expr* s = arg(2)) {
+        l.shared_bytes_spelling = map_.text(s->getSourceRange());
+        l.shared_bytes = eval.integer(s);
+      } else {
+        l.shared_bytes = 0;
+      }
+      if (const Expr* st = arg(3)) l.stream_spelling = map_.text(st->getSourceRange());
+    }
+    for (const Expr* a : k->arguments())
+      if (!isa<CXXDefaultArgExpr>(a)) l.args.push_back(map_.text(a->getSourceRange()));
+    launches_.push_back(std::move(l));
+  }
+
+  ASTContext& ctx_;
+  const SourceMapper& map_;
+  std::stop_token stop_;
+  PrintingPolicy pp_;
+  std::vector<FunctionDecl*> candidates_;
+  std::vector<LaunchSite> launches_;
+  std::vector<const FunctionDecl*> functions_;
+  std::map<const FunctionDecl*, std::set<const VarDecl*>> modified_;
+  int loop_depth_ = 0;
+};
+
+}  // namespace
+
+KernelModel build_kernel_model(ASTContext& ctx, const SourceMapper& map, const std::string& file,
+                               std::stop_token stop) {
+  ModelCollector collector(ctx, map, stop);
+  collector.TraverseDecl(ctx.getTranslationUnitDecl());
+  return collector.finish(file);
+}
+
+}  // namespace warplens::clang_frontend

@@ -1,0 +1,180 @@
+#include "analysis/coalescing.h"
+
+#include <bit>
+#include <sstream>
+
+#include "analysis/access_evaluation.h"
+#include "analysis/lane_pattern.h"
+
+namespace warplens {
+
+namespace {
+
+// Indirect-looking accesses are judged too: when the loaded index turns out
+// warp-uniform (`val[row_ptr[warp] + lane]`) the warp model computes them;
+// when it is per lane, their evaluation is unknown and they drop out here.
+bool judged(const BoundAccess& a) {
+  return a.space == MemorySpace::Global && (a.access->kind == AccessKind::Load || a.access->kind == AccessKind::Store);
+}
+
+// Does the access's address depend on data each lane loads for itself?
+bool per_lane_indirect(const BoundAccess& a, const KernelContexts& contexts) {
+  if (!a.indirect || !a.byte_offset) return a.indirect;
+  const LaunchContext& ctx = contexts.contexts.front();
+  EvalContext ec{ctx.shape, Assumption::LargeA, &ctx.known_params};
+  WarpLanes w = warp_lanes(ctx.shape, 0);
+  AccessLanes lanes = evaluate_access(a.byte_offset, lane_guards(a.guards), w, ec);
+  return lanes.active != 0 && !lanes.modelled;
+}
+
+std::string where(const BoundAccess& a, const KernelView& view) {
+  if (a.via.empty()) return {};
+  return " (in kernel `" + view.kernel->name + "`, " + describe_chain(a.via) + ")";
+}
+
+// What makes the access cost more than ideal, in one phrase.
+std::string cause(const BoundAccess& a, const AccessEvaluation& e, const LaunchContext& ctx, LaneStride& stride) {
+  const int bytes = a.access->element_bytes;
+  stride = describe_lane_stride(a.byte_offset, bytes, e.lanes, e.warp, ctx.known_params);
+  if (stride.bytes && *stride.bytes == bytes && e.alignment_varies)
+    return "consecutive lanes are contiguous but the warp's start moves between 32-byte alignments from one "
+           "block or iteration to the next (a row pitch or offset that is not a multiple of 32 bytes)";
+  if (stride.bytes && *stride.bytes == bytes && e.lanes.active) {
+    std::int64_t first = e.lanes.offsets.value[std::countr_zero(e.lanes.active)];
+    std::int64_t mis = ((first % kSectorBytes) + kSectorBytes) % kSectorBytes;
+    if (mis != 0)
+      return "consecutive lanes are contiguous but the warp's data starts " + std::to_string(mis) +
+             " bytes into a 32-byte sector (misaligned)";
+  }
+  return stride.phrase;
+}
+
+std::string explanation(const BoundAccess& a, const AccessEvaluation& e, const LaunchContext& ctx,
+                        const Verdict& v, const std::string& why, const LaneStride& stride) {
+  const MemoryAccess& m = *a.access;
+  std::ostringstream os;
+  os << "**Uncoalesced global " << to_string(m.kind) << "** of `" << m.spelling << "`: " << e.actual
+     << " sectors per warp request, ideal " << e.ideal << " (" << format_ratio(e.ratio()) << "× the traffic)\n\n";
+  os << "Each warp request fetches whole 32-byte sectors. " << lane_count(e.lanes.active)
+     << " active lanes × " << m.element_bytes << " bytes (`" << m.element_type << "`) fit in " << e.ideal
+     << " sectors, but " << why << ", so the request touches " << e.actual << ".\n\n";
+  os << "Block shape **" << format_block_shape(ctx.shape) << "** from " << ctx.source << "; warp " << e.warp.warp
+     << " (linear thread ids " << e.warp.warp * kWarpSize << "–" << e.warp.warp * kWarpSize + kWarpSize - 1 << ").";
+  if (v.shape_dependent)
+    os << " Other plausible block shapes give a different verdict, so this is reported as information; "
+          "a launch site (or the per-kernel block setting) makes it definite.";
+  os << "\n\n" << lane_table_markdown(e.lanes, e.warp, m.element_bytes, LaneColumn::Sector) << "\n";
+  os << "Assumptions: base pointers are 256-byte aligned (as `cudaMalloc` returns); warp-uniform terms "
+        "(blockIdx, loop counters, uniform parameters) are aligned and cancel out";
+  if (e.lanes.depends_on_unknown || !stride.symbol.empty())
+    os << "; the per-lane stride `" << (stride.symbol.empty() ? "?" : stride.symbol)
+       << "` is taken to be large (lanes at least 32 bytes apart; the table uses a stand-in value for it)";
+  os << ".\n\nFix: make consecutive threads (threadIdx.x) walk the contiguous dimension, or stage the data "
+        "through shared memory and read it there in the transposed order.";
+  return os.str();
+}
+
+}  // namespace
+
+std::vector<Finding> find_uncoalesced_accesses(const KernelView& view, const KernelContexts& contexts,
+                                               const AnalysisOptions& options, const std::string& file) {
+  std::vector<const BoundAccess*> accesses;
+  for (const auto& a : view.accesses)
+    if (judged(a)) accesses.push_back(&a);
+  EvaluationTable table = evaluate_accesses(
+      accesses, contexts, kVariations,
+      [](const BoundAccess& a, const AccessLanes& lanes, AccessEvaluation&, bool) -> std::pair<int, int> {
+        // A struct wider than its alignment is several instructions: count each.
+        const int bytes = std::max(a.access->element_bytes, 1);
+        const int chunk = access_chunk_bytes(bytes, a.access->element_align);
+        int sectors = 0, ideal = 0;
+        for (int piece = 0; piece < bytes / chunk; ++piece) {
+          SectorCount sc = count_sectors(shifted(lanes.offsets, std::int64_t(piece) * chunk), lanes.active, chunk);
+          sectors += sc.sectors;
+          ideal += sc.ideal;
+        }
+        return {sectors, ideal};
+      });
+  auto flags = flag_accesses(accesses, table, options.uncoalesced_threshold);
+
+  std::vector<Finding> out;
+  for (std::size_t i = 0; i < accesses.size(); ++i) {
+    auto verdict = combine_contexts(flags[i], table[i], contexts);
+    if (!verdict) continue;
+    const BoundAccess& a = *accesses[i];
+    const MemoryAccess& m = *a.access;
+    const AccessEvaluation& e = table[i][std::size_t(verdict->context)];
+    const LaunchContext& ctx = contexts.contexts[std::size_t(verdict->context)];
+    LaneStride stride;
+    std::string why = cause(a, e, ctx, stride);
+
+    Finding f;
+    f.code = codes::kUncoalescedGlobal;
+    f.severity = verdict->severity;
+    f.location = {file, m.range};
+    f.kernel = view.kernel->key;
+    std::ostringstream msg;
+    msg << "uncoalesced " << to_string(m.kind) << " of `" << m.spelling << "`: " << why << " — " << e.actual
+        << " sectors per request, ideal " << e.ideal << " (" << format_ratio(e.ratio()) << "× traffic";
+    if (e.lanes.depends_on_unknown && !stride.symbol.empty()) msg << " for large `" << stride.symbol << "`";
+    msg << ")";
+    if (verdict->shape_dependent)
+      msg << "; with the guessed block " << format_block_shape(ctx.shape) << ", other block shapes differ";
+    else if (ctx.origin == ShapeOrigin::LaunchSite && contexts.contexts.size() > 1)
+      msg << "; worst with block " << format_block_shape(ctx.shape);
+    msg << where(a, view);
+    f.message = msg.str();
+    f.explanation_markdown = explanation(a, e, ctx, *verdict, why, stride);
+    f.data.set("access", std::string(to_string(m.kind)));
+    auto number = [](double v) -> EvidenceValue {
+      if (v == double(std::int64_t(v))) return std::int64_t(v);
+      return v;
+    };
+    f.data.set("sectors", number(e.actual));
+    f.data.set("ideal", number(e.ideal));
+    f.data.set("ratio", e.ratio());
+    f.data.set("active_lanes", std::int64_t(lane_count(e.lanes.active)));
+    f.data.set("block_shape", format_block_shape(ctx.shape));
+    f.data.set("block_source", ctx.source);
+    f.data.set("shape_dependent", verdict->shape_dependent);
+    if (stride.bytes) f.data.set("lane_stride_bytes", *stride.bytes);
+    if (!stride.symbol.empty()) f.data.set("lane_stride_symbol", stride.symbol);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+std::vector<Finding> find_indirect_accesses(const KernelView& view, const KernelContexts& contexts,
+                                           const std::string& file) {
+  std::vector<Finding> out;
+  if (contexts.contexts.empty()) return out;
+  for (const auto& a : view.accesses) {
+    if (!per_lane_indirect(a, contexts)) continue;
+    if (a.space != MemorySpace::Global && a.space != MemorySpace::Shared) continue;
+    const MemoryAccess& m = *a.access;
+    Finding f;
+    f.code = codes::kIndirectAccess;
+    f.severity = Severity::Hint;
+    f.location = {file, m.range};
+    f.kernel = view.kernel->key;
+    const bool shared = a.space == MemorySpace::Shared;
+    f.message = std::string("data-dependent ") + (shared ? "shared-memory " : "") + to_string(m.kind) + " `" +
+                m.spelling + "`: each lane's address comes from loaded data, so " +
+                (shared ? "bank conflicts" : "coalescing") + " cannot be judged statically" + where(a, view);
+    std::ostringstream md;
+    md << "**Indirect " << (shared ? "shared-memory " : "global ") << to_string(m.kind) << "** `" << m.spelling
+       << "`\n\nThe address of each lane depends on values read from memory (a gather/scatter such as "
+          "`in[idx[i]]`). How many "
+       << (shared ? "wavefronts (bank conflicts)" : "32-byte sectors")
+       << " a warp request needs depends on those values: sorted or clustered indices are cheap, random "
+          "ones cost up to one "
+       << (shared ? "wavefront" : "sector") << " per lane. Profile the kernel to measure it.";
+    f.explanation_markdown = md.str();
+    f.data.set("access", std::string(to_string(m.kind)));
+    f.data.set("space", std::string(to_string(a.space)));
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace warplens

@@ -1,0 +1,59 @@
+// Development aid (not a test): prints what the analyzer sees in a .cu file:
+// per function its accesses (with index expressions), conditions, loops,
+// barriers and calls, then the static findings (with their hover text when
+// --hover is given). Usage: corpus_explain [--hover] FILE...
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <sstream>
+
+#include "analysis/analyzer.h"
+
+using namespace warplens;
+
+int main(int argc, char** argv) {
+  bool hover = false;
+  for (int a = 1; a < argc; ++a) {
+    if (std::string(argv[a]) == "--hover") {
+      hover = true;
+      continue;
+    }
+    std::ifstream in(argv[a], std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    AnalysisResult r = analyze({argv[a], text.str()}, AnalysisOptions{});
+    std::printf("== %s (parsed %d, %.0f ms + %.1f ms)\n", argv[a], int(r.parsed), r.parse_ms, r.analysis_ms);
+    for (const auto& f : r.model.functions) {
+      std::printf("function %s [%s]%s\n", f.key.c_str(), f.kind == FunctionKind::Kernel ? "kernel" : "device",
+                  f.is_template ? " template" : "");
+      for (std::size_t i = 0; i < f.conditions.size(); ++i) {
+        const auto& c = f.conditions[i];
+        std::printf("  cond %zu kind %d line %d: %s  => %s\n", i, int(c.kind), c.range.start.line + 1,
+                    c.spelling.c_str(), to_string(c.expr).c_str());
+      }
+      for (const auto& acc : f.accesses) {
+        std::printf("  %s %s line %d `%s` bytes %d offset %s guards", to_string(acc.space), to_string(acc.kind),
+                    acc.range.start.line + 1, acc.spelling.c_str(), acc.element_bytes,
+                    to_string(acc.byte_offset).c_str());
+        for (const auto& g : acc.guards) std::printf(" %d%s", g.condition, g.taken ? "" : "!");
+        std::printf("\n");
+      }
+      for (const auto& b : f.barriers) {
+        std::printf("  barrier line %d `%s` guards", b.range.start.line + 1, b.spelling.c_str());
+        for (const auto& g : b.guards) std::printf(" %d%s", g.condition, g.taken ? "" : "!");
+        std::printf("\n");
+      }
+      for (const auto& c : f.calls) std::printf("  call %s line %d\n", c.callee.c_str(), c.range.start.line + 1);
+    }
+    for (const auto& l : r.model.launches)
+      std::printf("launch %s line %d block `%s`%s\n", l.kernel.c_str(), l.range.start.line + 1,
+                  l.block.spelling.c_str(), l.block.value ? "" : " (not constant)");
+    for (const auto& f : r.findings)
+    {
+      std::printf("%d:%d: %s: %s [%s]\n", f.location.range.start.line + 1, f.location.range.start.column + 1,
+                  to_string(f.severity), f.message.c_str(), f.code.c_str());
+      if (hover && !f.explanation_markdown.empty()) std::printf("---\n%s\n---\n", f.explanation_markdown.c_str());
+    }
+  }
+  return 0;
+}
