@@ -189,7 +189,12 @@ BodyWalker::Exits BodyWalker::walk(const Stmt* s) {
     for (unsigned i = 0; i < asmst->getNumInputs(); ++i) visit(asmst->getInputExpr(i), Use::Value);
     return {};
   }
-  if (auto* l = dyn_cast<LabelStmt>(s)) return walk(l->getSubStmt());
+  if (auto* l = dyn_cast<LabelStmt>(s)) {
+    // A goto target: control can arrive with any values (like a loop head).
+    for (auto& [var, value] : env_.values) value = Expr::sym({SymbolKind::Local, 0, var->getNameAsString(), false});
+    for (auto& [var, addr] : env_.pointers) addr.offset_unknown = true;
+    return walk(l->getSubStmt());
+  }
   if (auto* c = dyn_cast<SwitchCase>(s)) return walk(c->getSubStmt());
   Exits all;
   for (const Stmt* child : s->children()) {
@@ -220,8 +225,9 @@ BodyWalker::Exits BodyWalker::walk_if(const IfStmt* s) {
   if (s->getInit()) walk(s->getInit());
   if (auto* v = s->getConditionVariable()) walk_decl(v);
   const clang::Expr* cond = s->getCond();
-  visit(cond, Use::Value);
+  // The value is taken before the condition's own side effects (`++j < 4`).
   ExprRef c = lowering_.lower(cond);
+  visit(cond, Use::Value);
   if (s->isConsteval()) c = Expr::constant(1);
   bool early_exit = !s->getElse() && is_jump(s->getThen());
   int id = add_condition(early_exit ? ConditionKind::EarlyExit : ConditionKind::If, c, cond, s);
@@ -257,8 +263,8 @@ BodyWalker::Exits BodyWalker::walk_switch(const SwitchStmt* s) {
   if (s->getInit()) walk(s->getInit());
   if (auto* v = s->getConditionVariable()) walk_decl(v);
   const clang::Expr* cond = s->getCond();
-  visit(cond, Use::Value);
   ExprRef c = lowering_.lower(cond);
+  visit(cond, Use::Value);
   auto* body = dyn_cast_or_null<CompoundStmt>(s->getBody());
   if (!body) return walk(s->getBody());
 
@@ -367,7 +373,7 @@ void BodyWalker::walk_decl(const VarDecl* var) {
     return;
   }
   if (t->isReferenceType() || t->isArrayType()) return;
-  if (init) env_.values[var] = lowering_.lower(init);
+  if (init) env_.values[var] = ir_bounded(lowering_.lower(init), var->getNameAsString());
   else env_.values[var] = Expr::sym({SymbolKind::Local, 0, var->getNameAsString(), false});
 }
 
@@ -388,7 +394,7 @@ void BodyWalker::merge_env(const Env& a, const Env& b, const ExprRef& cond) {
   for (auto& [var, va] : merged.values) {
     auto it = b.values.find(var);
     if (it == b.values.end() || it->second == va) continue;
-    va = Expr::select(cond, va, it->second);
+    va = ir_bounded(Expr::select(cond, va, it->second), var->getNameAsString());
   }
   for (auto& [var, pa] : merged.pointers) {
     auto it = b.pointers.find(var);
@@ -440,7 +446,7 @@ void BodyWalker::apply_assignment(const BinaryOperator* bo) {
   }
   ExprRef rhs = lowering_.lower(bo->getRHS());
   if (op == BO_Assign) {
-    env_.values[var] = rhs;
+    env_.values[var] = ir_bounded(rhs, var->getNameAsString());
     return;
   }
   ExprRef cur = lowering_.lower(bo->getLHS());
@@ -459,7 +465,7 @@ void BodyWalker::apply_assignment(const BinaryOperator* bo) {
     default: break;
   }
   if (var->getType()->isRealFloatingType() || !v) v = ir_opaque_like(var->getNameAsString(), ir_add(cur, rhs));
-  env_.values[var] = v;
+  env_.values[var] = ir_bounded(v, var->getNameAsString());
 }
 
 void BodyWalker::apply_increment(const UnaryOperator* uo) {
@@ -740,7 +746,7 @@ void BodyWalker::record_pointer_access(const clang::Expr* pointer, AccessKind ki
   a.in_macro = pointer->getBeginLoc().isMacroID();
   a.guards = guards_;
   a.loops = loops_;
-  if (addr && addr->is_memory()) {
+  if (addr && addr->kind != RootKind::LocalValue) {
     a.space = addr->space(in_kernel_);
     a.base = addr->root_name;
     a.index = addr->index();

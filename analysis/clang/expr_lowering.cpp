@@ -372,7 +372,7 @@ ExprRef Lowering::lower_uncached(const clang::Expr* e) {
 
   // Reads from memory: a[i], *p, p->f.
   if (isa<ArraySubscriptExpr>(e) || isa<UnaryOperator>(e)) {
-    if (auto addr = address_of_lvalue(e); addr && addr->is_memory()) {
+    if (auto addr = address_of_lvalue(e); addr && addr->kind != RootKind::LocalValue) {
       ExprRef idx = addr->index();
       if (!idx) idx = addr->byte_offset();
       if (!idx) idx = Expr::opaque(spelling(e), false);
@@ -457,7 +457,7 @@ ExprRef Lowering::lower_member(const MemberExpr* m) {
       }
 
   // Through memory (p->f, a[i].f): a load.
-  if (auto addr = address_of_lvalue(m); addr && addr->is_memory()) {
+  if (auto addr = address_of_lvalue(m); addr && addr->kind != RootKind::LocalValue) {
     ExprRef idx = addr->index();
     if (!idx) idx = addr->byte_offset();
     if (!idx) idx = Expr::opaque(spelling(m), false);
@@ -521,7 +521,7 @@ ExprRef Lowering::lower_call(const CallExpr* call) {
   // Loads through intrinsics: __ldg(&a[i]), __ldcg(p + i), ...
   if (n >= 1 && (name == "__ldg" || name == "__ldcg" || name == "__ldca" || name == "__ldcs" ||
                  name == "__ldlu" || name == "__ldcv")) {
-    if (auto addr = address_of_pointer(call->getArg(0)); addr && addr->is_memory()) {
+    if (auto addr = address_of_pointer(call->getArg(0)); addr && addr->kind != RootKind::LocalValue) {
       ExprRef idx = addr->index();
       if (!idx) idx = addr->byte_offset();
       return Expr::load(addr->root_name, idx ? idx : Expr::opaque(spelling(call), false));
@@ -657,6 +657,7 @@ std::optional<Address> Lowering::address_of_pointer(const clang::Expr* e) {
     if (var->getType()->isArrayType()) return address_of_lvalue(ref);
     Address unknown;
     unknown.root_name = var->getNameAsString();
+    if (var->getType()->isPointerType()) unknown.index_unit = size_of(var->getType()->getPointeeType());
     return unknown;
   }
   if (auto* m = dyn_cast<MemberExpr>(e); m && !m->isArrow()) {
@@ -719,6 +720,23 @@ std::optional<Address> Lowering::address_of_pointer(const clang::Expr* e) {
     std::string name = callee_name(call->getDirectCallee());
     if ((name == "addressof" || name == "__builtin_addressof") && call->getNumArgs() == 1)
       return address_of_lvalue(call->getArg(0));
+  }
+  // `this`: the object a member function runs on, modelled like a local
+  // (reading its fields is not a memory access of the kernel's own).
+  if (isa<CXXThisExpr>(e)) {
+    Address self;
+    self.kind = RootKind::LocalValue;
+    self.root_name = "this";
+    return self;
+  }
+  // A pointer the builder cannot follow (this->data, a call's result, a
+  // pointer loaded from memory): an unknown root, but subscripts on it still
+  // give an index and an offset relative to it.
+  if (e->getType()->isPointerType()) {
+    Address unknown;
+    unknown.root_name = spelling(e);
+    unknown.index_unit = size_of(e->getType()->getPointeeType());
+    return unknown;
   }
   return std::nullopt;
 }

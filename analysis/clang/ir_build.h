@@ -6,6 +6,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
+
+#include <functional>
+#include <string>
 
 #include "analysis/index_expr.h"
 
@@ -97,6 +101,47 @@ inline ExprRef ir_not(const ExprRef& a) {
 // An Opaque leaf that keeps only the lane-variance of `e`.
 inline ExprRef ir_opaque_like(std::string spelling, const ExprRef& e) {
   return Expr::opaque(std::move(spelling), !is_lane_varying(e));
+}
+
+// Values are shared subtrees, so `h = h * 31 + h` repeated in straight-line
+// code builds a small DAG whose tree (what to_string and evaluate walk) is
+// exponential. Above `limit` tree nodes a value becomes one Opaque leaf that
+// keeps only its lane-variance (computed on the DAG, memoised).
+inline ExprRef ir_bounded(const ExprRef& e, const std::string& spelling, std::size_t limit = 4096) {
+  if (!e) return e;
+  std::unordered_map<const Expr*, std::size_t> size;
+  std::function<std::size_t(const Expr*)> tree_size = [&](const Expr* x) -> std::size_t {
+    if (!x) return 1;
+    if (auto it = size.find(x); it != size.end()) return it->second;
+    std::size_t n = 1;
+    for (const auto& o : x->operands) n = std::min(limit + 1, n + tree_size(o.get()));
+    return size[x] = n;
+  };
+  if (tree_size(e.get()) <= limit) return e;
+  std::unordered_map<const Expr*, bool> varying;
+  std::function<bool(const Expr*)> varies = [&](const Expr* x) -> bool {
+    if (!x) return true;
+    if (auto it = varying.find(x); it != varying.end()) return it->second;
+    bool v;
+    switch (x->op) {
+      case ExprOp::Const: v = false; break;
+      case ExprOp::Sym: v = !x->symbol.uniform; break;
+      case ExprOp::Opaque: v = !x->uniform; break;
+      default: {
+        v = false;
+        if (x->op == ExprOp::Load || x->op == ExprOp::Call) {
+          if (x->uniform) break;
+        }
+        for (const auto& o : x->operands)
+          if (o && varies(o.get())) {
+            v = true;
+            break;
+          }
+      }
+    }
+    return varying[x] = v;
+  };
+  return Expr::opaque(spelling, !varies(e.get()));
 }
 
 }  // namespace warplens::clang_frontend

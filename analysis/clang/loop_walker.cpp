@@ -317,8 +317,8 @@ BodyWalker::Exits BodyWalker::walk_loop(const Stmt* loop, std::optional<int> unr
   out_.loops.push_back(record);
   loops_.push_back(id);
 
-  if (cond) visit(cond, Use::Value);
   ExprRef bound = cond ? lowering_.lower(cond) : Expr::constant(1);
+  if (cond) visit(cond, Use::Value);
   int cid = add_condition(ConditionKind::LoopExit, bound, cond, loop);
   out_.loops[id].condition = cid;
   out_.loops[id].bound = bound;

@@ -213,3 +213,35 @@ __global__ void k(Args args, float* m, int n) {
   CHECK(field.space == MemorySpace::Global);
   CHECK(to_string(s.access(k, s.source.range("field_in"), AccessKind::Load).index) == "threadIdx.x * args.n");
 }
+
+TEST_CASE("pointers the builder cannot follow still give an index relative to them") {
+  auto s = parse_snippet(R"cu(
+struct Acc {
+  float* data;
+  __device__ void add(int i, float v) { $member[[data[i]]] += v; }
+};
+__device__ float* g_ptr;
+__global__ void k(float** ptrs, Acc acc) {
+  $nested[[ptrs[blockIdx.x][threadIdx.x]]] = $global_ptr[[g_ptr[threadIdx.x]]];
+  acc.add(threadIdx.x, 1);
+}
+)cu");
+  REQUIRE_MESSAGE(s.clang_errors().empty(), s.clang_errors());
+  const Function& add = s.function("Acc::add(int, float)");
+  CHECK(add.accesses.size() == 2);  // data[i] load + store; reading this->data is not an access
+  const auto& m = s.access(add, s.source.range("member"), AccessKind::Store);
+  CHECK(m.space == MemorySpace::Generic);
+  CHECK(m.base == "data");
+  CHECK(to_string(m.index) == "i");
+  const Function& k = s.function("k");
+  const auto& nested = s.access(k, s.source.range("nested"), AccessKind::Store);
+  CHECK(nested.space == MemorySpace::Generic);
+  CHECK(nested.base == "ptrs[blockIdx.x]");
+  CHECK(to_string(nested.index) == "threadIdx.x");
+  CHECK(to_string(s.access(k, s.source.range("global_ptr"), AccessKind::Load).index) == "threadIdx.x");
+  // The pointer loads themselves are global accesses.
+  int pointer_loads = 0;
+  for (const auto& a : k.accesses)
+    if (a.element_bytes == 8 && a.kind == AccessKind::Load) ++pointer_loads;
+  CHECK(pointer_loads == 2);
+}

@@ -319,3 +319,24 @@ __global__ void k(float* out, int ld) {
   REQUIRE(callee.accesses.size() == 1);
   CHECK(to_string(callee.accesses[0].index) == "row * ld + threadIdx.x");
 }
+
+TEST_CASE("side effects in conditions, and goto targets") {
+  auto s = parse_snippet(R"cu(
+__global__ void k(float* a, int n) {
+  int j = threadIdx.x;
+  if ($cond[[++j < n]]) $after_inc[[a[j]]] = 0;
+  int m = 0;
+again:
+  $at_label[[a[m]]] = 1;
+  if (++m < 4) goto again;
+}
+)cu");
+  REQUIRE_MESSAGE(s.clang_errors().empty(), s.clang_errors());
+  const Function& f = s.function("k");
+  const auto& after = s.access(f, s.source.range("after_inc"), AccessKind::Store);
+  CHECK(to_string(after.index) == "threadIdx.x + 1");
+  REQUIRE(after.guards.size() == 1);
+  CHECK(to_string(f.conditions.at(after.guards[0].condition).expr) == "threadIdx.x + 1 < n");
+  // m is 0, 1, 2, 3 at the label: unknown there, not the constant 0.
+  CHECK(to_string(s.access(f, s.source.range("at_label"), AccessKind::Store).index) == "m");
+}

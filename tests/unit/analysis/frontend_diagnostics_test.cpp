@@ -324,3 +324,19 @@ TEST_CASE("cancellation stops the parse") {
   CHECK(r2.cancelled);
   CHECK(r2.model.functions.size() < 3000);
 }
+
+TEST_CASE("analyses run concurrently on several threads") {
+  const char* code = R"cu(
+__global__ void k(float* a, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) a[i] *= 2.0f;
+}
+int main() { k<<<4, 128>>>(nullptr, 1 << 20); }
+)cu";
+  std::string expected = parse_snippet(code).dump();
+  std::vector<std::string> dumps(3);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; ++t)
+    threads.emplace_back([&, t] { dumps[t] = parse_snippet(code, t == 2 ? Toolchain::Prelude : Toolchain::Cuda).dump(); });
+  for (auto& th : threads) th.join();
+  for (const auto& d : dumps) CHECK(d == expected);
+}
