@@ -11,6 +11,7 @@ void register_features(ServerContext& ctx) {
   register_code_actions(ctx);
   register_code_lens(ctx);
   register_commands(ctx);
+  register_occupancy(ctx);
 }
 
 }  // namespace warplens::server
