@@ -282,3 +282,48 @@ TEST_CASE("the __launch_bounds__ quick fix, resolved lazily") {
   CHECK(refused["error"]["code"] == -32801);
 }
 
+TEST_CASE("warplens.report waits for resource usage and gives every kernel's numbers") {
+  Fixture f(/*hold=*/true);
+  f.open();
+  f.h->wait_notification("textDocument/publishDiagnostics");
+  json args = json::array({{{"uri", kUri}, {"position", protocol_position(f.a.range("h_name").start)}}});
+  int id = f.h->send_request("workspace/executeCommand", {{"command", "warplens.report"}, {"arguments", args}});
+  f.h->idle(std::chrono::milliseconds(100));
+  for (const auto& m : f.h->sent()) CHECK_FALSE((m.contains("id") && m["id"] == id && !m.contains("method")));
+
+  f.occupancy.release();
+  json reply = f.h->wait_response(id);
+  REQUIRE_MESSAGE(reply.contains("result"), reply.dump());
+  const json& r = reply["result"];
+  CHECK(r["kernel"] == "heavy(const float *, float *, int)");
+  const json& file = r["files"][0];
+  CHECK(file["resourceUsage"]["status"] == "ok");
+  CHECK(file["resourceUsage"]["compiledArch"] == "sm_90");
+  json heavy;
+  for (const auto& k : file["kernels"])
+    if (k["name"] == "heavy") heavy = k;
+  REQUIRE_MESSAGE(heavy.is_object(), file["kernels"].dump());
+  CHECK(heavy["registers"] == 128);
+  CHECK(heavy["shared_static_bytes"] == 0);
+  CHECK(heavy["spill_store_bytes"] == 272);
+  CHECK(heavy["spill_load_bytes"] == 272);
+  CHECK(heavy["stack_bytes"].is_number());
+  CHECK(heavy["block_size"]["threads"] == 256);
+  CHECK(heavy["block_size"]["source"] == "launch");
+  CHECK(heavy["arch"] == "sm_90");
+  CHECK(heavy["name_range"] == range(f.a.range("h_name").start.line, f.a.range("h_name").start.column,
+                                     f.a.range("h_name").end.line, f.a.range("h_name").end.column));
+  if (occupancy_calculator_available()) {
+    CHECK(heavy["occupancy"].get<double>() == doctest::Approx(0.25));
+    CHECK(heavy["limiter"] == "registers");
+    CHECK(heavy["lever"]["launch_bounds"] == json::array({256, 4}));
+    CHECK(heavy["table"].size() >= 5);
+  }
+  bool spill = false, static_code = false;
+  for (const auto& d : file["diagnostics"]) {
+    spill |= d["code"] == "register-spill";
+    static_code |= d["code"] == "static-code";
+  }
+  CHECK(spill);
+  CHECK(static_code);
+}
