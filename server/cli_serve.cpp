@@ -14,6 +14,7 @@
 #include "analysis/analyzer.h"
 #include "server/cli.h"
 #include "server/language_server.h"
+#include "profiler/gpu_probe.h"
 #include "server/listen_address.h"
 #include "server/occupancy_engine.h"
 #include "server/transport.h"
@@ -63,6 +64,7 @@ int run_serve(const std::vector<std::string>& args, const CliEnvironment& env) {
   options.version = env.version;
   options.occupancy = [](const SourceFile& file, const KernelModel& model, const AnalysisOptions& o,
                          std::stop_token stop) { return analyze_resources(file, model, o, stop); };
+  options.gpu_probe = [](std::stop_token stop) { return profile::probe_gpus(stop); };
   std::optional<ListenAddress> listen;
   std::size_t max_message_bytes = protocol::kDefaultMaxMessageBytes;
   ArgReader r(args);

@@ -26,6 +26,7 @@
 #include "server/job_runner.h"
 #include "server/method_table.h"
 #include "server/occupancy_service.h"
+#include "server/profile_job.h"
 #include "server/scheduler.h"
 #include "server/settings.h"
 
@@ -42,6 +43,10 @@ struct ServerOptions {
   // analyze_resources, or a test double. Empty: none (in-process tests that
   // do not exercise it).
   OccupancyFn occupancy;
+  // Asked once at startup, off the main thread, for warplens/status's `gpu`,
+  // and before each profile. Empty: no probe at startup (`gpu` stays null)
+  // and profile::probe_gpus before a profile.
+  GpuProbe gpu_probe;  // profile::probe_gpus, or a test double
 };
 
 // A list of callbacks: how features hear about events without knowing each other.
