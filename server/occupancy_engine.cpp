@@ -1,5 +1,7 @@
 #include "server/occupancy_engine.h"
 
+#include <filesystem>
+
 #include "analysis/compile_db.h"
 
 namespace warplens::server {
@@ -18,6 +20,11 @@ ResourceCompileCommand resource_compile_command(const std::string& file, const s
 std::string resource_skip_reason(const AnalysisResult& result) {
   if (result.cancelled) return "the analysis was cancelled";
   if (!result.parsed) return "the front end could not parse the file";
+  // nvcc compiles a header alone without what its includer declares first
+  // (errors that are not the user's) and instantiates none of its
+  // templates: headers are not compiled on their own.
+  if (std::filesystem::path(result.file).extension() != ".cu")
+    return "not a .cu file (headers are not compiled on their own)";
   // The model holds kernels and the device functions they call: without
   // them nvcc has nothing to report.
   if (result.model.functions.empty()) return "no device code";

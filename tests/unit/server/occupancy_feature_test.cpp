@@ -207,6 +207,14 @@ TEST_CASE("files without device code are not compiled") {
   CHECK(f.occupancy.calls() == 0);
 }
 
+TEST_CASE("headers are not compiled on their own") {
+  Fixture f;
+  f.h->notify("textDocument/didOpen", did_open("file:///src/kernels.cuh", 1, f.a.code()));
+  f.h->wait_notification("textDocument/publishDiagnostics");
+  f.h->idle(std::chrono::milliseconds(100));
+  CHECK(f.occupancy.calls() == 0);
+}
+
 TEST_CASE("code lens above each kernel, refreshed when resources arrive") {
   Fixture f;
   f.open();
