@@ -34,7 +34,9 @@ bool profile_covers(const prof::Profile& profile, const std::string& document_pa
 }
 
 bool measured_current(const MeasuredDocument& measured, const Document& document) {
-  return document.version == measured.version || document.text.text() == measured.text;
+  // The text decides, not the version number: a document reopened without
+  // a close starts its versions again.
+  return document.text.text() == measured.text;
 }
 
 std::string stale_prefix(std::int64_t measured_version) {
