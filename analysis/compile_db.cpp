@@ -247,6 +247,7 @@ CommandForFile find_command_for_file(const std::string& file, const std::string&
       out.findings.push_back(compile_command_finding(file, Severity::Warning,
                                                      "compile command for " + cmd.file + ": " + p, json));
     out.directory = cmd.directory;
+    out.arguments = cmd.arguments;
     out.description = "compile_commands.json: " + json + how;
     out.command = std::move(t);
   };

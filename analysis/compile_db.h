@@ -74,6 +74,8 @@ struct CommandForFile {
   std::string database_path;                 // the json used, if any
   std::string description;                   // for ToolchainStatus::compile_command_source
   std::string directory;                     // working directory of the entry
+  std::vector<std::string> arguments;        // the entry's argv as written (nvcc's own flags for
+                                             // resource usage); empty with defaults
   // For a header: a source file that includes it. The front end parses that
   // file with the header's text mapped in and reports only the header.
   std::string context_file;

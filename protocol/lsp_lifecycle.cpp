@@ -55,11 +55,18 @@ void to_json(json& j, const ClientInfo& v) {
   write_optional(j, "version", v.version);
 }
 
+void from_json(const json& j, WorkspaceFolder& v) {
+  j.at("uri").get_to(v.uri);
+  v.name = j.value("name", std::string());
+}
+void to_json(json& j, const WorkspaceFolder& v) { j = json{{"uri", v.uri}, {"name", v.name}}; }
+
 void from_json(const json& j, InitializeParams& v) {
   if (!j.is_object()) throw json::type_error::create(302, "initialize params must be an object", &j);
   read_optional(j, "processId", v.processId);
   read_optional(j, "clientInfo", v.clientInfo);
   read_optional(j, "rootUri", v.rootUri);
+  if (auto it = j.find("workspaceFolders"); it != j.end() && it->is_array()) it->get_to(v.workspaceFolders);
   if (auto it = j.find("capabilities"); it != j.end()) it->get_to(v.capabilities);
   if (auto it = j.find("initializationOptions"); it != j.end()) v.initializationOptions = *it;
   read_optional(j, "trace", v.trace);
@@ -68,6 +75,7 @@ void to_json(json& j, const InitializeParams& v) {
   j = json{{"processId", nullptr}, {"rootUri", nullptr}, {"capabilities", v.capabilities}};
   if (v.processId) j["processId"] = *v.processId;
   if (v.rootUri) j["rootUri"] = *v.rootUri;
+  if (!v.workspaceFolders.empty()) j["workspaceFolders"] = v.workspaceFolders;
   write_optional(j, "clientInfo", v.clientInfo);
   if (!v.initializationOptions.is_null()) j["initializationOptions"] = v.initializationOptions;
   write_optional(j, "trace", v.trace);

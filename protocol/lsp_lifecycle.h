@@ -43,10 +43,16 @@ struct ClientInfo {
   std::optional<std::string> version;
 };
 
+struct WorkspaceFolder {
+  std::string uri;
+  std::string name;
+};
+
 struct InitializeParams {
   std::optional<std::int64_t> processId;
   std::optional<ClientInfo> clientInfo;
   std::optional<std::string> rootUri;
+  std::vector<WorkspaceFolder> workspaceFolders;  // empty when absent or null
   ClientCapabilities capabilities;
   json initializationOptions;  // null when absent
   std::optional<std::string> trace;
@@ -94,6 +100,8 @@ void from_json(const json& j, ClientCapabilities& v);
 void to_json(json& j, const ClientCapabilities& v);
 void from_json(const json& j, ClientInfo& v);
 void to_json(json& j, const ClientInfo& v);
+void from_json(const json& j, WorkspaceFolder& v);
+void to_json(json& j, const WorkspaceFolder& v);
 void from_json(const json& j, InitializeParams& v);
 void to_json(json& j, const InitializeParams& v);
 void to_json(json& j, const ServerCapabilities& v);

@@ -18,7 +18,7 @@ struct StatusParams {
   std::string cudaPath;
   std::string cudaVersion;
   bool degraded = false;           // parsing without CUDA headers (bundled prelude)
-  json gpu;                        // null until GPU detection lands
+  json gpu;                        // null until probed; then {available, name, arch, devices, reason?}
 
   bool operator==(const StatusParams&) const = default;
 };

@@ -12,15 +12,19 @@ namespace {
 
 void print_check_help() {
   std::printf(
-      "usage: warplens check [--format text|json] [--arch sm_XX] [-p DIR] FILE...\n\n"
-      "Analyses CUDA files and prints their diagnostics.\n\n"
+      "usage: warplens check [--format text|json] [--arch sm_XX] [-p DIR] [--no-resource-usage] FILE...\n\n"
+      "Analyses CUDA files and prints their diagnostics: the front end's, the static analyses',\n"
+      "and resource usage and occupancy (low-occupancy, register-spill, resource-usage), for\n"
+      "which each file's device code is compiled with nvcc.\n\n"
       "options:\n"
       "  --format text   compiler style, one per line: FILE:LINE:COL: SEVERITY: MESSAGE [CODE]\n"
       "                  (1-based line; 1-based column counted in bytes, as clang does)\n"
       "  --format json   a JSON array of {file, range, severity, code, source, message, data};\n"
       "                  range and severity exactly as in LSP (0-based, UTF-16 columns)\n"
       "  --arch sm_XX    target GPU architecture (default sm_90)\n"
-      "  -p DIR          directory of compile_commands.json (default: searched upward from each file)\n\n"
+      "  -p DIR          directory of compile_commands.json (default: searched upward from each file)\n"
+      "  --no-resource-usage\n"
+      "                  skip nvcc: no registers, occupancy or spill findings\n\n"
       "exit status: 0 when the analysis ran (whatever it found); 2 on usage errors, unreadable\n"
       "files, or when the front end could not run (its error is printed).\n");
 }
@@ -44,10 +48,11 @@ int run_check(const std::vector<std::string>& args, const CliEnvironment&) {
   bool all_parsed = true;
   nlohmann::json json_out = nlohmann::json::array();
   for (const auto& input : inputs) {
-    AnalysisResult result = analyze(SourceFile{input.path, input.text}, a.options);
+    InputAnalysis analysis = analyze_input(input, a);
+    const AnalysisResult& result = analysis.result;
     InputConversion conversion(input);
     Converter& convert = conversion.convert;
-    for (const auto& f : result.findings) {
+    for (const auto& f : analysis.findings()) {
       if (format == "json") {
         json_out.push_back(finding_json(f, convert));
         continue;

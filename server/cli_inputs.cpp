@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "server/occupancy_engine.h"
+
 namespace warplens::server {
 
 bool read_inputs(const std::vector<std::string>& given, std::vector<InputFile>& out) {
@@ -51,6 +53,8 @@ FileCommandArgs read_file_command_args(const std::string& command, const std::ve
       out.options.arch = *v;
     } else if (auto v = r.option("--compile-commands-dir", "-p")) {
       out.options.compile_commands_dir = *v;
+    } else if (r.flag("--no-resource-usage")) {
+      out.resource_usage = false;
     } else if (r.flag("--help", "-h")) {
       out.help = true;
       return out;
@@ -62,6 +66,21 @@ FileCommandArgs read_file_command_args(const std::string& command, const std::ve
   }
   if (out.files.empty()) throw UsageError(command + ": no input files");
   return out;
+}
+
+std::vector<Finding> InputAnalysis::findings() const {
+  std::vector<Finding> out = result.findings;
+  if (resources) out.insert(out.end(), resources->findings.begin(), resources->findings.end());
+  return out;
+}
+
+InputAnalysis analyze_input(const InputFile& input, const FileCommandArgs& args) {
+  InputAnalysis a;
+  SourceFile file{input.path, input.text};
+  a.result = analyze(file, args.options);
+  a.resources_skipped = args.resource_usage ? resource_skip_reason(a.result) : "--no-resource-usage";
+  if (a.resources_skipped.empty()) a.resources = analyze_resources(file, a.result.model, args.options);
+  return a;
 }
 
 InputConversion::InputConversion(const InputFile& input)

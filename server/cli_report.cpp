@@ -1,11 +1,12 @@
 // `warplens report --format json`: the kernel model of each file (kernels,
 // parameters, shared arrays, accesses with their index expressions, launch
-// sites, barriers, conditions), as docs/formats/report.md describes.
+// sites, barriers, conditions) and each kernel's resource usage and
+// occupancy, as docs/formats/report.md describes.
 #include <cstdio>
 
 #include "server/cli.h"
 #include "server/cli_inputs.h"
-#include "server/model_json.h"
+#include "server/report_json.h"
 
 namespace warplens::server {
 
@@ -13,11 +14,13 @@ namespace {
 
 void print_report_help() {
   std::printf(
-      "usage: warplens report [--format json] [--arch sm_XX] [-p DIR] FILE...\n\n"
+      "usage: warplens report [--format json] [--arch sm_XX] [-p DIR] [--no-resource-usage] FILE...\n\n"
       "Prints what the front end found in each file as JSON: kernels and device functions\n"
       "(parameters, __shared__ arrays, memory accesses with their index expressions in affine\n"
-      "form, conditions, loops, barriers, calls), launch sites, the toolchain used, and the\n"
-      "front end's own diagnostics. Ranges are LSP ranges (0-based, UTF-16 columns).\n\n"
+      "form, conditions, loops, barriers, calls), launch sites, the toolchain used, per kernel\n"
+      "its registers, shared memory, stack, spills, block size and theoretical occupancy (nvcc\n"
+      "compiles the device code; --no-resource-usage skips it), and the front end's and resource\n"
+      "usage's diagnostics. Ranges are LSP ranges (0-based, UTF-16 columns).\n\n"
       "exit status: 0 when every file was parsed; 2 on usage errors, unreadable files, or when\n"
       "the front end could not run.\n");
 }
@@ -37,22 +40,15 @@ int run_report(const std::vector<std::string>& args, const CliEnvironment& env) 
   bool all_parsed = true;
   nlohmann::json out_files = nlohmann::json::array();
   for (const auto& input : inputs) {
-    AnalysisResult result = analyze(SourceFile{input.path, input.text}, a.options);
+    InputAnalysis analysis = analyze_input(input, a);
     InputConversion conversion(input);
-    Converter& convert = conversion.convert;
-    if (result.model.file.empty()) result.model.file = input.path;
-    nlohmann::json file = model_json(result.model, convert);
-    nlohmann::json diagnostics = nlohmann::json::array();
-    for (const auto& f : result.findings) diagnostics.push_back(finding_json(f, convert));
-    file["file"] = input.path;
-    file["parsed"] = result.parsed;
-    file["toolchain"] = toolchain_json(result.toolchain);
-    file["diagnostics"] = diagnostics;
-    file["parseMs"] = result.parse_ms;
-    out_files.push_back(std::move(file));
-    if (!result.parsed) {
+    std::vector<Finding> diagnostics = analysis.findings();
+    FileReport report{input.path, &analysis.result, analysis.resources ? &*analysis.resources : nullptr,
+                      analysis.resources_skipped, &diagnostics};
+    out_files.push_back(file_report_json(report, conversion.convert));
+    if (!analysis.result.parsed) {
       all_parsed = false;
-      report_frontend_failure(input, result);
+      report_frontend_failure(input, analysis.result);
     }
   }
   nlohmann::json out = {{"warplens", env.version}, {"files", out_files}};

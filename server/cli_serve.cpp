@@ -14,7 +14,9 @@
 #include "analysis/analyzer.h"
 #include "server/cli.h"
 #include "server/language_server.h"
+#include "profiler/gpu_probe.h"
 #include "server/listen_address.h"
+#include "server/occupancy_engine.h"
 #include "server/transport.h"
 
 namespace warplens::server {
@@ -35,6 +37,8 @@ void print_serve_help() {
       "                           warplens.debounceMs setting overrides it)\n"
       "  -j, --jobs N             analysis threads (default min(cores, 4); never more than the cores)\n"
       "  --max-message-bytes N    refuse LSP messages larger than N bytes (default 67108864 = 64 MiB)\n"
+      "  --no-resource-usage      do not compile documents with nvcc for registers, spills and\n"
+      "                           occupancy (no low-occupancy / register-spill diagnostics)\n"
       "  --stdio                  accepted for compatibility; stdio is the default\n"
       "  --test-commands          enable warplens.debug.* commands (for tests)\n");
 }
@@ -58,6 +62,9 @@ std::string find_docs_dir() {
 int run_serve(const std::vector<std::string>& args, const CliEnvironment& env) {
   ServerOptions options;
   options.version = env.version;
+  options.occupancy = [](const SourceFile& file, const KernelModel& model, const AnalysisOptions& o,
+                         std::stop_token stop) { return analyze_resources(file, model, o, stop); };
+  options.gpu_probe = [](std::stop_token stop) { return profile::probe_gpus(stop); };
   std::optional<ListenAddress> listen;
   std::size_t max_message_bytes = protocol::kDefaultMaxMessageBytes;
   ArgReader r(args);
@@ -72,6 +79,8 @@ int run_serve(const std::vector<std::string>& args, const CliEnvironment& env) {
       options.workers = static_cast<unsigned>(parse_int("--jobs", *v, 1, 1024));
     } else if (auto v = r.option("--max-message-bytes")) {
       max_message_bytes = static_cast<std::size_t>(parse_int("--max-message-bytes", *v, 1024, 1ll << 34));
+    } else if (r.flag("--no-resource-usage")) {
+      options.occupancy = nullptr;
     } else if (r.flag("--test-commands")) {
       options.test_commands = true;
     } else if (r.flag("--stdio")) {

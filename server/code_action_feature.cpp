@@ -7,7 +7,9 @@
 // when the document has changed since: an edit is never applied to text it
 // was not computed for.
 //
-// Built-in provider "fixes": the quick fixes attached to findings.
+// Built-in provider "fixes": the quick fixes attached to findings (the
+// analysis's own and those of the findings providers, such as the
+// __launch_bounds__ fix of low-occupancy).
 #include <spdlog/spdlog.h>
 
 #include "protocol/lsp_features.h"
@@ -36,15 +38,18 @@ bool client_resolves_edits(const ServerContext& ctx) {
   return caps.codeActionData && std::find(props.begin(), props.end(), "edit") != props.end();
 }
 
-const Finding* finding_in(const AnalysisRecord& record, const json& data, const Fix** fix) {
+// The fix `data` names, checked by code and title: findings providers may
+// add findings to a record after actions were listed (resource usage
+// arrives after the parse), so an index alone could name another fix.
+const Fix* fix_in(const std::vector<Finding>& findings, const json& data) {
   auto fi = data.value("finding", -1);
   auto xi = data.value("fix", -1);
-  const auto& findings = record.result.findings;
   if (fi < 0 || static_cast<std::size_t>(fi) >= findings.size()) return nullptr;
   const auto& f = findings[static_cast<std::size_t>(fi)];
   if (xi < 0 || static_cast<std::size_t>(xi) >= f.fixes.size()) return nullptr;
-  *fix = &f.fixes[static_cast<std::size_t>(xi)];
-  return &f;
+  const Fix& fix = f.fixes[static_cast<std::size_t>(xi)];
+  if (data.value("code", f.code) != f.code || data.value("title", fix.title) != fix.title) return nullptr;
+  return &fix;
 }
 
 std::vector<protocol::CodeAction> quick_fixes(const CodeActionQuery& q) {
@@ -52,7 +57,7 @@ std::vector<protocol::CodeAction> quick_fixes(const CodeActionQuery& q) {
   const auto& record = q.record;
   TextLookup texts(&q.ctx.documents);
   Converter convert = q.ctx.converter(texts, record.document);
-  const auto& findings = record.result.findings;
+  const auto findings = q.ctx.findings_for(record);
   for (std::size_t i = 0; i < findings.size(); ++i) {
     const auto& f = findings[i];
     if (f.fixes.empty() || convert.file_of(f.location) != record.document->path) continue;
@@ -64,7 +69,7 @@ std::vector<protocol::CodeAction> quick_fixes(const CodeActionQuery& q) {
       a.kind = protocol::code_action_kind::kQuickFix;
       a.diagnostics.push_back(convert.diagnostic(f));
       if (fix.preferred) a.isPreferred = true;
-      a.data = json{{"finding", i}, {"fix", j}};
+      a.data = json{{"finding", i}, {"fix", j}, {"code", f.code}, {"title", fix.title}};
       if (!q.lazy) a.edit = convert.workspace_edit(fix, q.ctx.client_capabilities.documentChanges);
       actions.push_back(std::move(a));
     }
@@ -73,9 +78,9 @@ std::vector<protocol::CodeAction> quick_fixes(const CodeActionQuery& q) {
 }
 
 void resolve_quick_fix(protocol::CodeAction& action, const AnalysisRecord& record, ServerContext& ctx) {
-  const Fix* fix = nullptr;
-  if (!finding_in(record, *action.data, &fix))
-    throw RequestError(ErrorCode::InvalidParams, "code action data names no fix of this analysis");
+  const std::vector<Finding> findings = ctx.findings_for(record);  // `fix` points into it
+  const Fix* fix = fix_in(findings, *action.data);
+  if (!fix) throw RequestError(ErrorCode::ContentModified, "this fix is no longer offered; ask for code actions again");
   TextLookup texts(&ctx.documents);
   Converter convert = ctx.converter(texts, record.document);
   action.edit = convert.workspace_edit(*fix, ctx.client_capabilities.documentChanges);

@@ -3,8 +3,6 @@
 // summarises the kernel's launches; occupancy, registers and measured
 // numbers are added by their own features as further providers. After each
 // new analysis, clients that support it are asked to refresh their lenses.
-#include <spdlog/spdlog.h>
-
 #include "protocol/lsp_features.h"
 #include "server/features.h"
 #include "server/kernel_info.h"
@@ -42,12 +40,7 @@ void register_code_lens(ServerContext& ctx) {
         });
       });
 
-  ctx.analysis_published.connect([&ctx](const RecordPtr&) {
-    if (!ctx.client_capabilities.codeLensRefresh) return;
-    ctx.client.request("workspace/codeLens/refresh", nullptr, [](const protocol::Response& r) {
-      if (r.error) spdlog::debug("workspace/codeLens/refresh: {}", r.error->message);
-    });
-  });
+  ctx.analysis_published.connect([&ctx](const RecordPtr&) { ctx.refresh_code_lenses(); });
 }
 
 }  // namespace warplens::server

@@ -19,6 +19,7 @@
 #include "protocol/lsp_window.h"
 #include "server/features.h"
 #include "server/job_launcher.h"
+#include "server/request_helpers.h"
 
 namespace warplens::server {
 
@@ -26,16 +27,8 @@ using protocol::ErrorCode;
 
 namespace {
 
-// Commands take one optional object argument: arguments[0].
-json first_argument(const protocol::ExecuteCommandParams& p) {
-  if (p.arguments.empty() || p.arguments[0].is_null()) return json::object();
-  if (!p.arguments[0].is_object())
-    throw RequestError(ErrorCode::InvalidParams, p.command + " takes one object argument");
-  return p.arguments[0];
-}
-
 void cancel_job(ServerContext& ctx, const protocol::ExecuteCommandParams& p, RequestContext& rc) {
-  json arg = first_argument(p);
+  json arg = command_argument(p);
   json cancelled = json::array();
   if (arg.contains("id")) {
     if (!arg["id"].is_number_unsigned())
@@ -56,7 +49,7 @@ void list_jobs(ServerContext& ctx, const protocol::ExecuteCommandParams&, Reques
 }
 
 void reanalyze(ServerContext& ctx, const protocol::ExecuteCommandParams& p, RequestContext& rc) {
-  json arg = first_argument(p);
+  json arg = command_argument(p);
   if (arg.contains("uri")) {
     auto doc = ctx.documents.get(arg.value("uri", std::string()));
     if (!doc) throw RequestError(ErrorCode::InvalidParams, "warplens.reanalyze: the document is not open");
@@ -70,7 +63,7 @@ void reanalyze(ServerContext& ctx, const protocol::ExecuteCommandParams& p, Requ
 // A job that only sleeps, in steps, reporting progress: lets end-to-end
 // tests exercise jobs, progress and every way of cancelling.
 void debug_sleep(ServerContext& ctx, const protocol::ExecuteCommandParams& p, RequestContext& rc) {
-  json arg = first_argument(p);
+  json arg = command_argument(p);
   int ms = arg.value("ms", 1000);
   int steps = std::max(1, arg.value("steps", 10));
   start_job(ctx, rc, p.workDoneToken, "warplens.debug.sleep", [ms, steps](JobContext& job) -> json {

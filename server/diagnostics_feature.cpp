@@ -1,7 +1,7 @@
 // textDocument/publishDiagnostics: every fresh analysis record is published
-// with the version it was computed on; extra findings from other sources
-// (profiles, later) are merged in; closing a document clears its
-// diagnostics.
+// with the version it was computed on, together with what the findings
+// providers derive for that same record (resource usage, measured profiles)
+// and extra findings; closing a document clears its diagnostics.
 //
 // Only findings located in the document itself are published for it. The
 // front end reports problems inside included headers at the #include line
@@ -40,11 +40,7 @@ void publish(ServerContext& ctx, const RecordPtr& record) {
     }
     params.diagnostics.push_back(convert.diagnostic(f));
   };
-  for (const auto& f : record->result.findings) add(f);
-  if (auto it = ctx.extra_findings.find(doc->uri); it != ctx.extra_findings.end())
-    for (const auto& [source, extra] : it->second)
-      if (!extra.version || *extra.version == doc->version)
-        for (const auto& f : extra.findings) add(f);
+  for (const auto& f : ctx.findings_for(*record)) add(f);
   if (elsewhere) spdlog::debug("{}: {} finding(s) in other files not published", doc->uri, elsewhere);
   spdlog::debug("publishing {} diagnostic(s) for {} version {}", params.diagnostics.size(), doc->uri, doc->version);
   ctx.client.notify("textDocument/publishDiagnostics", params);

@@ -11,6 +11,9 @@ void register_features(ServerContext& ctx) {
   register_code_actions(ctx);
   register_code_lens(ctx);
   register_commands(ctx);
+  register_occupancy(ctx);
+  register_profile(ctx);
+  register_report(ctx);
 }
 
 }  // namespace warplens::server

@@ -18,6 +18,9 @@ void register_hover(ServerContext& ctx);          // textDocument/hover
 void register_code_actions(ServerContext& ctx);   // codeAction + codeAction/resolve
 void register_code_lens(ServerContext& ctx);      // textDocument/codeLens
 void register_commands(ServerContext& ctx);       // executeCommand, jobs, progress cancel
+void register_occupancy(ServerContext& ctx);      // resource usage and occupancy (background nvcc)
+void register_profile(ServerContext& ctx);        // warplens.profile / clearProfile, measured results
+void register_report(ServerContext& ctx);         // warplens.report
 
 // Registers every feature above, in order.
 void register_features(ServerContext& ctx);

@@ -1,5 +1,6 @@
 // textDocument/hover, from the analysis of the current version: the
-// explanation of every finding under the cursor, and a card for the kernel
+// explanation of every finding under the cursor (the analysis's own and the
+// findings providers'), and a card for the kernel
 // whose name or launch site is under it. Other features add sections
 // through ServerContext::hover_providers.
 #include "protocol/lsp_features.h"
@@ -19,7 +20,7 @@ std::optional<HoverSection> finding_explanations(const HoverQuery& q) {
   const auto& record = q.record;
   std::string markdown;
   std::optional<Range> first;
-  for (const auto& f : record.result.findings) {
+  for (const auto& f : q.ctx.findings_for(record)) {
     const std::string& file = f.location.file.empty() ? record.document->path : f.location.file;
     if (file != record.document->path || !under_cursor(f.location.range, q.position)) continue;
     if (!markdown.empty()) markdown += "\n\n---\n\n";

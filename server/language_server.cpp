@@ -5,6 +5,7 @@
 
 #include "server/features.h"
 #include "server/redact.h"
+#include "server/uri.h"
 
 namespace warplens::server {
 
@@ -23,6 +24,7 @@ LanguageServer::~LanguageServer() {
 
 bool LanguageServer::stop_workers(std::chrono::milliseconds timeout) {
   ctx_.client.cancel_pending("the server is stopping");
+  ctx_.stopping.emit();
   bool analyses = ctx_.scheduler.shutdown(timeout);
   bool jobs = ctx_.jobs.shutdown(timeout);
   return analyses && jobs;
@@ -143,6 +145,11 @@ protocol::InitializeResult LanguageServer::initialize(const protocol::Initialize
     ctx_.show_message(protocol::MessageType::Warning, "warplens: " + p);
   }
   ctx_.scheduler.set_debounce(ctx_.debounce());
+  ctx_.workspace_folders.clear();
+  for (const auto& folder : params.workspaceFolders)
+    if (auto path = path_from_uri(folder.uri)) ctx_.workspace_folders.push_back(*path);
+  if (ctx_.workspace_folders.empty() && params.rootUri)
+    if (auto path = path_from_uri(*params.rootUri)) ctx_.workspace_folders.push_back(*path);
   std::string client = params.clientInfo ? params.clientInfo->name + " " + params.clientInfo->version.value_or("")
                                           : std::string("an unnamed client");
   spdlog::info("initialize from {}: position encoding {}, settings {}", client, to_string(ctx_.encoding),
@@ -176,6 +183,7 @@ void LanguageServer::register_lifecycle() {
     }
     ctx_.jobs.cancel_all();
     ctx_.scheduler.shutdown(std::chrono::milliseconds(0));
+    ctx_.stopping.emit();
     rc.reply.result(nullptr);
   });
   m.on_notification<protocol::CancelParams>("$/cancelRequest", [this](const protocol::CancelParams& p) {

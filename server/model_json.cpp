@@ -22,6 +22,7 @@ const char* to_string(ConditionKind k) {
     case ConditionKind::LoopExit: return "loop-exit";
     case ConditionKind::EarlyExit: return "early-exit";
     case ConditionKind::Switch: return "switch";
+    case ConditionKind::ShortCircuit: return "short-circuit";
   }
   return "if";
 }

@@ -49,6 +49,24 @@ Range engine_range(const AnalysisRecord& record, const protocol::Range& range, P
   return {engine_position(record, range.start, encoding), engine_position(record, range.end, encoding)};
 }
 
+json command_argument(const protocol::ExecuteCommandParams& p) {
+  if (p.arguments.empty() || p.arguments[0].is_null()) return json::object();
+  if (!p.arguments[0].is_object())
+    throw RequestError(ErrorCode::InvalidParams, p.command + " takes one object argument");
+  return p.arguments[0];
+}
+
+DocumentPtr command_document(const json& argument, const std::string& command, ServerContext& ctx) {
+  auto uri = argument.find("uri");
+  if (uri == argument.end() || !uri->is_string())
+    throw RequestError(ErrorCode::InvalidParams, command + ": the argument needs a document `uri`");
+  auto doc = ctx.documents.get(uri->get<std::string>());
+  if (!doc) throw RequestError(ErrorCode::InvalidParams, command + ": " + uri->get<std::string>() + " is not open");
+  if (doc->path.empty())
+    throw RequestError(ErrorCode::InvalidParams, command + ": only file:// documents can be used");
+  return doc;
+}
+
 bool touches(const Range& a, const Range& b) { return !(a.end < b.start || b.end < a.start); }
 
 }  // namespace warplens::server

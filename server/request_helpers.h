@@ -22,6 +22,14 @@ void answer_from_current_record(ServerContext& ctx, RequestContext& request, con
 Position engine_position(const AnalysisRecord& record, const protocol::Position& position, PositionEncoding encoding);
 Range engine_range(const AnalysisRecord& record, const protocol::Range& range, PositionEncoding encoding);
 
+// Commands take one optional object argument: arguments[0] ({} when absent);
+// throws RequestError(InvalidParams) for anything else.
+json command_argument(const protocol::ExecuteCommandParams& params);
+
+// The open file document a command's {uri} argument names; throws
+// RequestError(InvalidParams) naming `command` when it is missing or not open.
+DocumentPtr command_document(const json& argument, const std::string& command, ServerContext& ctx);
+
 // Ranges that overlap or touch (a cursor at either end of a finding counts).
 bool touches(const Range& a, const Range& b);
 

@@ -48,6 +48,25 @@ void ServerContext::log_message(protocol::MessageType type, const std::string& m
   client.notify("window/logMessage", protocol::LogMessageParams{type, message});
 }
 
+std::vector<Finding> ServerContext::findings_for(const AnalysisRecord& record) {
+  std::vector<Finding> out = record.result.findings;
+  for (const auto& provider : findings_providers)
+    for (auto& f : provider(record, *this)) out.push_back(std::move(f));
+  const auto& doc = record.document;
+  if (auto it = extra_findings.find(doc->uri); it != extra_findings.end())
+    for (const auto& [source, extra] : it->second)
+      if (!extra.version || *extra.version == doc->version)
+        out.insert(out.end(), extra.findings.begin(), extra.findings.end());
+  return out;
+}
+
+void ServerContext::refresh_code_lenses() {
+  if (!client_capabilities.codeLensRefresh) return;
+  client.request("workspace/codeLens/refresh", nullptr, [](const protocol::Response& r) {
+    if (r.error) spdlog::debug("workspace/codeLens/refresh: {}", r.error->message);
+  });
+}
+
 void ServerContext::analyze(const DocumentPtr& document, bool immediately) {
   if (!document || document->path.empty()) return;  // only files can be analysed
   scheduler.update(document, analysis_options(), immediately);

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,8 @@
 #include "server/document_store.h"
 #include "server/job_runner.h"
 #include "server/method_table.h"
+#include "server/occupancy_service.h"
+#include "server/profile_job.h"
 #include "server/scheduler.h"
 #include "server/settings.h"
 
@@ -35,6 +38,15 @@ struct ServerOptions {
   bool test_commands = false;               // enables warplens.debug.* (tests only)
   std::string docs_dir;                     // docs/diagnostics, for codeDescription links
   std::string version = "0.0.0";
+  // Resource usage and occupancy (nvcc; ~0.4-1.5 s on a cache miss), run in
+  // the background after each parse: server/occupancy_engine.h's
+  // analyze_resources, or a test double. Empty: none (in-process tests that
+  // do not exercise it).
+  OccupancyFn occupancy;
+  // Asked once at startup, off the main thread, for warplens/status's `gpu`,
+  // and before each profile. Empty: no probe at startup (`gpu` stays null)
+  // and profile::probe_gpus before a profile.
+  GpuProbe gpu_probe;  // profile::probe_gpus, or a test double
 };
 
 // A list of callbacks: how features hear about events without knowing each other.
@@ -95,8 +107,14 @@ struct CodeActionProvider {
 // workspace/executeCommand: commands are named warplens.<something>.
 using CommandHandler = std::function<void(const protocol::ExecuteCommandParams&, RequestContext&)>;
 
-// Findings from other sources than the static analysis (e.g. profiles),
-// published together with it. Keyed by uri, then by source name.
+// Findings that other features derive for one analysis record (resource
+// usage, measured profiles). Called whenever the record's diagnostics are
+// published, hovered or asked for fixes; features call
+// ctx.diagnostics_changed.emit(uri) when theirs change.
+using FindingsProvider = std::function<std::vector<Finding>(const AnalysisRecord&, ServerContext&)>;
+
+// Findings from other sources than the static analysis, published together
+// with it. Keyed by uri, then by source name.
 struct ExtraFindings {
   std::optional<std::int64_t> version;  // the document version they belong to
   std::vector<Finding> findings;
@@ -120,11 +138,14 @@ class ServerContext {
   DocumentStore documents;
   Scheduler scheduler;
   JobRunner jobs;
+  // Set by the occupancy feature when options.occupancy is.
+  std::unique_ptr<OccupancyService> occupancy;
 
   // Extension points.
   std::vector<HoverProvider> hover_providers;
   std::vector<CodeLensProvider> code_lens_providers;
   std::vector<CodeActionProvider> code_action_providers;
+  std::vector<FindingsProvider> findings_providers;
   std::map<std::string, CommandHandler> commands;
   std::map<std::string, std::map<std::string, ExtraFindings>> extra_findings;
   // Jobs by the progress token they report under (for window/workDoneProgress/cancel).
@@ -139,12 +160,22 @@ class ServerContext {
   Signal<const std::string&> diagnostics_changed;  // uri: extra findings changed
   Signal<> initialized;
   Signal<> settings_changed;
+  Signal<> stopping;  // shutdown or exit: background work must stop
+
+  // From initialize: the workspace folders (absolute paths; rootUri when the
+  // client sent no folders). Empty for a client without a workspace.
+  std::vector<std::string> workspace_folders;
 
   AnalysisOptions analysis_options() const { return to_analysis_options(settings); }
   // Converter for results of `document` (pinned as the text to convert with).
   Converter converter(TextLookup& texts, const DocumentPtr& document) const;
   void show_message(protocol::MessageType type, const std::string& message);
   void log_message(protocol::MessageType type, const std::string& message);
+  // Every finding of `record`'s version, in publication order: the
+  // analysis's own, then each findings provider's, then extra_findings.
+  std::vector<Finding> findings_for(const AnalysisRecord& record);
+  // Asks the client to re-request code lenses (when it supports it).
+  void refresh_code_lenses();
   // Schedules (re)analysis of an open document with the current settings.
   void analyze(const DocumentPtr& document, bool immediately = false);
 

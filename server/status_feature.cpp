@@ -1,7 +1,14 @@
 // warplens/status: a notification editors show as a status item. Sent when
 // the state changes: "starting" (initialized, toolchain not yet known),
 // "parsing" (analyses pending or running), "ready" (idle), with what the
-// last analysis found about the CUDA toolchain.
+// last analysis found about the CUDA toolchain, and the GPU: probed once at
+// startup on a thread of its own (nvidia-smi or cuInit can take a second),
+// null until that answers, then {available, name, arch, devices, reason}.
+#include <thread>
+
+#include <boost/asio/post.hpp>
+#include <spdlog/spdlog.h>
+
 #include "protocol/lsp_warplens.h"
 #include "server/features.h"
 
@@ -13,7 +20,17 @@ struct StatusState {
   protocol::StatusParams current;
   std::optional<protocol::StatusParams> sent;
   bool initialized = false;
+  std::jthread gpu_probe;  // joined (after a stop request) with the server
 };
+
+json gpu_json(const profile::GpuStatus& gpu) {
+  if (!gpu.available || gpu.devices.empty())
+    return json{{"available", false}, {"name", nullptr}, {"reason", gpu.reason}, {"devices", json::array()}};
+  json devices = json::array();
+  for (const auto& d : gpu.devices) devices.push_back({{"index", d.index}, {"name", d.name}, {"arch", d.arch()}});
+  const auto& first = gpu.devices.front();
+  return json{{"available", true}, {"name", first.name}, {"arch", first.arch()}, {"devices", devices}};
+}
 
 void send_if_changed(ServerContext& ctx, StatusState& s) {
   if (!s.initialized || (s.sent && *s.sent == s.current)) return;
@@ -32,6 +49,23 @@ void register_status(ServerContext& ctx) {
     state->current.state = ctx.scheduler.busy() ? "parsing" : "starting";
     send_if_changed(ctx, *state);
   });
+
+  if (ctx.options.gpu_probe) {
+    std::weak_ptr<StatusState> weak = state;
+    state->gpu_probe = std::jthread([&ctx, weak, probe = ctx.options.gpu_probe](std::stop_token stop) {
+      profile::GpuStatus gpu = probe(stop);
+      if (stop.stop_requested()) return;
+      spdlog::info("GPU: {}", gpu.available && !gpu.devices.empty()
+                                  ? gpu.devices.front().name + " (" + gpu.devices.front().arch() + ")"
+                                  : "none (" + gpu.reason + ")");
+      boost::asio::post(ctx.io, [&ctx, weak, gpu = gpu_json(gpu)] {
+        auto s = weak.lock();
+        if (!s) return;
+        s->current.gpu = gpu;
+        send_if_changed(ctx, *s);
+      });
+    });
+  }
 
   ctx.analysis_published.connect([state](const RecordPtr& record) {
     const auto& tc = record->result.toolchain;

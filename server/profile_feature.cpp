@@ -1,0 +1,273 @@
+// Measured results in the editor (issue 6).
+//
+//   warplens.profile [{uri, position?, profileFile?}]
+//       A cancellable job on the job runner (one GPU job at a time, with
+//       progress): gets a profile (server/profile_job.h: a recorded file, the
+//       workspace's buildCommand + profileCommand, or a single .cu file with
+//       main) and attaches it to the document, tied to the version the
+//       command ran on, and to the other open documents it has lines for.
+//       Answers {summary, kernels, findings, version}. Without a GPU the
+//       user is told with window/showMessage and the job fails; nothing else
+//       changes.
+//   warplens.clearProfile [{uri?}]
+//       Forgets the measured results of one document, or of all.
+//
+// Measured results reach the editor through the extension points:
+//   - diagnostics (source `warplens-profile`) on the exact lines, placed with
+//     the document's static model, published with the static findings of
+//     each version; after an edit they are marked stale (measured_results.h);
+//   - a code lens per measured kernel: time per launch, effective bandwidth
+//     against the GPU's peak, launches;
+//   - hover: the static prediction beside the measurement, on a measured
+//     line and on a kernel's name.
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <map>
+#include <sstream>
+
+#include <boost/asio/post.hpp>
+#include <spdlog/spdlog.h>
+
+#include "profiler/gpu_probe.h"
+#include "server/features.h"
+#include "server/job_launcher.h"
+#include "server/kernel_info.h"
+#include "server/measured_hover.h"
+#include "server/measured_results.h"
+#include "server/profile_job.h"
+#include "server/request_helpers.h"
+
+namespace warplens::server {
+
+namespace fs = std::filesystem;
+using protocol::ErrorCode;
+
+namespace {
+
+struct ProfileState {
+  std::map<std::string, MeasuredDocument> measured;  // by uri
+};
+using StatePtr = std::shared_ptr<ProfileState>;
+
+// The workspace folder holding `path` (the innermost), else the file's directory.
+std::string working_directory_for(const ServerContext& ctx, const std::string& path) {
+  std::string best;
+  for (const auto& folder : ctx.workspace_folders) {
+    std::string prefix = folder.empty() || folder.back() == '/' ? folder : folder + "/";
+    if (path.rfind(prefix, 0) == 0 && folder.size() > best.size()) best = folder;
+  }
+  return best.empty() ? fs::path(path).parent_path().string() : best;
+}
+
+bool same_as_disk(const Document& doc) {
+  std::ifstream in(doc.path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str() == doc.text.text();
+}
+
+std::string file_name(const std::string& path) { return fs::path(path).filename().string(); }
+
+// "measured · profiled `./app` on NVIDIA H200" or "stale: measured on version 3 · ..."
+std::string heading(const MeasuredDocument& m, const Document& doc) {
+  return (measured_current(m, doc) ? std::string("measured") : "stale: measured on version " + std::to_string(m.version)) +
+         " · " + m.origin;
+}
+
+// Replaces the previous profile with `result`, placed on `document` (the
+// command's, at the version it ran on; `record` is its analysis when one
+// exists) and on the other open documents the profile has lines for.
+json attach(ServerContext& ctx, ProfileState& state, const ProfileJobResult& result, const DocumentPtr& document,
+            const RecordPtr& record) {
+  std::vector<std::string> changed;
+  for (const auto& [uri, m] : state.measured) changed.push_back(uri);
+  state.measured.clear();
+
+  std::size_t findings = 0, elsewhere = 0;
+  if (ctx.documents.get(document->uri)) {
+    const KernelModel* model =
+        record && record->document->text.text() == document->text.text() ? &record->result.model : nullptr;
+    auto& m = state.measured[document->uri] = measure_document(result.profile, result.origin, *document, model);
+    findings = m.findings.size();
+    changed.push_back(document->uri);
+  }
+  for (const auto& doc : ctx.documents.all()) {
+    if (doc->uri == document->uri || doc->path.empty() || !profile_covers(*result.profile, doc->path)) continue;
+    if (!same_as_disk(*doc)) {
+      spdlog::info("profile: {} has unsaved changes; its measured lines are not shown", doc->path);
+      continue;
+    }
+    auto current = ctx.scheduler.current(doc->uri);
+    auto& m = state.measured[doc->uri] =
+        measure_document(result.profile, result.origin, *doc, current ? &current->result.model : nullptr);
+    elsewhere += m.findings.size();
+    changed.push_back(doc->uri);
+  }
+  for (const auto& uri : changed) ctx.diagnostics_changed.emit(uri);
+  ctx.refresh_code_lenses();
+
+  const auto& p = *result.profile;
+  std::string summary = result.origin + ": " + std::to_string(p.kernels.size()) + " kernel" +
+                        (p.kernels.size() == 1 ? "" : "s") + ", " + std::to_string(findings) + " measured finding" +
+                        (findings == 1 ? "" : "s") + " in " + file_name(document->path);
+  if (elsewhere) summary += " and " + std::to_string(elsewhere) + " in other open files";
+  for (const auto& w : p.warnings) summary += "; " + w.message;
+  return json{{"summary", summary},
+              {"kernels", p.kernels.size()},
+              {"findings", findings},
+              {"version", document->version},
+              {"warnings", p.warnings.size()}};
+}
+
+// On the io thread: waits for the analysis of the version the command ran
+// on (its model places load and store findings precisely), then attaches.
+void attach_when_ready(ServerContext& ctx, const std::weak_ptr<ProfileState>& weak, ProfileJobResult result,
+                       DocumentPtr document, std::shared_ptr<std::promise<json>> done) {
+  auto finish = [&ctx, weak, result, document, done](RecordPtr record) {
+    auto state = weak.lock();
+    if (!state) return done->set_value(nullptr);
+    done->set_value(attach(ctx, *state, result, document, record));
+  };
+  auto current = ctx.documents.get(document->uri);
+  if (current && current->version == document->version) {
+    ctx.scheduler.when_ready(document->uri, document->version,
+                             [finish](RecordPtr record, std::optional<WaitError>) { finish(std::move(record)); });
+  } else {
+    finish(ctx.scheduler.latest(document->uri));
+  }
+}
+
+void profile_command(ServerContext& ctx, const StatePtr& state, const protocol::ExecuteCommandParams& p,
+                     RequestContext& rc) {
+  json arg = command_argument(p);
+  DocumentPtr doc = command_document(arg, "warplens.profile", ctx);
+  ProfileJobRequest req;
+  req.document_path = doc->path;
+  req.document_text = doc->text.text();
+  if (auto it = arg.find("profileFile"); it != arg.end() && !it->is_null()) {
+    if (!it->is_string() || it->get<std::string>().empty())
+      throw RequestError(ErrorCode::InvalidParams, "warplens.profile: profileFile must be a file path");
+    req.profile_file = it->get<std::string>();
+  }
+  req.profile_command = ctx.settings.profile_command;
+  req.build_command = ctx.settings.build_command;
+  req.working_directory = working_directory_for(ctx, doc->path);
+  GpuProbe probe = ctx.options.gpu_probe ? GpuProbe(ctx.options.gpu_probe)
+                                         : GpuProbe([](std::stop_token s) { return profile::probe_gpus(s); });
+  std::weak_ptr<ProfileState> weak = state;
+  start_job(ctx, rc, p.workDoneToken, "warplens: profiling " + file_name(doc->path),
+            [&ctx, weak, req, doc, probe](JobContext& job) -> json {
+              ProfileJobResult result;
+              try {
+                result = run_profile_job(
+                    req, job.stop, [&job](const std::string& m, int pct) { job.report(m, pct); }, probe);
+              } catch (const ProfileJobError& e) {
+                if (e.no_gpu) ctx.show_message(protocol::MessageType::Error, std::string("warplens: ") + e.what());
+                throw;
+              }
+              if (!result.profile) return nullptr;  // cancelled
+              job.report("placing the results", 99);
+              auto done = std::make_shared<std::promise<json>>();
+              auto future = done->get_future();
+              boost::asio::post(ctx.io, [&ctx, weak, result, doc, done] {
+                attach_when_ready(ctx, weak, result, doc, done);
+              });
+              while (future.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready)
+                if (job.stop.stop_requested()) return nullptr;
+              return future.get();
+            });
+}
+
+void clear_profile(ServerContext& ctx, ProfileState& state, const protocol::ExecuteCommandParams& p,
+                   RequestContext& rc) {
+  json arg = command_argument(p);
+  std::vector<std::string> cleared;
+  if (auto it = arg.find("uri"); it != arg.end() && !it->is_null()) {
+    if (!it->is_string()) throw RequestError(ErrorCode::InvalidParams, "warplens.clearProfile: uri must be a string");
+    if (state.measured.erase(it->get<std::string>())) cleared.push_back(it->get<std::string>());
+  } else {
+    for (const auto& [uri, m] : state.measured) cleared.push_back(uri);
+    state.measured.clear();
+  }
+  for (const auto& uri : cleared) ctx.diagnostics_changed.emit(uri);
+  if (!cleared.empty()) ctx.refresh_code_lenses();
+  rc.reply.result(json{{"cleared", cleared}});
+}
+
+const MeasuredDocument* measured_for(const ProfileState& state, const AnalysisRecord& record) {
+  auto it = state.measured.find(record.document->uri);
+  return it == state.measured.end() ? nullptr : &it->second;
+}
+
+std::optional<HoverSection> measured_hover(const ProfileState& state, const HoverQuery& q) {
+  const MeasuredDocument* m = measured_for(state, q.record);
+  if (!m) return std::nullopt;
+  const Document& doc = *q.record.document;
+  std::string head = heading(*m, doc);
+
+  Range where;
+  if (const Function* kernel = kernel_at(q.record.result.model, q.position, &where)) {
+    const profile::KernelSummary* s = measured_kernel(*m, q.record.result.model, *kernel);
+    if (!s) return std::nullopt;
+    const KernelResourceReport* predicted = nullptr;
+    OccupancyPtr resources = q.ctx.occupancy ? q.ctx.occupancy->result(q.record) : nullptr;
+    if (resources)
+      for (const auto& r : resources->kernels)
+        if (r.kernel == kernel->key) predicted = &r;
+    return HoverSection{kernel_prediction_vs_measurement(kernel->name, predicted, *s,
+                                                         m->profile->find_kernel(s->mangled), head),
+                        where};
+  }
+
+  std::string markdown;
+  std::optional<Range> first;
+  for (const auto& f : measured_findings_for(*m, doc)) {
+    const Range& r = f.location.range;
+    if (!(r.empty() ? r.start == q.position : r.contains(q.position))) continue;
+    std::vector<const Finding*> predicted;
+    for (const auto& s : q.record.result.findings)
+      if (s.code == f.code && s.source != "warplens-profile" && s.location.range.start.line <= r.start.line &&
+          r.start.line <= s.location.range.end.line)
+        predicted.push_back(&s);
+    if (!markdown.empty()) markdown += "\n\n";
+    markdown += prediction_vs_measurement(predicted, f, head);
+    if (!first) first = r;
+  }
+  if (markdown.empty()) return std::nullopt;
+  return HoverSection{markdown, first};
+}
+
+}  // namespace
+
+void register_profile(ServerContext& ctx) {
+  auto state = std::make_shared<ProfileState>();
+  ctx.commands["warplens.profile"] = [&ctx, state](const protocol::ExecuteCommandParams& p, RequestContext& rc) {
+    profile_command(ctx, state, p, rc);
+  };
+  ctx.commands["warplens.clearProfile"] = [&ctx, state](const protocol::ExecuteCommandParams& p,
+                                                        RequestContext& rc) { clear_profile(ctx, *state, p, rc); };
+
+  ctx.findings_providers.push_back([state](const AnalysisRecord& record, ServerContext&) -> std::vector<Finding> {
+    const MeasuredDocument* m = measured_for(*state, record);
+    return m ? measured_findings_for(*m, *record.document) : std::vector<Finding>{};
+  });
+
+  ctx.code_lens_providers.push_back([state](const CodeLensQuery& q) -> std::vector<KernelLens> {
+    const MeasuredDocument* m = measured_for(*state, q.record);
+    if (!m) return {};
+    const profile::KernelSummary* s = measured_kernel(*m, q.record.result.model, q.kernel);
+    if (!s) return {};
+    std::string prefix = measured_current(*m, *q.record.document)
+                             ? "measured: "
+                             : "measured on version " + std::to_string(m->version) + " (stale): ";
+    return {KernelLens{prefix + s->title, std::nullopt}};
+  });
+
+  ctx.hover_providers.push_back([state](const HoverQuery& q) { return measured_hover(*state, q); });
+
+  ctx.document_closed.connect([state](const std::string& uri) { state->measured.erase(uri); });
+}
+
+}  // namespace warplens::server

@@ -1,0 +1,97 @@
+// warplens.report [{uri, position?, kernel?}]: the kernel report of an open
+// document as JSON, the same document `warplens report --format json`
+// prints ({warplens, files: [one file]}), from the analysis of the version
+// the editor has now and the resource usage computed for it (waited for when
+// nvcc is still running). `diagnostics` holds every diagnostic of that
+// version (front end, static analyses, resource usage, measured). Ranges use
+// the session's position encoding. With a position or a kernel name that
+// names a kernel, `kernel` is that kernel's key, so an editor can scroll to
+// it.
+#include "server/features.h"
+#include "server/kernel_info.h"
+#include "server/occupancy_engine.h"
+#include "server/report_json.h"
+#include "server/request_helpers.h"
+
+namespace warplens::server {
+
+using protocol::ErrorCode;
+
+namespace {
+
+std::string selected_kernel(const AnalysisRecord& record, const json& arg, PositionEncoding encoding) {
+  const KernelModel& model = record.result.model;
+  if (auto it = arg.find("kernel"); it != arg.end() && it->is_string())
+    for (const Function* k : model.kernels())
+      if (k->name == it->get<std::string>() || k->key == it->get<std::string>()) return k->key;
+  if (auto it = arg.find("position"); it != arg.end() && it->is_object()) {
+    protocol::Position client;
+    try {
+      it->get_to(client);
+    } catch (const std::exception&) {
+      throw RequestError(ErrorCode::InvalidParams, "warplens.report: position must be {line, character}");
+    }
+    Position p = engine_position(record, client, encoding);
+    if (const Function* k = kernel_at(model, p)) return k->key;
+    for (const Function* k : model.kernels())  // the kernel whose definition holds the cursor
+      if (k->range.contains(p)) return k->key;
+  }
+  return {};
+}
+
+json build_report(ServerContext& ctx, const RecordPtr& record, const OccupancyPtr& resources, const json& arg) {
+  std::string skipped;
+  if (!resources)
+    skipped = !ctx.occupancy ? "resource usage is off (--no-resource-usage)"
+                             : resource_skip_reason(record->result).empty() ? "superseded by a newer version"
+                                                                            : resource_skip_reason(record->result);
+  std::vector<Finding> diagnostics = ctx.findings_for(*record);
+  TextLookup texts(&ctx.documents);
+  Converter convert = ctx.converter(texts, record->document);
+  FileReport report{record->document->path, &record->result, resources.get(), skipped, &diagnostics};
+  json file = file_report_json(report, convert);
+  file["version"] = record->document->version;
+  json out = {{"warplens", ctx.options.version}, {"files", json::array({file})}};
+  std::string kernel = selected_kernel(*record, arg, ctx.encoding);
+  out["kernel"] = kernel.empty() ? json() : json(kernel);
+  return out;
+}
+
+void report_command(ServerContext& ctx, const protocol::ExecuteCommandParams& p, RequestContext& rc) {
+  json arg = command_argument(p);
+  DocumentPtr doc = command_document(arg, "warplens.report", ctx);
+  Reply reply = rc.reply;
+  ctx.scheduler.when_ready(doc->uri, doc->version, [&ctx, reply, arg](RecordPtr record, std::optional<WaitError> error) {
+    if (reply.done()) return;
+    if (error) {
+      if (*error == WaitError::ContentModified)
+        return reply.error(ErrorCode::ContentModified, "the document changed; ask again");
+      return reply.error(ErrorCode::RequestFailed,
+                         std::string("warplens.report: no analysis of this version (") + to_string(*error) + ")");
+    }
+    auto answer = [&ctx, reply, record, arg](OccupancyPtr resources) {
+      if (reply.done()) return;
+      try {
+        reply.result(build_report(ctx, record, resources, arg));
+      } catch (const RequestError& e) {
+        reply.error(e.code(), e.what());
+      } catch (const std::exception& e) {
+        reply.error(ErrorCode::InternalError, std::string("warplens.report: ") + e.what());
+      }
+    };
+    if (ctx.occupancy)
+      ctx.occupancy->when_ready(record, answer);
+    else
+      answer(nullptr);
+  });
+}
+
+}  // namespace
+
+void register_report(ServerContext& ctx) {
+  ctx.commands["warplens.report"] = [&ctx](const protocol::ExecuteCommandParams& p, RequestContext& rc) {
+    report_command(ctx, p, rc);
+  };
+}
+
+}  // namespace warplens::server

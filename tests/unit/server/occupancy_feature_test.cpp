@@ -1,0 +1,337 @@
+// Resource usage and occupancy in the server (server/occupancy_feature.cpp,
+// server/occupancy_service.cpp), in-process with the fake engine and a fake
+// resource pipeline fed with ptxas' recorded output: publication after the
+// static diagnostics, versioning (a result for an old version is never
+// published), cancellation, the code lens, the hover table and the
+// __launch_bounds__ quick fix through codeAction/resolve.
+#include <doctest/doctest.h>
+
+#include "analysis/occupancy.h"
+#include "fake_occupancy.h"
+#include "server_harness.h"
+#include "tests/support/annotations.h"
+
+using namespace warplens;
+using namespace warplens::testing;
+
+namespace {
+
+const char* kSnippet = R"cu(#define TILE 32
+$t^__global__ void $t_name[[transpose]](const float* in, float* out, int n) {
+  __shared__ float tile[TILE][TILE + 1];
+}
+__global__ void $h_lb[[__launch_bounds__(256, 2)]] $h_name[[heavy]](const float* in, float* out, int n) {}
+void host(const float* in, float* out, int n) {
+  $l1[[transpose<<<grid, dim3(32, 8)>>>(in, out, n)]];
+  $l2[[heavy<<<grid, 256>>>(in, out, n)]];
+}
+)cu";
+
+const std::string kUri = "file:///src/kernels.cu";
+
+Function kernel(const Annotations& a, const std::string& name, const std::string& prefix) {
+  Function f;
+  f.name = name;
+  f.kind = FunctionKind::Kernel;
+  f.signature = "void " + name + "(const float *, float *, int)";
+  f.key = name + "(const float *, float *, int)";
+  for (const char* type : {"const float *", "float *", "int"}) {
+    Parameter p;
+    p.name = "p";
+    p.type = type;
+    f.params.push_back(p);
+  }
+  f.name_range = a.range(prefix + "_name");
+  f.range = f.name_range;
+  if (prefix == "t") f.declaration_start = {a.point("t"), a.point("t")};
+  return f;
+}
+
+LaunchSite launch(const Function& k, std::array<std::int64_t, 3> block, std::string spelling, Range range) {
+  LaunchSite l;
+  l.kernel = k.name;
+  l.kernel_key = k.key;
+  l.caller = "host";
+  l.range = range;
+  l.grid = {"grid", std::nullopt};
+  l.block = {std::move(spelling), block};
+  return l;
+}
+
+KernelModel snippet_model(const Annotations& a) {
+  KernelModel m;
+  m.functions.push_back(kernel(a, "transpose", "t"));
+  Function heavy = kernel(a, "heavy", "h");
+  heavy.launch_bounds = LaunchBounds{256, 2, "__launch_bounds__(256, 2)", a.range("h_lb")};
+  m.functions.push_back(heavy);
+  m.launches = {launch(m.functions[0], {32, 8, 1}, "dim3(32, 8)", a.range("l1")),
+                launch(m.functions[1], {256, 1, 1}, "256", a.range("l2"))};
+  return m;
+}
+
+json lens_capabilities() {
+  json caps = default_client_capabilities();
+  caps["workspace"]["codeLens"] = {{"refreshSupport", true}};
+  return caps;
+}
+
+// The harness and the fake pipeline, released before the server goes so a
+// fake that ignores its stop_token cannot block the service's destructor.
+struct Fixture {
+  Annotations a{kSnippet};
+  FakeOccupancy occupancy;
+  std::unique_ptr<ServerHarness> h;
+
+  explicit Fixture(bool hold = false) {
+    if (hold) occupancy.hold();
+    server::ServerOptions options = fast_options();
+    options.occupancy = occupancy.fn();
+    h = std::make_unique<ServerHarness>(options, true, lens_capabilities());
+    h->engine.set_model(snippet_model(a));
+    h->engine.script("__global__", {make_finding("static-code", {{1, 0}, {1, 5}}, "a static finding")});
+  }
+  ~Fixture() {
+    occupancy.release();
+    h.reset();
+  }
+
+  void open(int version = 1, const std::string& text = "") {
+    h->notify("textDocument/didOpen", did_open(kUri, version, text.empty() ? a.code() : text));
+  }
+  void change(int version, const std::string& text) {
+    h->notify("textDocument/didChange", {{"textDocument", {{"uri", kUri}, {"version", version}}},
+                                         {"contentChanges", json::array({{{"text", text}}})}});
+  }
+};
+
+bool has_code(const json& params, const std::string& code) {
+  for (const auto& d : params["diagnostics"])
+    if (d.value("code", "") == code) return true;
+  return false;
+}
+
+std::function<bool(const json&)> version_with(int version, const std::string& code) {
+  return [version, code](const json& p) { return p.value("version", -1) == version && has_code(p, code); };
+}
+
+json protocol_position(Position p) { return position(p.line, p.column); }
+
+}  // namespace
+
+TEST_CASE("resource findings follow the static ones, for the same version") {
+  Fixture f(/*hold=*/true);
+  f.open();
+  json first = f.h->wait_notification("textDocument/publishDiagnostics",
+                                      [](const json& p) { return p.value("version", -1) == 1; });
+  CHECK(has_code(first["params"], "static-code"));
+  CHECK_FALSE(has_code(first["params"], "low-occupancy"));  // nvcc is still "running"
+
+  f.occupancy.release();
+  json second = f.h->wait_notification("textDocument/publishDiagnostics", version_with(1, "register-spill"));
+  const json& p = second["params"];
+  CHECK(has_code(p, "static-code"));  // the static findings stay
+  for (const auto& d : p["diagnostics"])
+    if (d["code"] == "register-spill") CHECK(d["message"].get<std::string>().find("heavy") != std::string::npos);
+  if (occupancy_calculator_available()) CHECK(has_code(p, "low-occupancy"));
+  CHECK(f.occupancy.calls() == 1);
+}
+
+TEST_CASE("a resource result for an old version is never published") {
+  Fixture f(/*hold=*/true);
+  f.occupancy.ignore_stop(true);  // the v1 result arrives although v2 exists
+  f.open(1);
+  f.h->wait_notification("textDocument/publishDiagnostics", [](const json& p) { return p.value("version", -1) == 1; });
+  run_until(f.h->io, [&] { return f.occupancy.calls() == 1; }, "resource usage of version 1 started");
+
+  std::string v2 = f.a.code() + "// edited\n";
+  f.change(2, v2);
+  f.h->wait_notification("textDocument/publishDiagnostics", [](const json& p) { return p.value("version", -1) == 2; });
+  f.occupancy.release();  // v1's result comes back now, then v2 is computed
+
+  f.h->wait_notification("textDocument/publishDiagnostics", version_with(2, "register-spill"));
+  for (const auto& p : f.h->notifications("textDocument/publishDiagnostics"))
+    if (p.value("version", -1) == 1) CHECK_FALSE(has_code(p, "register-spill"));
+  auto texts = f.occupancy.texts();
+  REQUIRE(texts.size() == 2);
+  CHECK(texts[1] == v2);
+}
+
+TEST_CASE("a result that arrives while the next version waits for its analysis is dropped") {
+  Fixture f(/*hold=*/true);
+  f.occupancy.ignore_stop(true);
+  f.open(1);
+  f.h->wait_notification("textDocument/publishDiagnostics", [](const json& p) { return p.value("version", -1) == 1; });
+  run_until(f.h->io, [&] { return f.occupancy.calls() == 1; }, "resource usage of version 1 started");
+  // Version 2 is debounced: no record of it yet, so version 1's is still the newest one.
+  f.h->notify("workspace/didChangeConfiguration", {{"settings", {{"warplens", {{"debounceMs", 400}}}}}});
+  f.change(2, f.a.code() + "// edited\n");
+  f.occupancy.release();
+  f.h->idle(std::chrono::milliseconds(150));  // v1's result comes back during the debounce
+  f.occupancy.hold();                          // and v2's will wait
+  json v2 = f.h->wait_notification("textDocument/publishDiagnostics",
+                                   [](const json& p) { return p.value("version", -1) == 2; });
+  CHECK(has_code(v2["params"], "static-code"));
+  for (const auto& p : f.h->notifications("textDocument/publishDiagnostics")) CHECK_FALSE(has_code(p, "register-spill"));
+  f.occupancy.release();
+  f.h->wait_notification("textDocument/publishDiagnostics", version_with(2, "register-spill"));
+  CHECK(f.occupancy.calls() == 2);
+}
+
+TEST_CASE("a newer version cancels the running resource computation") {
+  Fixture f(/*hold=*/true);
+  f.open(1);
+  run_until(f.h->io, [&] { return f.occupancy.calls() == 1; }, "resource usage of version 1 started");
+  f.change(2, f.a.code() + "// 2\n");
+  run_until(f.h->io, [&] { return f.occupancy.cancelled() == 1; }, "version 1's computation cancelled");
+  f.occupancy.release();
+  f.h->wait_notification("textDocument/publishDiagnostics", version_with(2, "register-spill"));
+  CHECK(f.occupancy.calls() == 2);
+}
+
+TEST_CASE("closing a document cancels its resource computation and publishes nothing more") {
+  Fixture f(/*hold=*/true);
+  f.open(1);
+  run_until(f.h->io, [&] { return f.occupancy.calls() == 1; }, "resource usage started");
+  f.h->notify("textDocument/didClose", {{"textDocument", text_document(kUri)}});
+  run_until(f.h->io, [&] { return f.occupancy.cancelled() == 1; }, "cancelled on close");
+  f.h->idle(std::chrono::milliseconds(100));
+  for (const auto& p : f.h->notifications("textDocument/publishDiagnostics")) CHECK_FALSE(has_code(p, "register-spill"));
+}
+
+TEST_CASE("files without device code are not compiled") {
+  Fixture f;
+  f.h->engine.set_model(KernelModel{});
+  f.open();
+  f.h->wait_notification("textDocument/publishDiagnostics");
+  f.h->idle(std::chrono::milliseconds(100));
+  CHECK(f.occupancy.calls() == 0);
+}
+
+TEST_CASE("headers are not compiled on their own") {
+  Fixture f;
+  f.h->notify("textDocument/didOpen", did_open("file:///src/kernels.cuh", 1, f.a.code()));
+  f.h->wait_notification("textDocument/publishDiagnostics");
+  f.h->idle(std::chrono::milliseconds(100));
+  CHECK(f.occupancy.calls() == 0);
+}
+
+TEST_CASE("code lens above each kernel, refreshed when resources arrive") {
+  Fixture f;
+  f.open();
+  f.h->wait_notification("textDocument/publishDiagnostics", version_with(1, "register-spill"));
+  run_until(f.h->io, [&] {
+    for (const auto& r : f.h->server_requests)
+      if (r["method"] == "workspace/codeLens/refresh") return true;
+    return false;
+  }, "workspace/codeLens/refresh");
+  json lenses = f.h->request("textDocument/codeLens", {{"textDocument", text_document(kUri)}})["result"];
+  std::vector<std::string> heavy_titles;
+  Range heavy_name = f.a.range("h_name");
+  for (const auto& l : lenses)
+    if (l["range"]["start"]["line"] == heavy_name.start.line) heavy_titles.push_back(l["command"]["title"]);
+  REQUIRE(heavy_titles.size() == 2);  // the launch summary, then resources
+  CHECK(heavy_titles[0].find("launched") != std::string::npos);
+  if (occupancy_calculator_available())
+    CHECK(heavy_titles[1] == "128 regs · 25% occupancy (registers) @ 256 threads · 272 B spilled");
+  else
+    CHECK(heavy_titles[1].find("128 regs") == 0);
+}
+
+TEST_CASE("hover on a kernel name shows the per-block-size table; 'compiling' while nvcc runs") {
+  Fixture f(/*hold=*/true);
+  f.open();
+  f.h->wait_notification("textDocument/publishDiagnostics");
+  json hover_params = {{"textDocument", text_document(kUri)}, {"position", protocol_position(f.a.range("h_name").start)}};
+  std::string pending = f.h->request("textDocument/hover", hover_params)["result"]["contents"]["value"];
+  CHECK(pending.find("compiling with nvcc") != std::string::npos);
+
+  f.occupancy.release();
+  f.h->wait_notification("textDocument/publishDiagnostics", version_with(1, "register-spill"));
+  std::string md = f.h->request("textDocument/hover", hover_params)["result"]["contents"]["value"];
+  CHECK(md.find("| registers | shared (static) |") != std::string::npos);
+  CHECK(md.find("| 128 |") != std::string::npos);
+  if (occupancy_calculator_available()) {
+    CHECK(md.find("| threads | blocks/SM | warps/SM | occupancy | limited by |") != std::string::npos);
+    CHECK(md.find("| **256** |") != std::string::npos);  // the launch's size, in bold
+    CHECK(md.find("exceeds `__launch_bounds__`") != std::string::npos);  // 512 and 1024
+  }
+  CHECK(md.find("compiling with nvcc") == std::string::npos);
+}
+
+TEST_CASE("the __launch_bounds__ quick fix, resolved lazily") {
+  if (!occupancy_calculator_available()) return;  // no lever without the calculator
+  Fixture f;
+  f.open();
+  f.h->wait_notification("textDocument/publishDiagnostics", version_with(1, "low-occupancy"));
+  Range name = f.a.range("h_name");
+  json params = {{"textDocument", text_document(kUri)},
+                 {"range", range(name.start.line, name.start.column, name.end.line, name.end.column)},
+                 {"context", {{"diagnostics", json::array()}}}};
+  json actions = f.h->request("textDocument/codeAction", params)["result"];
+  json chosen;
+  for (const auto& a : actions)
+    if (a["title"].get<std::string>().find("__launch_bounds__(256, 4)") != std::string::npos) chosen = a;
+  REQUIRE_MESSAGE(chosen.is_object(), actions.dump());
+  CHECK_FALSE(chosen.contains("edit"));  // the client resolves
+  CHECK(chosen["diagnostics"][0]["code"] == "low-occupancy");
+
+  json resolved = f.h->request("codeAction/resolve", chosen);
+  REQUIRE_MESSAGE(resolved.contains("result"), resolved.dump());
+  const json& edits = resolved["result"]["edit"]["documentChanges"][0]["edits"];
+  REQUIRE(edits.size() == 1);
+  Range lb = f.a.range("h_lb");
+  CHECK(edits[0]["range"] == range(lb.start.line, lb.start.column, lb.end.line, lb.end.column));
+  CHECK(edits[0]["newText"] == "__launch_bounds__(256, 4)");
+
+  // After an edit the action's data is stale: resolve refuses, nothing is misapplied.
+  f.change(2, f.a.code() + "// edited\n");
+  f.h->wait_notification("textDocument/publishDiagnostics", [](const json& p) { return p.value("version", -1) == 2; });
+  json refused = f.h->request("codeAction/resolve", chosen);
+  CHECK(refused["error"]["code"] == -32801);
+}
+
+TEST_CASE("warplens.report waits for resource usage and gives every kernel's numbers") {
+  Fixture f(/*hold=*/true);
+  f.open();
+  f.h->wait_notification("textDocument/publishDiagnostics");
+  json args = json::array({{{"uri", kUri}, {"position", protocol_position(f.a.range("h_name").start)}}});
+  int id = f.h->send_request("workspace/executeCommand", {{"command", "warplens.report"}, {"arguments", args}});
+  f.h->idle(std::chrono::milliseconds(100));
+  for (const auto& m : f.h->sent()) CHECK_FALSE((m.contains("id") && m["id"] == id && !m.contains("method")));
+
+  f.occupancy.release();
+  json reply = f.h->wait_response(id);
+  REQUIRE_MESSAGE(reply.contains("result"), reply.dump());
+  const json& r = reply["result"];
+  CHECK(r["kernel"] == "heavy(const float *, float *, int)");
+  const json& file = r["files"][0];
+  CHECK(file["resourceUsage"]["status"] == "ok");
+  CHECK(file["resourceUsage"]["compiledArch"] == "sm_90");
+  json heavy;
+  for (const auto& k : file["kernels"])
+    if (k["name"] == "heavy") heavy = k;
+  REQUIRE_MESSAGE(heavy.is_object(), file["kernels"].dump());
+  CHECK(heavy["registers"] == 128);
+  CHECK(heavy["shared_static_bytes"] == 0);
+  CHECK(heavy["spill_store_bytes"] == 272);
+  CHECK(heavy["spill_load_bytes"] == 272);
+  CHECK(heavy["stack_bytes"].is_number());
+  CHECK(heavy["block_size"]["threads"] == 256);
+  CHECK(heavy["block_size"]["source"] == "launch");
+  CHECK(heavy["arch"] == "sm_90");
+  CHECK(heavy["name_range"] == range(f.a.range("h_name").start.line, f.a.range("h_name").start.column,
+                                     f.a.range("h_name").end.line, f.a.range("h_name").end.column));
+  if (occupancy_calculator_available()) {
+    CHECK(heavy["occupancy"].get<double>() == doctest::Approx(0.25));
+    CHECK(heavy["limiter"] == "registers");
+    CHECK(heavy["lever"]["launch_bounds"] == json::array({256, 4}));
+    CHECK(heavy["table"].size() >= 5);
+  }
+  bool spill = false, static_code = false;
+  for (const auto& d : file["diagnostics"]) {
+    spill |= d["code"] == "register-spill";
+    static_code |= d["code"] == "static-code";
+  }
+  CHECK(spill);
+  CHECK(static_code);
+}
