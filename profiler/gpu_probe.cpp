@@ -121,19 +121,27 @@ std::vector<GpuDevice> parse_nvidia_smi_csv(const std::string& text) {
   return out;
 }
 
-GpuStatus probe_gpus(std::stop_token stop) {
+GpuStatus quick_gpu_check() {
   GpuStatus s;
   if (const char* v = std::getenv(kAssumeNoGpuEnv); v && std::string(v) == "1") {
     s.method = "environment";
     s.reason = std::string("no GPU (") + kAssumeNoGpuEnv + "=1 is set)";
     return s;
   }
+  s.method = "device files";
   if (!device_files_present()) {
-    s.method = "device files";
     s.reason = "no NVIDIA GPU found: there are no /dev/nvidia* device files (this machine has no "
                "NVIDIA GPU, or its driver is not loaded)";
     return s;
   }
+  s.available = true;
+  return s;
+}
+
+GpuStatus probe_gpus(std::stop_token stop) {
+  GpuStatus s = quick_gpu_check();
+  if (!s.available) return s;
+  s = {};
   ScratchDir dir("warplens-gpu-probe-");
   if (dir.ok()) {
     ProcessSpec spec;

@@ -33,6 +33,12 @@ inline constexpr const char* kAssumeNoGpuEnv = "WARPLENS_PROFILE_ASSUME_NO_GPU";
 
 GpuStatus probe_gpus(std::stop_token stop = {});
 
+// Only the cheap part: the environment override and the device files. No
+// devices are listed. Enough before running a program, whose own CUDA
+// initialisation is the real test (the runner asks probe_gpus() afterwards
+// when the program wrote no profile, to tell "no GPU" from other failures).
+GpuStatus quick_gpu_check();
+
 // Parses `nvidia-smi --query-gpu=index,name,compute_cap --format=csv,noheader`.
 // Devices whose compute capability is not a number ("[N/A]") get 0.0.
 std::vector<GpuDevice> parse_nvidia_smi_csv(const std::string& text);

@@ -68,11 +68,15 @@ std::vector<KernelSummary> kernel_summaries(const Profile& p, const KernelModel*
     s.timed_launches = k.timing.launches;
     s.peak_gbs = peak;
     if (k.timing.launches > 0) s.mean_ns = k.timing.mean_ns();
-    if (k.counters && k.metric_launches > 0)
-      s.global_bytes_per_launch = double(k.counters->global_sectors) * 32.0 / double(k.metric_launches);
-    if (s.mean_ns && s.global_bytes_per_launch && *s.mean_ns > 0) {
-      s.achieved_gbs = *s.global_bytes_per_launch / *s.mean_ns;  // bytes per ns = GB/s
-      if (peak > 0) s.fraction_of_peak = *s.achieved_gbs / peak;
+    if (k.counters && k.metric_launches > 0 && k.counters->global_sectors > 0) {
+      const double launches = double(k.metric_launches);
+      s.effective_bytes_per_launch = double(k.counters->global_sectors_ideal) * 32.0 / launches;
+      s.requested_bytes_per_launch = double(k.counters->global_sectors) * 32.0 / launches;
+    }
+    if (s.mean_ns && s.effective_bytes_per_launch && *s.mean_ns > 0) {
+      s.effective_gbs = *s.effective_bytes_per_launch / *s.mean_ns;  // bytes per ns = GB/s
+      s.requested_gbs = *s.requested_bytes_per_launch / *s.mean_ns;
+      if (peak > 0) s.fraction_of_peak = *s.effective_gbs / peak;
     }
     if (model) s.function = find_model_kernel(*model, k.name);
 
@@ -83,8 +87,8 @@ std::vector<KernelSummary> kernel_summaries(const Profile& p, const KernelModel*
     } else {
       s.title = "not timed";
     }
-    if (s.achieved_gbs) {
-      s.title += " · " + format_bandwidth_gbs(*s.achieved_gbs);
+    if (s.effective_gbs) {
+      s.title += " · " + format_bandwidth_gbs(*s.effective_gbs) + " effective";
       if (s.fraction_of_peak)
         s.title += " (" + format_percent(*s.fraction_of_peak) + " of " + format_bandwidth_gbs(peak) +
                    " peak)";

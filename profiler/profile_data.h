@@ -154,10 +154,10 @@ struct LineMetrics {
   std::uint64_t uniform = 0;         // Branch: executions whose active threads agreed
   std::vector<std::uint32_t> pcs;    // SASS offsets (within the function) that contributed
 
-  // Key order: file, line, kernel, kind.
-  bool same_key(const LineMetrics& o) const {
-    return line == o.line && kind == o.kind && kernel == o.kernel && file == o.file;
-  }
+  // Adds another record's counts (not its key or PCs).
+  void add_counts(const LineMetrics& o);
+  // True when every count is zero.
+  bool empty() const;
   bool operator==(const LineMetrics&) const = default;
 };
 

@@ -19,14 +19,7 @@ void merge_kernel(Kernel& into, const Kernel& from) {
 }
 
 void merge_line(LineMetrics& into, const LineMetrics& from) {
-  into.executed += from.executed;
-  into.threads_executed += from.threads_executed;
-  into.sectors += from.sectors;
-  into.sectors_ideal += from.sectors_ideal;
-  into.wavefronts += from.wavefronts;
-  into.wavefronts_ideal += from.wavefronts_ideal;
-  into.divergent += from.divergent;
-  into.uniform += from.uniform;
+  into.add_counts(from);
   into.pcs.insert(into.pcs.end(), from.pcs.begin(), from.pcs.end());
   std::sort(into.pcs.begin(), into.pcs.end());
   into.pcs.erase(std::unique(into.pcs.begin(), into.pcs.end()), into.pcs.end());

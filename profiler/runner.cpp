@@ -114,7 +114,7 @@ std::string explain_missing_profile(const PassOutcome& pass) {
 }  // namespace
 
 RunResult run_profile(const RunOptions& o, std::stop_token stop, const Progress& progress,
-                      const GpuProbe& probe) {
+                      const GpuProbe& quick_probe, const GpuProbe& full_probe) {
   RunResult result;
   auto fail = [&](RunStatus s, std::string message) {
     result.status = s;
@@ -137,7 +137,7 @@ RunResult run_profile(const RunOptions& o, std::stop_token stop, const Progress&
   }
 
   report("looking for a GPU", 0.0);
-  GpuStatus gpu = probe(stop);
+  GpuStatus gpu = quick_probe(stop);
   if (!gpu.available) return fail(RunStatus::NoGpu, "cannot profile: " + gpu.reason);
 
   std::vector<std::string> searched;
@@ -175,7 +175,13 @@ RunResult run_profile(const RunOptions& o, std::stop_token stop, const Progress&
   if (first.process.timed_out)
     return fail(RunStatus::TimedOut, describe(first.process, first.spec) +
                                          "; no profile (raise the timeout, or narrow the run)");
-  if (first.profiles.empty()) return fail(RunStatus::NoProfile, explain_missing_profile(first));
+  if (first.profiles.empty()) {
+    // The device files exist, but does a GPU work? Tell that apart from a
+    // program that simply did not use CUDA.
+    GpuStatus full = full_probe(stop);
+    if (!full.available) return fail(RunStatus::NoGpu, "cannot profile: " + full.reason);
+    return fail(RunStatus::NoProfile, explain_missing_profile(first));
+  }
 
   Profile profile = merge_processes(std::move(first.profiles));
   profile.passes.clear();

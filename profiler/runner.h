@@ -66,8 +66,13 @@ struct RunResult {
 using Progress = std::function<void(const std::string& message, double fraction)>;
 using GpuProbe = std::function<GpuStatus(std::stop_token)>;
 
+// `quick_probe` runs before the program (default: device files only, see
+// quick_gpu_check); `full_probe` only when the program wrote no profile, to
+// report a missing or unusable GPU as RunStatus::NoGpu.
 RunResult run_profile(const RunOptions& options, std::stop_token stop = {},
-                      const Progress& progress = {}, const GpuProbe& probe = probe_gpus);
+                      const Progress& progress = {},
+                      const GpuProbe& quick_probe = [](std::stop_token) { return quick_gpu_check(); },
+                      const GpuProbe& full_probe = probe_gpus);
 
 // libwarplens_inject.so: $WARPLENS_INJECT_LIB, then next to the running
 // executable, then ../lib relative to it (the build tree's bin/ and lib/,

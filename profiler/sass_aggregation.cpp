@@ -5,19 +5,8 @@
 namespace warplens::profile {
 namespace {
 
-// What one PC adds to one per-line record.
-struct Contribution {
-  LineKind kind = LineKind::All;
-  std::uint64_t executed = 0;
-  std::uint64_t threads_executed = 0;
-  std::uint64_t sectors = 0, sectors_ideal = 0;
-  std::uint64_t wavefronts = 0, wavefronts_ideal = 0;
-  std::uint64_t divergent = 0, uniform = 0;
-  bool empty() const {
-    return executed == 0 && threads_executed == 0 && sectors == 0 && sectors_ideal == 0 &&
-           wavefronts == 0 && wavefronts_ideal == 0 && divergent == 0 && uniform == 0;
-  }
-};
+// What one PC adds to one per-line record: its kind and counts (no key).
+using Contribution = LineMetrics;
 
 // Load, store or neither, from the per-PC opcode counts. Values first (a
 // generic LD has records for several spaces; the executed count says which
@@ -124,14 +113,7 @@ std::vector<LineMetrics> SassAggregator::lines() const {
       l.line = v.line;
       l.kernel = kernel;
       l.kind = c.kind;
-      l.executed += c.executed;
-      l.threads_executed += c.threads_executed;
-      l.sectors += c.sectors;
-      l.sectors_ideal += c.sectors_ideal;
-      l.wavefronts += c.wavefronts;
-      l.wavefronts_ideal += c.wavefronts_ideal;
-      l.divergent += c.divergent;
-      l.uniform += c.uniform;
+      l.add_counts(c);
       l.pcs.push_back(pc);  // pcs_ is ordered, so each list is ascending
     }
   }

@@ -290,8 +290,11 @@ int run_profile_command(int argc, char** argv) {
     return emit(render(*p, format), o.out);
   }
 
-  // The GPU first: without one, neither nvcc nor the program is worth running.
-  prof::GpuStatus gpu = prof::probe_gpus();
+  // The GPU first: without one, neither nvcc nor the program is worth
+  // running. Building needs the GPU's architecture (a full probe); running
+  // a given program needs only the cheap check (the runner probes fully if
+  // the program then fails).
+  prof::GpuStatus gpu = o.source.empty() ? prof::quick_gpu_check() : prof::probe_gpus();
   if (!gpu.available) {
     std::fprintf(stderr, "warplens profile: cannot profile: %s\n", gpu.reason.c_str());
     return kProfileExitNoGpu;
@@ -323,7 +326,7 @@ int run_profile_command(int argc, char** argv) {
   auto progress = [tty](const std::string& message, double) {
     if (tty || message != "done") std::fprintf(stderr, "warplens profile: %s\n", message.c_str());
   };
-  prof::RunResult r = prof::run_profile(o.run, {}, progress, cached_probe);
+  prof::RunResult r = prof::run_profile(o.run, {}, progress, cached_probe, prof::probe_gpus);
   if (r.status != prof::RunStatus::Ok) {
     std::fprintf(stderr, "warplens profile: %s\n", r.message.c_str());
     return exit_code_for(r.status);

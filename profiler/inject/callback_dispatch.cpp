@@ -47,11 +47,14 @@ bool is_runtime_launch(CUpti_CallbackId cbid) {
 struct RuntimeFrame {
   std::uint32_t correlation_id = 0;
   bool saw_driver_launch = false;
+  bool delivered = false;  // delivered at the runtime level (fallback)
 };
 thread_local std::vector<RuntimeFrame> t_runtime_frames;
 thread_local int t_driver_depth = 0;
 
 std::atomic<std::uint64_t> g_runtime_without_driver{0};
+// Set once a runtime launch completed without a driver launch callback.
+std::atomic<bool> g_deliver_runtime_launches{false};
 
 }  // namespace
 
@@ -114,21 +117,51 @@ void CUPTIAPI CallbackDispatcher::on_callback(void* userdata, CUpti_CallbackDoma
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && is_driver_launch(cbid)) {
       self->dispatch_driver_launch(cbid, *static_cast<const CUpti_CallbackData*>(data));
     } else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && is_runtime_launch(cbid)) {
-      self->dispatch_runtime_launch(*static_cast<const CUpti_CallbackData*>(data));
+      self->dispatch_runtime_launch(cbid, *static_cast<const CUpti_CallbackData*>(data));
     }
   } catch (...) {
     // An exception must never unwind into the CUDA driver.
   }
 }
 
-void CallbackDispatcher::dispatch_runtime_launch(const CUpti_CallbackData& data) {
+void CallbackDispatcher::deliver(const LaunchCallback& cb) {
+  if (cb.site == CUPTI_API_ENTER) {
+    for (const LaunchHandler& h : launch_handlers_) h(cb);
+  } else {
+    for (auto it = launch_handlers_.rbegin(); it != launch_handlers_.rend(); ++it) (*it)(cb);
+  }
+}
+
+void CallbackDispatcher::dispatch_runtime_launch(CUpti_CallbackId cbid, const CUpti_CallbackData& data) {
+  LaunchCallback cb;
+  cb.site = data.callbackSite;
+  cb.domain = CUPTI_CB_DOMAIN_RUNTIME_API;
+  cb.cbid = cbid;
+  cb.data = &data;
+  cb.runtime_correlation_id = data.correlationId;
   if (data.callbackSite == CUPTI_API_ENTER) {
-    t_runtime_frames.push_back({data.correlationId, false});
+    RuntimeFrame frame{data.correlationId, false, false};
+    // Nested runtime launches (none are known) are left to the outer one.
+    if (g_deliver_runtime_launches && t_runtime_frames.empty() && t_driver_depth == 0) {
+      frame.delivered = true;
+      t_runtime_frames.push_back(frame);
+      deliver(cb);
+      return;
+    }
+    t_runtime_frames.push_back(frame);
     return;
   }
   if (t_runtime_frames.empty()) return;
-  if (!t_runtime_frames.back().saw_driver_launch) ++g_runtime_without_driver;
+  RuntimeFrame frame = t_runtime_frames.back();
   t_runtime_frames.pop_back();
+  if (frame.delivered) {
+    deliver(cb);
+    return;
+  }
+  if (!frame.saw_driver_launch) {
+    ++g_runtime_without_driver;
+    g_deliver_runtime_launches = true;
+  }
 }
 
 void CallbackDispatcher::dispatch_driver_launch(CUpti_CallbackId cbid,
@@ -138,17 +171,18 @@ void CallbackDispatcher::dispatch_driver_launch(CUpti_CallbackId cbid,
   cb.cbid = cbid;
   cb.data = &data;
   if (!t_runtime_frames.empty()) {
-    t_runtime_frames.back().saw_driver_launch = true;
-    cb.runtime_correlation_id = t_runtime_frames.back().correlation_id;
+    RuntimeFrame& frame = t_runtime_frames.back();
+    frame.saw_driver_launch = true;
+    cb.runtime_correlation_id = frame.correlation_id;
+    if (frame.delivered) return;  // already delivered at the runtime level
   }
   if (data.callbackSite == CUPTI_API_ENTER) {
     if (t_driver_depth++ != 0) return;
-    for (const LaunchHandler& h : launch_handlers_) h(cb);
   } else {
     if (t_driver_depth == 0) return;  // entered before we subscribed
     if (--t_driver_depth != 0) return;
-    for (auto it = launch_handlers_.rbegin(); it != launch_handlers_.rend(); ++it) (*it)(cb);
   }
+  deliver(cb);
 }
 
 }  // namespace warplens::inject

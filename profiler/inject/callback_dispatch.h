@@ -14,6 +14,12 @@
 // The enclosing runtime call's correlation id rides along, because the
 // Activity API may report either id for the kernel.
 //
+// Should a runtime launch ever complete without a nested driver launch
+// callback (a runtime that bypasses the public driver entry points), the
+// dispatcher delivers later runtime launches at the runtime level instead
+// (`domain` says which; the data is then a runtime callback's), so launches
+// are still seen; runtime_launches_without_driver_callback() counts them.
+//
 // Handlers run on the thread that launches, inside the CUDA API call: they
 // may call the driver (cuCtxSynchronize, cuMemcpy*), must be thread-safe,
 // and must not throw.
@@ -31,6 +37,7 @@ namespace warplens::inject {
 
 struct LaunchCallback {
   CUpti_ApiCallbackSite site = CUPTI_API_ENTER;  // CUPTI_API_ENTER or CUPTI_API_EXIT
+  CUpti_CallbackDomain domain = CUPTI_CB_DOMAIN_DRIVER_API;  // RUNTIME_API only in the fallback
   CUpti_CallbackId cbid = 0;                     // CUPTI_DRIVER_TRACE_CBID_cuLaunch*
   // Driver callback data: functionParams (cuLaunchKernel_params,
   // cuLaunchKernelEx_params, ... from generated_cuda_meta.h), symbolName
@@ -40,10 +47,10 @@ struct LaunchCallback {
 
   const char* kernel_name() const { return data && data->symbolName ? data->symbolName : ""; }
   CUcontext context() const { return data ? data->context : nullptr; }
-  // The launch API's result; meaningful at exit only.
-  CUresult result() const {
-    return data && data->functionReturnValue ? *static_cast<const CUresult*>(data->functionReturnValue)
-                                             : CUDA_SUCCESS;
+  // Whether the launch call succeeded; meaningful at exit only. (CUresult
+  // and cudaError_t both use 0 for success.)
+  bool succeeded() const {
+    return !data || !data->functionReturnValue || *static_cast<const int*>(data->functionReturnValue) == 0;
   }
 };
 
@@ -75,7 +82,8 @@ class CallbackDispatcher {
   static void CUPTIAPI on_callback(void* userdata, CUpti_CallbackDomain domain,
                                    CUpti_CallbackId cbid, const void* data);
   void dispatch_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData& data);
-  void dispatch_runtime_launch(const CUpti_CallbackData& data);
+  void dispatch_runtime_launch(CUpti_CallbackId cbid, const CUpti_CallbackData& data);
+  void deliver(const LaunchCallback& cb);
 
   std::vector<LaunchHandler> launch_handlers_;
   std::vector<ResourceHandler> resource_handlers_;

@@ -15,6 +15,7 @@ namespace {
 // The launch being handled on this thread, from its entry to its exit
 // callback (the dispatcher delivers one driver launch at a time per thread).
 struct PendingLaunch {
+  CUcontext ctx = nullptr;    // the context the bracket was opened on
   bool measuring = false;     // per-launch SASS bracket open
   bool instrumented = false;  // whole-run mode: runs patched code
   std::uint64_t index = 0;
@@ -53,19 +54,28 @@ void ProfilingSession::on_launch(const LaunchCallback& cb) {
 
   if (cb.site == CUPTI_API_EXIT) {
     std::vector<std::uint32_t> ids = {cb.data->correlationId, cb.runtime_correlation_id};
+    const bool launched = cb.succeeded();
     if (t.measuring) {
       t.measuring = false;
-      sass_.end(ctx, name);
-      recorder_.mark_instrumented(name, ids, t.index);
+      sass_.end(t.ctx, name, launched);  // disables even when the launch failed
+      if (launched) recorder_.mark_instrumented(name, ids, t.index);
       recorder_.policy().add_overhead_ms(ms_since(t.start));
-    } else if (t.instrumented) {
-      t.instrumented = false;
+    } else if (t.instrumented && launched) {
       recorder_.mark_instrumented(name, ids, t.index);
     }
+    t.instrumented = false;
     return;
   }
 
   t = {};
+  // A runtime-level callback (dispatcher fallback) may come before the
+  // context exists; the current one is the launch's once it does.
+  if (!ctx) cuCtxGetCurrent(&ctx);
+  if (!ctx) {
+    recorder_.policy().on_launch(name, false);  // counted, not measurable
+    return;
+  }
+  t.ctx = ctx;
   CUdevice device = 0;
   if (cuCtxGetDevice(&device) == CUDA_SUCCESS) recorder_.note_device(device);
 
@@ -123,8 +133,9 @@ void ProfilingSession::finish() {
   sass_.contribute(p);
   if (auto n = CallbackDispatcher::instance().runtime_launches_without_driver_callback())
     p.add_warning("runtime-launch-untracked",
-                  std::to_string(n) + " runtime launches reached no driver launch callback: they "
-                                      "were timed but could not be measured per launch");
+                  std::to_string(n) + " runtime launch(es) reached no driver launch callback; "
+                                      "launches were then followed at the runtime level (the "
+                                      "first was timed but not measured)");
   if (p.kernels.empty())
     p.add_warning("no-kernels", recorder_.config().settings.kernel_regex.empty()
                                     ? "the program launched no CUDA kernels"

@@ -61,6 +61,7 @@ void SassCollector::refuse(CUptiResult r, const std::string& step, std::uint32_t
 
 bool SassCollector::configure(CUcontext ctx, std::uint32_t* device_index) {
   if (!profiler_initialized_) {
+    log_detail("cuptiProfilerInitialize");
     WARPLENS_CUPTI_PARAMS(Profiler_Initialize, init);
     CUptiResult r = cuptiProfilerInitialize(&init);
     if (r != CUPTI_SUCCESS) {
@@ -111,6 +112,7 @@ bool SassCollector::configure(CUcontext ctx, std::uint32_t* device_index) {
     names.push_back(full);
   }
 
+  log_detail("cuptiSassMetricsSetConfig: %zu metrics on device %u", configs.size(), device);
   CUpti_SassMetricsSetConfig_Params set = {CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
   set.numOfMetricConfig = configs.size();
   set.pConfigs = configs.data();
@@ -134,6 +136,7 @@ bool SassCollector::enable(CUcontext ctx) {
   // Lazy patching: a kernel is instrumented at its first launch inside the
   // enabled range, not every function of every module at Enable.
   en.enableLazyPatching = 1;
+  log_detail("cuptiSassMetricsEnable(ctx %p)", static_cast<void*>(ctx));
   if (CUptiResult r = cuptiSassMetricsEnable(&en); r != CUPTI_SUCCESS) {
     refuse(r, "cuptiSassMetricsEnable", device);
     return false;
@@ -141,7 +144,7 @@ bool SassCollector::enable(CUcontext ctx) {
   return true;
 }
 
-void SassCollector::flush(CUcontext ctx, const std::string& kernel) {
+void SassCollector::flush(CUcontext ctx, const std::string& kernel, bool expect_records) {
   CUpti_SassMetricsGetDataProperties_Params props = {
       CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
   props.ctx = ctx;
@@ -157,7 +160,7 @@ void SassCollector::flush(CUcontext ctx, const std::string& kernel) {
   log_detail("SASS flush after %s: %zu records x %zu instances", kernel.c_str(), num_records,
              num_instances);
   if (num_records == 0 || num_instances == 0) {
-    empty_flush_kernels_.insert(kernel);
+    if (expect_records) empty_flush_kernels_.insert(kernel);
     return;
   }
   std::vector<CUpti_SassMetrics_Data> data(num_records);  // value-initialised, as in the probe
@@ -202,6 +205,7 @@ void SassCollector::disable(CUcontext ctx) {
   CUpti_SassMetricsDisable_Params dis = {CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
   dis.ctx = ctx;
   CUptiResult r = cuptiSassMetricsDisable(&dis);
+  log_detail("cuptiSassMetricsDisable: %d, %zu dropped", int(r), dis.numOfDroppedRecords);
   if (r != CUPTI_SUCCESS) {
     recorder_.warn("sass-disable", "cuptiSassMetricsDisable returned " + describe(r));
   } else if (dis.numOfDroppedRecords > 0) {
@@ -220,9 +224,10 @@ bool SassCollector::begin(CUcontext ctx) {
   return enable(ctx);
 }
 
-void SassCollector::end(CUcontext ctx, const std::string& kernel) {
+void SassCollector::end(CUcontext ctx, const std::string& kernel, bool launched) {
   // The flush must follow the kernel's completion: never flush while work
   // that is being measured may still run.
+  log_detail("cuCtxSynchronize after %s", kernel.c_str());
   CUresult sync = cuCtxSynchronize();
   {
     std::lock_guard lock(mu_);
@@ -233,7 +238,7 @@ void SassCollector::end(CUcontext ctx, const std::string& kernel) {
                                       std::string(name ? name : "an error") +
                                       "; its per-line data may be incomplete");
     }
-    flush(ctx, kernel);
+    flush(ctx, kernel, launched);
     disable(ctx);
   }
   release();
@@ -267,7 +272,7 @@ void SassCollector::finish_whole_run(CUcontext ctx) {
   bool pushed = cuCtxPushCurrent(ctx) == CUDA_SUCCESS;
   if (cuCtxSynchronize() != CUDA_SUCCESS)
     recorder_.warn("sass-sync", "could not synchronise before the final SASS flush");
-  flush(ctx, "(whole run)");
+  flush(ctx, "(whole run)", true);
   disable(ctx);
   if (pushed) {
     CUcontext popped = nullptr;

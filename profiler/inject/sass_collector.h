@@ -54,7 +54,8 @@ class SassCollector {
   bool try_acquire();
   void release();
   bool begin(CUcontext ctx);
-  void end(CUcontext ctx, const std::string& kernel);
+  // `launched` is false when the launch call itself failed (no data expected).
+  void end(CUcontext ctx, const std::string& kernel, bool launched);
 
   // Whole-run mode.
   bool enable_whole_run(CUcontext ctx);
@@ -74,7 +75,7 @@ class SassCollector {
  private:
   bool configure(CUcontext ctx, std::uint32_t* device_index);  // requires mu_
   bool enable(CUcontext ctx);                                   // requires mu_
-  void flush(CUcontext ctx, const std::string& kernel);        // requires mu_
+  void flush(CUcontext ctx, const std::string& kernel, bool expect_records);  // requires mu_
   void disable(CUcontext ctx);                                  // requires mu_
   void refuse(CUptiResult r, const std::string& step, std::uint32_t device);  // requires mu_
 

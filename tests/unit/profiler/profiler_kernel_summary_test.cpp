@@ -18,14 +18,21 @@ TEST_CASE("kernel summaries: time per launch and bandwidth against the peak") {
   const Kernel& k = *p.find_kernel(naive->mangled);
   REQUIRE(naive->mean_ns);
   CHECK(*naive->mean_ns == doctest::Approx(k.timing.mean_ns()));
-  REQUIRE(naive->global_bytes_per_launch);
-  CHECK(*naive->global_bytes_per_launch ==
+  REQUIRE(naive->effective_bytes_per_launch);
+  CHECK(*naive->effective_bytes_per_launch ==
+        doctest::Approx(double(k.counters->global_sectors_ideal) * 32 / double(k.metric_launches)));
+  // The naive transpose reads and writes each of its 2048 x 2048 floats once.
+  CHECK(*naive->effective_bytes_per_launch == doctest::Approx(2.0 * 2048 * 2048 * 4));
+  REQUIRE(naive->requested_bytes_per_launch);
+  CHECK(*naive->requested_bytes_per_launch ==
         doctest::Approx(double(k.counters->global_sectors) * 32 / double(k.metric_launches)));
-  REQUIRE(naive->achieved_gbs);
-  CHECK(*naive->achieved_gbs == doctest::Approx(*naive->global_bytes_per_launch / *naive->mean_ns));
+  REQUIRE(naive->effective_gbs);
+  CHECK(*naive->effective_gbs == doctest::Approx(*naive->effective_bytes_per_launch / *naive->mean_ns));
+  CHECK(*naive->requested_gbs > *naive->effective_gbs);  // its excess sectors
   REQUIRE(naive->fraction_of_peak);
-  CHECK(*naive->fraction_of_peak == doctest::Approx(*naive->achieved_gbs / p.devices[0].peak_bandwidth_gbs));
+  CHECK(*naive->fraction_of_peak == doctest::Approx(*naive->effective_gbs / p.devices[0].peak_bandwidth_gbs));
   CHECK(naive->title.find("/launch · ") != std::string::npos);
+  CHECK(naive->title.find(" effective (") != std::string::npos);
   CHECK(naive->title.find(" of " + format_bandwidth_gbs(p.devices[0].peak_bandwidth_gbs) + " peak)") !=
         std::string::npos);
 }
@@ -42,7 +49,7 @@ TEST_CASE("a kernel without uninstrumented launches says so instead of a wrong t
   auto s = kernel_summaries(p);
   REQUIRE(s.size() == 1);
   CHECK_FALSE(s[0].mean_ns);
-  CHECK_FALSE(s[0].achieved_gbs);
+  CHECK_FALSE(s[0].effective_gbs);
   CHECK(s[0].title == "no uninstrumented launch timed · 1 launch");
 }
 

@@ -98,12 +98,26 @@ TEST_CASE("no GPU: a clear error and the program is not run") {
   CHECK_FALSE(fs::exists(fake.dir.file("ran")));
 }
 
-TEST_CASE("the real probe honours WARPLENS_PROFILE_ASSUME_NO_GPU") {
+TEST_CASE("the real probes honour WARPLENS_PROFILE_ASSUME_NO_GPU") {
   setenv(kAssumeNoGpuEnv, "1", 1);
-  GpuStatus s = probe_gpus();
+  GpuStatus full = probe_gpus();
+  GpuStatus quick = quick_gpu_check();
   unsetenv(kAssumeNoGpuEnv);
-  CHECK_FALSE(s.available);
-  CHECK(s.reason.find(kAssumeNoGpuEnv) != std::string::npos);
+  CHECK_FALSE(full.available);
+  CHECK(full.reason.find(kAssumeNoGpuEnv) != std::string::npos);
+  CHECK_FALSE(quick.available);
+  CHECK(quick.reason == full.reason);
+}
+
+TEST_CASE("device files present but no working GPU: the full probe decides after the run") {
+  FakeProgram fake("echo 'cudaErrorNoDevice' >&2\nexit 1\n");
+  RunResult r = run_profile(fake.options(), {}, {}, gpu_present, gpu_absent);
+  CHECK(r.status == RunStatus::NoGpu);
+  CHECK(r.message.find("cannot profile: no NVIDIA GPU found") == 0);
+  // With a working GPU the same failure is the program's.
+  RunResult mine = run_profile(fake.options(), {}, {}, gpu_present, gpu_present);
+  CHECK(mine.status == RunStatus::NoProfile);
+  CHECK(mine.message.find("cudaErrorNoDevice") != std::string::npos);
 }
 
 TEST_CASE("a missing injection library is reported with where it was looked for") {
@@ -197,7 +211,7 @@ TEST_CASE("a failing program still yields its profile, with a warning") {
 
 TEST_CASE("a program that writes no profile: the reason and its stderr") {
   FakeProgram fake("echo 'error: no CUDA here' >&2\nexit 0\n");
-  RunResult r = run_profile(fake.options(), {}, {}, gpu_present);
+  RunResult r = run_profile(fake.options(), {}, {}, gpu_present, gpu_present);
   CHECK(r.status == RunStatus::NoProfile);
   CHECK(r.message.find("exited with code 0 without writing a profile") != std::string::npos);
   CHECK(r.message.find("Did it use CUDA?") != std::string::npos);
@@ -206,7 +220,7 @@ TEST_CASE("a program that writes no profile: the reason and its stderr") {
 
 TEST_CASE("a crashing program is described by its signal") {
   FakeProgram fake("kill -SEGV $$\n");
-  RunResult r = run_profile(fake.options(), {}, {}, gpu_present);
+  RunResult r = run_profile(fake.options(), {}, {}, gpu_present, gpu_present);
   CHECK(r.status == RunStatus::NoProfile);
   CHECK(r.message.find("was killed by signal 11") != std::string::npos);
 }

@@ -1,6 +1,7 @@
 // Helpers shared by the profiler's unit tests.
 #pragma once
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -30,7 +31,11 @@ inline std::string tail_of_file_or_empty(const std::string& path) {
 
 // A profile fixture by name ("transpose"): the H200 recording when the lead
 // has committed one, else the provisional, hand-modelled file.
+// WARPLENS_PROFILE_FIXTURE_DIR points at fresh recordings instead (the H200
+// script checks what it just recorded against these tests).
 inline std::string fixture_path(const std::string& name) {
+  if (const char* fresh = std::getenv("WARPLENS_PROFILE_FIXTURE_DIR"); fresh && *fresh)
+    return std::string(fresh) + "/" + name + ".json";
   std::string dir = source_dir() + "/tests/fixtures/profile/";
   std::ifstream recorded(dir + name + ".json");
   return recorded ? dir + name + ".json" : dir + name + ".provisional.json";
