@@ -107,10 +107,15 @@ ProgramVerifier::Built ProgramVerifier::build(const std::string& id, const std::
   return b;
 }
 
+void ProgramVerifier::build_original(std::stop_token stop) {
+  if (!original_build_) original_build_ = build("original", original_file_.text, stop);
+}
+
 bool ProgramVerifier::prepare_original(std::stop_token stop) {
   if (original_ready_) return original_.has_value() && original_->ok && original_error_.empty();
   original_ready_ = true;
-  Built b = build("original", original_file_.text, stop);
+  build_original(stop);
+  const Built& b = *original_build_;
   if (!b.ok) {
     original_error_ = "the original program does not build: " + b.log;
     return false;
@@ -242,7 +247,9 @@ void verify_programs(std::vector<ProgramBatchItem>& items, int compile_jobs, int
   struct Job {
     std::size_t item, index;
   };
+  constexpr std::size_t kOriginal = static_cast<std::size_t>(-1);
   std::vector<Job> jobs;
+  for (std::size_t i = 0; i < items.size(); ++i) jobs.push_back({i, kOriginal});
   for (std::size_t i = 0; i < items.size(); ++i) {
     items[i].verdicts.assign(items[i].candidates.size(), {});
     for (std::size_t k = 0; k < items[i].candidates.size(); ++k) {
@@ -255,7 +262,7 @@ void verify_programs(std::vector<ProgramBatchItem>& items, int compile_jobs, int
   // Phase 1: every build at once (the originals are built, checked and timed
   // one program at a time first: they must pass before anything counts).
   const auto t0 = Clock::now();
-  say("building " + std::to_string(jobs.size()) + " candidate programs");
+  say("building " + std::to_string(jobs.size()) + " programs (originals and candidates)");
   std::atomic<std::size_t> next{0};
   std::vector<std::thread> pool;
   const int cj = std::max(1, compile_jobs);
@@ -264,6 +271,10 @@ void verify_programs(std::vector<ProgramBatchItem>& items, int compile_jobs, int
       for (std::size_t j = next++; j < jobs.size(); j = next++) {
         if (stop.stop_requested()) return;
         const Job& job = jobs[j];
+        if (job.index == kOriginal) {
+          items[job.item].verifier->build_original(stop);
+          continue;
+        }
         const Candidate& c = items[job.item].candidates[job.index];
         built[job.item][job.index] = items[job.item].verifier->build(c.id, c.source, stop);
       }
@@ -286,6 +297,9 @@ void verify_programs(std::vector<ProgramBatchItem>& items, int compile_jobs, int
       for (std::size_t j = next++; j < jobs.size(); j = next++) {
         if (stop.stop_requested()) return;
         const Job& job = jobs[j];
+        if (job.index == kOriginal) continue;
+        // Nothing counts when the original itself fails: finish() says why.
+        if (!items[job.item].verifier->original_error().empty()) continue;
         items[job.item].verifier->check(built[job.item][job.index], items[job.item].verdicts[job.index], stop);
       }
     });

@@ -82,7 +82,8 @@ class ProgramVerifier final : public CandidateVerifier {
     double seconds = 0;
   };
   Built build(const std::string& id, const std::string& source, std::stop_token stop) const;  // thread-safe
-  bool prepare_original(std::stop_token stop);  // build, check and time the original
+  bool prepare_original(std::stop_token stop);  // build (unless built), check and time the original
+  void build_original(std::stop_token stop);     // thread-safe w.r.t. other builds
   // Correctness run (thread-safe): fills compiled/correct/sets/errors of `v`.
   void check(const Built& built, CandidateVerdict& v, std::stop_token stop) const;
   // Timing run of a checked candidate (one at a time on the GPU).
@@ -96,6 +97,7 @@ class ProgramVerifier final : public CandidateVerifier {
   ProgramVerifierOptions options_;
   std::filesystem::path work_;
   bool original_ready_ = false;
+  std::optional<Built> original_build_;
   std::filesystem::path original_binary_;
   std::optional<ProgramReport> original_;
   std::string original_error_;

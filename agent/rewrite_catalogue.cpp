@@ -50,6 +50,12 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        S::Memory,
        {},
        {codes::kUncoalescedGlobal}},
+      {"vectorize-loop",
+       "read and write a per-thread loop's contiguous chunk (`for (k = 0; k < C; ++k) ... A[base + k]`) with "
+       "16/8-byte accesses, behind an alignment check",
+       S::Memory,
+       {},
+       {codes::kUncoalescedGlobal}},
       {"block-size",
        "launch with another block shape, the grid recomputed to cover the same threads",
        S::Launch,
@@ -85,6 +91,12 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        "its global accesses; the launch swaps grid and block so the same (i, j) pairs are computed",
        S::Structure,
        {},
+       {codes::kUncoalescedGlobal}},
+      {"tile-k-loop",
+       "stage the operands of a 2-D kernel's reduction loop (acc += f(A[row, k], B[k, col])) through shared "
+       "tiles, so each element is loaded once per block instead of once per thread",
+       S::Structure,
+       {{"tile", {32, 16}, "tile edge; the block becomes tile x tile"}},
        {codes::kUncoalescedGlobal}},
       {"interleave-chunks",
        "make a thread-per-chunk loop (thread t handles elements t*K .. t*K+K-1) interleaved (element k*T + t), "

@@ -309,6 +309,95 @@ const Expr* grid_component(const ParsedFile& f, const Expr* grid, int dim) {
 
 }  // namespace
 
+namespace {
+
+const Expr* strip_casts_and_copies(const Expr* e) {
+  for (int depth = 0; depth < 16 && e; ++depth) {
+    const Expr* next = e->IgnoreParenImpCasts();
+    if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(next)) next = m->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto* b = dyn_cast<CXXBindTemporaryExpr>(next)) next = b->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(next)) next = f->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto* c = dyn_cast<CXXConstructExpr>(next);
+        c && c->getNumArgs() == 1 && c->getConstructor()->isCopyOrMoveConstructor())
+      next = c->getArg(0)->IgnoreParenImpCasts();
+    if (next == e) return e;
+    e = next;
+  }
+  return e;
+}
+
+// wl_launch::grid(g, b, nb, swap, xn, xd, yn, yd, zn, zd, blocks_per_sm): a
+// launch already reshaped by an earlier rewrite.
+const CallExpr* reshaped_launch(const Expr* grid) {
+  const auto* call = dyn_cast<CallExpr>(strip_casts_and_copies(grid));
+  if (!call || call->getNumArgs() != 11 || !call->getDirectCallee()) return nullptr;
+  const FunctionDecl* fd = call->getDirectCallee();
+  if (fd->getName() != "grid") return nullptr;
+  const auto* ns = dyn_cast<NamespaceDecl>(fd->getDeclContext());
+  return ns && ns->getName() == "wl_launch" ? call : nullptr;
+}
+
+// Does a launch with this grid and block start at least `bound` threads along `dim`?
+bool covers(const ParsedFile& f, const Expr* grid, const Expr* block, int dim, const Expr* bound_arg,
+            std::optional<std::int64_t> bconst, std::string& why, int depth = 0) {
+  if (depth > 8) return false;
+  if (const CallExpr* r = reshaped_launch(grid)) {
+    bool swap = false;
+    if (!r->getArg(3)->EvaluateAsBooleanCondition(swap, f.ctx())) return false;
+    auto num = host_int(f, r->getArg(4 + 2 * dim)), den = host_int(f, r->getArg(5 + 2 * dim));
+    auto persistent = host_int(f, r->getArg(10));
+    if (!num || !den || !persistent || *persistent != 0 || *num < *den) {
+      why = "an earlier rewrite launches fewer threads along this axis";
+      return false;
+    }
+    const int source = swap && dim < 2 ? 1 - dim : dim;
+    // The reshaped launch starts at least the threads the inner launch started along `source`.
+    return covers(f, r->getArg(0), r->getArg(1), source, bound_arg, bconst, why, depth + 1);
+  }
+  auto blockv = eval_dim3(f, strip_casts_and_copies(block));
+  const std::int64_t bextent = !blockv ? 0 : dim == 0 ? blockv->x : dim == 1 ? blockv->y : blockv->z;
+  const Expr* gc = grid ? grid_component(f, strip_casts_and_copies(grid), dim) : nullptr;
+  if (blockv && gc) {
+    auto g = host_int(f, gc);
+    std::optional<std::int64_t> n = bconst ? bconst : host_int(f, bound_arg);
+    if (g && n) {
+      if (*g * bextent >= *n) return true;
+      why = "a launch starts fewer threads than the bound";
+      return false;
+    }
+  }
+  if (!gc || !blockv) {
+    why = "the grid or block of a launch is not a form warplens can check";
+    return false;
+  }
+  // (E + D - 1) / D with D the block extent and E the bound's argument.
+  const Expr* g = follow_local(f, gc);
+  const auto* div = dyn_cast<BinaryOperator>(g);
+  if (div && div->getOpcode() == BO_Div) {
+    auto d = host_int(f, div->getRHS());
+    std::vector<std::pair<int, const Expr*>> terms;
+    additive_terms(f, div->getLHS(), 1, terms);
+    std::int64_t constant = 0;
+    const Expr* e = nullptr;
+    int variable_terms = 0;
+    for (auto& [sign, t] : terms) {
+      if (auto v = host_int(f, t)) constant += sign * *v;
+      else if (sign > 0) {
+        e = t;
+        ++variable_terms;
+      } else {
+        variable_terms = 99;
+      }
+    }
+    if (d && *d == bextent && variable_terms == 1 && constant == *d - 1 && bound_arg && same_value(f, e, bound_arg))
+      return true;
+  }
+  why = "cannot prove that a launch's grid covers the bound (expected a grid of (n + block - 1) / block)";
+  return false;
+}
+
+}  // namespace
+
 bool launches_cover(const KernelContext& ctx, int dim, const Expr* bound, std::string& why) {
   if (ctx.launches.empty()) {
     why = "no launch in this file to check the grid against the bound";
@@ -322,53 +411,12 @@ bool launches_cover(const KernelContext& ctx, int dim, const Expr* bound, std::s
     why = "the bound `" + ctx.text(bound).value_or("?") + "` is neither a parameter nor a constant";
     return false;
   }
-  const ParsedFile& f = ctx.file;
   for (const CUDAKernelCallExpr* l : ctx.launches) {
     LaunchConfig c = launch_config(l);
-    auto block = eval_dim3(f, c.block);
     const Expr* bound_arg = bparam ? l->getArg(static_cast<unsigned>(ctx.param_index(bparam))) : nullptr;
-    const std::int64_t bextent = !block ? 0 : dim == 0 ? block->x : dim == 1 ? block->y : block->z;
-    const Expr* gc = c.grid ? grid_component(f, c.grid, dim) : nullptr;
-    // Constants everywhere.
-    if (block && gc) {
-      auto g = host_int(f, gc);
-      std::optional<std::int64_t> n = bconst ? bconst : host_int(f, bound_arg);
-      if (g && n) {
-        if (*g * bextent >= *n) continue;
-        why = "a launch starts fewer threads than the bound";
-        return false;
-      }
-    }
-    if (!gc || !block) {
-      why = "the grid or block of a launch is not a form warplens can check";
-      return false;
-    }
-    // (E + D - 1) / D with D the block extent and E the bound's argument.
-    const Expr* g = follow_local(f, gc);
-    const auto* div = dyn_cast<BinaryOperator>(g);
-    bool ok = false;
-    if (div && div->getOpcode() == BO_Div) {
-      auto d = host_int(f, div->getRHS());
-      std::vector<std::pair<int, const Expr*>> terms;
-      additive_terms(f, div->getLHS(), 1, terms);
-      std::int64_t constant = 0;
-      const Expr* e = nullptr;
-      int variable_terms = 0;
-      for (auto& [sign, t] : terms) {
-        if (auto v = host_int(f, t)) constant += sign * *v;
-        else if (sign > 0) {
-          e = t;
-          ++variable_terms;
-        } else {
-          variable_terms = 99;
-        }
-      }
-      if (d && *d == bextent && variable_terms == 1 && constant == *d - 1 && bound_arg && same_value(f, e, bound_arg))
-        ok = true;
-    }
-    if (!ok) {
-      why = "cannot prove that a launch's grid covers the bound `" + ctx.text(bound).value_or("?") +
-            "` (expected a grid of (n + block - 1) / block)";
+    if (!covers(ctx.file, c.grid, c.block, dim, bound_arg, bconst, why)) {
+      if (why.find("bound") != std::string::npos && bound)
+        why += " `" + ctx.text(bound).value_or("?") + "`";
       return false;
     }
   }
