@@ -178,7 +178,8 @@ std::vector<Candidate> RewriteSearch::propose(const PolicyContext& context, int 
   while (static_cast<int>(out.size()) < max && !stop.stop_requested()) {
     // The best node not yet proposed. Siblings that differ only in the
     // parameters of their last step are spread out (x0.88 per sibling already
-    // proposed), so one rewrite's variants do not crowd out the others.
+    // proposed), and so are plans ending in a step already tried elsewhere
+    // (x0.95), so that a few rewrites do not crowd out the others.
     std::size_t best = 0;
     double best_p = 0;
     for (std::size_t i = 1; i < nodes_.size(); ++i) {
@@ -186,10 +187,14 @@ std::vector<Candidate> RewriteSearch::propose(const PolicyContext& context, int 
       double p = priority(i, context.history);
       if (p <= 0) continue;
       const std::size_t parent = parent_.count(i) ? parent_.at(i) : 0;
-      for (std::size_t j = 1; j < nodes_.size(); ++j)
-        if (j != i && !nodes_[j].candidate_id.empty() && parent_.count(j) && parent_.at(j) == parent &&
-            nodes_[j].plan.back().rewrite == nodes_[i].plan.back().rewrite)
+      for (std::size_t j = 1; j < nodes_.size(); ++j) {
+        if (j == i || nodes_[j].candidate_id.empty()) continue;
+        if (parent_.count(j) && parent_.at(j) == parent && nodes_[j].plan.back().rewrite == nodes_[i].plan.back().rewrite)
           p *= 0.88;
+        // The same finishing step tried on many plans teaches little: x0.95 each.
+        else if (nodes_[j].plan.back() == nodes_[i].plan.back())
+          p *= 0.95;
+      }
       if (p > best_p) {
         best_p = p;
         best = i;

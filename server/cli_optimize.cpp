@@ -20,6 +20,7 @@
 #include "agent/search.h"
 #include "agent/text_diff.h"
 #include "analysis/analyzer.h"
+#include "analysis/occupancy_findings.h"
 
 namespace warplens {
 
@@ -174,7 +175,16 @@ std::vector<Finding> findings_for(const SourceFile& file, const Options& o) {
   AnalysisOptions a;
   for (const auto& i : o.includes) a.extra_args.push_back("-I" + fs::absolute(i).string());
   AnalysisResult r = analyze(file, a, g_stop.get_token());
-  return r.findings;
+  std::vector<Finding> findings = r.findings;
+  if (r.parsed && !g_stop.stop_requested()) {
+    // Occupancy needs the real register counts (nvcc): low-occupancy and
+    // register-spill findings steer launch-bounds and block-size.
+    OccupancyRequest req;
+    req.file = file;
+    OccupancyAnalysis occ = run_occupancy_analysis(req, r.model, a, g_stop.get_token());
+    findings.insert(findings.end(), occ.findings.begin(), occ.findings.end());
+  }
+  return findings;
 }
 
 void write_or_warn(const fs::path& p, const std::string& text) {
@@ -196,7 +206,15 @@ int candidates_only(const Options& o) {
   so.max_candidates = o.max_candidates;
   so.max_expansions = std::max(8, o.max_candidates);
   so.max_seconds = o.budget;
-  OfflineSearch found = generate_candidates(src, o.kernel, findings_for(src, o), std::nullopt, so, g_stop.get_token());
+  const std::vector<Finding> findings = findings_for(src, o);
+  std::map<std::string, int> codes_seen;
+  for (const auto& f : findings)
+    if (f.source != "clang") ++codes_seen[f.code];
+  std::string guided;
+  for (const auto& [code, n] : codes_seen) guided += (guided.empty() ? "" : ", ") + code + " x" + std::to_string(n);
+  std::fprintf(stderr, "warplens optimize: static analysis: %s\n",
+               frontend_available() ? (guided.empty() ? "no findings" : guided.c_str()) : "not in this build");
+  OfflineSearch found = generate_candidates(src, o.kernel, findings, std::nullopt, so, g_stop.get_token());
   if (!found.error.empty()) {
     std::fprintf(stderr, "warplens optimize: %s\n", found.error.c_str());
     return 2;

@@ -228,6 +228,9 @@ std::optional<Plan> plan(KernelContext& ctx, std::string& why) {
             if (const auto* r = dyn_cast<DeclRefExpr>(arg->IgnoreParenImpCasts()); r && r->getDecl() == v) allowed.insert(r);
       std::function<void(const Stmt*)> uses = [&](const Stmt* s) {
         if (!s || !pairs_ok) return;
+        // A lambda's captures are not uses (`[&]` names the temporary where it
+        // is captured); what its body does with it is.
+        if (const auto* lambda = dyn_cast<LambdaExpr>(s)) return uses(lambda->getBody());
         if (const auto* call = dyn_cast<CallExpr>(s); call && call->getDirectCallee() && !isa<CUDAKernelCallExpr>(call)) {
           const std::string n = call->getDirectCallee()->getNameAsString();
           if ((n == "cudaFree" || n == "cudaFreeAsync") && call->getNumArgs() >= 1)

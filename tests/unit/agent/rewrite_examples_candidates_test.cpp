@@ -52,7 +52,7 @@ TEST_CASE("every example gets candidates that compile with nvcc") {
   const std::string nvcc = WARPLENS_NVCC;
   const fs::path dir = fs::temp_directory_path() / "warplens-example-candidates";
   for (const Example& e : kExamples) {
-    INFO("example " << e.file);
+    INFO("example " << std::string(e.file));
     const fs::path file = examples / (std::string(e.file) + ".cu");
     SearchOptions opts;
     opts.max_candidates = 4;
@@ -63,7 +63,7 @@ TEST_CASE("every example gets candidates that compile with nvcc") {
     if (*e.expected) {
       bool found = false;
       for (const auto& c : s.candidates) found |= c.plan.front().rewrite == e.expected;
-      CHECK_MESSAGE(found, "no candidate starts with " << e.expected << "; best: " << to_string(s.candidates[0].plan));
+      CHECK_MESSAGE(found, "no candidate starts with " << std::string(e.expected) << "; best: " << to_string(s.candidates[0].plan));
     }
     CandidateSet set;
     set.dir = dir / e.file;
