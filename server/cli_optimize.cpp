@@ -52,6 +52,7 @@ options:
   --sets N                correctness input sets (default 5)
   --runs N                timed runs (default 30)
   --max-timing-s S        stop timing a program after S seconds once 10 runs are done (default 3)
+  --timeout S             kill a build or program run after S seconds (default 300)
   --jobs N                parallel builds (default: all cores)
   --gpu-jobs N            correctness runs sharing the GPU at once (default 4)
   --arch ARCH             nvcc -arch (default native) and parse architecture
@@ -65,7 +66,7 @@ extern "C" void on_sigint(int) { g_stop.request_stop(); }
 struct Options {
   std::string file, kernel, out, capture, pytorch_ref, name, pytorch_times, report, arch, nvcc;
   std::vector<std::string> verify_dirs, includes, defines;
-  double budget = 600, gpu_budget = 300, bandwidth_gbs = 0, max_timing_s = 3;
+  double budget = 600, gpu_budget = 300, bandwidth_gbs = 0, max_timing_s = 3, timeout_s = 300;
   int max_candidates = 24, sets = 5, runs = 30, jobs = 0, gpu_jobs = 4;
   bool candidates_only = false, json = false;
   std::string policy = "builtin";
@@ -118,6 +119,7 @@ bool parse(int argc, char** argv, Options& o, std::string& error) {
     else if (a == "--gpu-budget") { if (!number(o.gpu_budget)) return false; }
     else if (a == "--bandwidth-gbs") { if (!number(o.bandwidth_gbs)) return false; }
     else if (a == "--max-timing-s") { if (!number(o.max_timing_s)) return false; }
+    else if (a == "--timeout") { if (!number(o.timeout_s)) return false; }
     else if (a == "--max-candidates") { if (!integer(o.max_candidates)) return false; }
     else if (a == "--sets") { if (!integer(o.sets)) return false; }
     else if (a == "--runs") { if (!integer(o.runs)) return false; }
@@ -164,6 +166,7 @@ ProgramVerifierOptions program_options(const Options& o) {
   p.input_sets = o.sets;
   p.timed_runs = o.runs;
   p.max_timing_seconds = o.max_timing_s;
+  p.timeout_s = o.timeout_s;
   p.compile_jobs = o.jobs;
   p.check_jobs = o.gpu_jobs;
   return p;
@@ -185,6 +188,13 @@ std::vector<Finding> findings_for(const SourceFile& file, const Options& o) {
     findings.insert(findings.end(), occ.findings.begin(), occ.findings.end());
   }
   return findings;
+}
+
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '|') c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
 }
 
 void write_or_warn(const fs::path& p, const std::string& text) {
@@ -379,7 +389,7 @@ int verify_dirs(const Options& o) {
        << " | " << num("speedup_vs_eager", "%.2fx") << " | " << num("speedup_vs_compile", "%.2fx") << " | "
        << num("roofline_pct", "%.0f%%") << " | " << row["candidates"].get<std::size_t>() << " | "
        << row["verified_faster"].get<std::size_t>() << " | " << num("wall_seconds", "%.1f") << " | "
-       << row["best_plan"].get<std::string>() << (row["error"].get<std::string>().empty() ? "" : " ERROR: " + row["error"].get<std::string>())
+       << row["best_plan"].get<std::string>() << (row["error"].get<std::string>().empty() ? "" : " ERROR: " + one_line(row["error"].get<std::string>()))
        << " |\n";
   }
   md << "\ngeomean speedup over the originals: " << geomean << "x (" << counted << " program(s))\n";

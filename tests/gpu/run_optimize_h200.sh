@@ -12,10 +12,10 @@
 #   5. print the summary: per example the best verified speedup, reward level,
 #      speedup over eager and torch.compile, % of memory bandwidth, candidates
 #      tried, time; and the geometric mean.
-# Results and logs go to $OUT (default ./optimize-out); the summary is printed last.
+# Results and logs go to $OUT (default build-optimize-gpu/out); the summary is printed last.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:-$root/optimize-out}
+OUT=${OUT:-$root/build-optimize-gpu/out}
 mkdir -p "$OUT"
 build=${WARPLENS_BUILD_DIR:-$root/build-optimize-gpu}
 cores=$(nproc)
@@ -56,7 +56,7 @@ stamp "bandwidth ${bw:-?} GB/s; verifying candidates"
 dirs=()
 for d in "$root"/tests/gpu/optimize_candidates/*/; do dirs+=(--verify-dir "$d"); done
 "$build/bin/warplens-optimize" "${dirs[@]}" --pytorch-times "$OUT/torch.json" ${bw:+--bandwidth-gbs "$bw"} \
-  --report "$OUT/reports" --jobs "$cores" --gpu-jobs 4 --max-timing-s 1.5 > "$OUT/summary.stdout" 2> "$OUT/verify.log"
+  --report "$OUT/reports" --jobs "$cores" --gpu-jobs 6 --max-timing-s 1.5 --timeout 90 > "$OUT/summary.stdout" 2> "$OUT/verify.log"
 rc=$?
 stamp "verification done (exit $rc)"
 tail -5 "$OUT/verify.log"
