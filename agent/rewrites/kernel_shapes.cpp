@@ -224,205 +224,6 @@ std::optional<GuardedRegion> guarded_region(const KernelContext& ctx, const std:
   return g;
 }
 
-std::optional<Dim3> constant_block(const KernelContext& ctx) {
-  std::optional<Dim3> block;
-  for (const CUDAKernelCallExpr* l : ctx.launches) {
-    auto b = eval_dim3(ctx.file, launch_config(l).block);
-    if (!b || (block && !(*block == *b))) return std::nullopt;
-    block = b;
-  }
-  return block;
-}
-
-namespace {
-
-// Additive terms of an expression: (sign, term).
-void additive_terms(const ParsedFile& f, const Expr* e, int sign, std::vector<std::pair<int, const Expr*>>& out,
-                    int depth = 0) {
-  const Expr* s = strip(e);
-  if (const auto* bo = dyn_cast<BinaryOperator>(s); bo && (bo->getOpcode() == BO_Add || bo->getOpcode() == BO_Sub)) {
-    additive_terms(f, bo->getLHS(), sign, out, depth);
-    additive_terms(f, bo->getRHS(), bo->getOpcode() == BO_Add ? sign : -sign, out, depth);
-    return;
-  }
-  out.push_back({sign, s});
-}
-
-// Follows an unmodified host local to its initialiser.
-const Expr* follow_local(const ParsedFile& f, const Expr* e) {
-  for (int depth = 0; depth < 8; ++depth) {
-    const Expr* s = strip(e);
-    const auto* ref = dyn_cast<DeclRefExpr>(s);
-    if (!ref) return s;
-    const auto* v = dyn_cast<VarDecl>(ref->getDecl());
-    if (!v || !v->hasLocalStorage() || !v->getInit() || isa<ParmVarDecl>(v)) return s;
-    const auto* fn = dyn_cast_or_null<FunctionDecl>(v->getDeclContext());
-    if (!fn || !fn->getBody() || modified_variables(fn->getBody()).count(v)) return s;
-    e = v->getInit();
-  }
-  return strip(e);
-}
-
-bool same_value(const ParsedFile& f, const Expr* a, const Expr* b) {
-  const Expr* x = strip(a);
-  const Expr* y = strip(b);
-  if (const auto* rx = dyn_cast<DeclRefExpr>(x))
-    if (const auto* ry = dyn_cast<DeclRefExpr>(y)) return rx->getDecl()->getCanonicalDecl() == ry->getDecl()->getCanonicalDecl();
-  auto cx = host_int(f, x), cy = host_int(f, y);
-  if (cx && cy) return *cx == *cy;
-  // Same spelling (e.g. `n / CHUNK` in both places).
-  CharSourceRange rx = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(x->getSourceRange()), f.sm(), f.lang());
-  CharSourceRange ry = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(y->getSourceRange()), f.sm(), f.lang());
-  if (rx.isInvalid() || ry.isInvalid()) return false;
-  return Lexer::getSourceText(rx, f.sm(), f.lang()) == Lexer::getSourceText(ry, f.sm(), f.lang()) &&
-         Lexer::getSourceText(rx, f.sm(), f.lang()).find_first_of("()+-*/") == StringRef::npos;
-}
-
-// Component `dim` of a grid argument (an integer for x, a dim3 constructor or
-// variable).
-const Expr* grid_component(const ParsedFile& f, const Expr* grid, int dim) {
-  const Expr* g = grid;
-  for (int depth = 0; depth < 8; ++depth) {
-    const Expr* s = g->IgnoreParenImpCasts();
-    if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(s)) s = m->getSubExpr()->IgnoreParenImpCasts();
-    if (const auto* c = dyn_cast<CXXConstructExpr>(s)) {
-      if (c->getNumArgs() == 1 && c->getConstructor()->isCopyOrMoveConstructor()) {
-        g = c->getArg(0);
-        continue;
-      }
-      if (static_cast<unsigned>(dim) < c->getNumArgs() && !isa<CXXDefaultArgExpr>(c->getArg(dim))) return c->getArg(dim);
-      return nullptr;  // defaulted to 1
-    }
-    if (s->getType()->isIntegerType()) return dim == 0 ? s : nullptr;
-    if (const auto* ref = dyn_cast<DeclRefExpr>(s)) {
-      const auto* v = dyn_cast<VarDecl>(ref->getDecl());
-      if (!v || !v->getInit()) return nullptr;
-      const auto* fn = dyn_cast_or_null<FunctionDecl>(v->getDeclContext());
-      if (!fn || !fn->getBody() || modified_variables(fn->getBody()).count(v)) return nullptr;
-      g = v->getInit();
-      continue;
-    }
-    return nullptr;
-  }
-  return nullptr;
-}
-
-}  // namespace
-
-namespace {
-
-const Expr* strip_casts_and_copies(const Expr* e) {
-  for (int depth = 0; depth < 16 && e; ++depth) {
-    const Expr* next = e->IgnoreParenImpCasts();
-    if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(next)) next = m->getSubExpr()->IgnoreParenImpCasts();
-    if (const auto* b = dyn_cast<CXXBindTemporaryExpr>(next)) next = b->getSubExpr()->IgnoreParenImpCasts();
-    if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(next)) next = f->getSubExpr()->IgnoreParenImpCasts();
-    if (const auto* c = dyn_cast<CXXConstructExpr>(next);
-        c && c->getNumArgs() == 1 && c->getConstructor()->isCopyOrMoveConstructor())
-      next = c->getArg(0)->IgnoreParenImpCasts();
-    if (next == e) return e;
-    e = next;
-  }
-  return e;
-}
-
-// wl_launch::grid(g, b, nb, swap, xn, xd, yn, yd, zn, zd, blocks_per_sm): a
-// launch already reshaped by an earlier rewrite.
-const CallExpr* reshaped_launch(const Expr* grid) {
-  const auto* call = dyn_cast<CallExpr>(strip_casts_and_copies(grid));
-  if (!call || call->getNumArgs() != 11 || !call->getDirectCallee()) return nullptr;
-  const FunctionDecl* fd = call->getDirectCallee();
-  if (fd->getName() != "grid") return nullptr;
-  const auto* ns = dyn_cast<NamespaceDecl>(fd->getDeclContext());
-  return ns && ns->getName() == "wl_launch" ? call : nullptr;
-}
-
-// Does a launch with this grid and block start at least `bound` threads along `dim`?
-bool covers(const ParsedFile& f, const Expr* grid, const Expr* block, int dim, const Expr* bound_arg,
-            std::optional<std::int64_t> bconst, std::string& why, int depth = 0) {
-  if (depth > 8) return false;
-  if (const CallExpr* r = reshaped_launch(grid)) {
-    bool swap = false;
-    if (!r->getArg(3)->EvaluateAsBooleanCondition(swap, f.ctx())) return false;
-    auto num = host_int(f, r->getArg(4 + 2 * dim)), den = host_int(f, r->getArg(5 + 2 * dim));
-    auto persistent = host_int(f, r->getArg(10));
-    if (!num || !den || !persistent || *persistent != 0 || *num < *den) {
-      why = "an earlier rewrite launches fewer threads along this axis";
-      return false;
-    }
-    const int source = swap && dim < 2 ? 1 - dim : dim;
-    // The reshaped launch starts at least the threads the inner launch started along `source`.
-    return covers(f, r->getArg(0), r->getArg(1), source, bound_arg, bconst, why, depth + 1);
-  }
-  auto blockv = eval_dim3(f, strip_casts_and_copies(block));
-  const std::int64_t bextent = !blockv ? 0 : dim == 0 ? blockv->x : dim == 1 ? blockv->y : blockv->z;
-  const Expr* gc = grid ? grid_component(f, strip_casts_and_copies(grid), dim) : nullptr;
-  if (blockv && gc) {
-    auto g = host_int(f, gc);
-    std::optional<std::int64_t> n = bconst ? bconst : host_int(f, bound_arg);
-    if (g && n) {
-      if (*g * bextent >= *n) return true;
-      why = "a launch starts fewer threads than the bound";
-      return false;
-    }
-  }
-  if (!gc || !blockv) {
-    why = "the grid or block of a launch is not a form warplens can check";
-    return false;
-  }
-  // (E + D - 1) / D with D the block extent and E the bound's argument.
-  const Expr* g = follow_local(f, gc);
-  const auto* div = dyn_cast<BinaryOperator>(g);
-  if (div && div->getOpcode() == BO_Div) {
-    auto d = host_int(f, div->getRHS());
-    std::vector<std::pair<int, const Expr*>> terms;
-    additive_terms(f, div->getLHS(), 1, terms);
-    std::int64_t constant = 0;
-    const Expr* e = nullptr;
-    int variable_terms = 0;
-    for (auto& [sign, t] : terms) {
-      if (auto v = host_int(f, t)) constant += sign * *v;
-      else if (sign > 0) {
-        e = t;
-        ++variable_terms;
-      } else {
-        variable_terms = 99;
-      }
-    }
-    if (d && *d == bextent && variable_terms == 1 && constant == *d - 1 && bound_arg && same_value(f, e, bound_arg))
-      return true;
-  }
-  why = "cannot prove that a launch's grid covers the bound (expected a grid of (n + block - 1) / block)";
-  return false;
-}
-
-}  // namespace
-
-bool launches_cover(const KernelContext& ctx, int dim, const Expr* bound, std::string& why) {
-  if (ctx.launches.empty()) {
-    why = "no launch in this file to check the grid against the bound";
-    return false;
-  }
-  const Expr* b = strip(bound);
-  const auto* bref = dyn_cast<DeclRefExpr>(b);
-  const ParmVarDecl* bparam = bref ? dyn_cast<ParmVarDecl>(bref->getDecl()) : nullptr;
-  auto bconst = ctx.eval_int(bound);
-  if (!bparam && !bconst) {
-    why = "the bound `" + ctx.text(bound).value_or("?") + "` is neither a parameter nor a constant";
-    return false;
-  }
-  for (const CUDAKernelCallExpr* l : ctx.launches) {
-    LaunchConfig c = launch_config(l);
-    const Expr* bound_arg = bparam ? l->getArg(static_cast<unsigned>(ctx.param_index(bparam))) : nullptr;
-    if (!covers(ctx.file, c.grid, c.block, dim, bound_arg, bconst, why)) {
-      if (why.find("bound") != std::string::npos && bound)
-        why += " `" + ctx.text(bound).value_or("?") + "`";
-      return false;
-    }
-  }
-  return true;
-}
-
 bool only_pure_declarations(const KernelContext& ctx, const std::vector<const Stmt*>& stmts) {
   for (const Stmt* s : stmts) {
     const auto* ds = dyn_cast<DeclStmt>(s);
@@ -444,6 +245,46 @@ bool only_pure_declarations(const KernelContext& ctx, const std::vector<const St
   }
   (void)ctx;
   return true;
+}
+
+std::optional<Grid2D> match_grid_2d(const KernelContext& ctx, std::string& why) {
+  Grid2D g;
+  g.vars = global_index_vars(ctx);
+  bool has_x = false, has_y = false;
+  for (const auto& v : g.vars) {
+    if (v.dim == 0 && !has_x) {
+      g.x = v;
+      has_x = true;
+    } else if (v.dim == 1 && !has_y) {
+      g.y = v;
+      has_y = true;
+    } else {
+      why = "needs exactly one x and one y global index";
+      return std::nullopt;
+    }
+  }
+  if (!has_x || !has_y) {
+    why = "not a 2-D kernel (needs x and y global indices)";
+    return std::nullopt;
+  }
+  if (!identity_only_through_index_vars(ctx, g.vars, why)) return std::nullopt;
+  if (contains_barrier(ctx.body) || uses_warp_primitives(ctx.body) || uses_atomics(ctx.body)) {
+    why = "barriers, warp primitives or atomics";
+    return std::nullopt;
+  }
+  for (const Access& a : collect_accesses(ctx.body))
+    if (a.is_shared) {
+      why = "the kernel already uses shared memory";
+      return std::nullopt;
+    }
+  auto region = guarded_region(ctx, g.vars, why);
+  if (!region) return std::nullopt;
+  g.region = *region;
+  if (!g.region.bounds.count(g.x.var) || !g.region.bounds.count(g.y.var)) {
+    why = "both x and y must be bounds-checked";
+    return std::nullopt;
+  }
+  return g;
 }
 
 std::optional<Elementwise> match_elementwise(const KernelContext& ctx, std::string& why) {

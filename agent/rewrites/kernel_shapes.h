@@ -71,6 +71,16 @@ bool uses_atomics(const clang::Stmt* s);
 // Called functions other than CUDA/math builtins whose body uses thread builtins.
 bool calls_thread_dependent_function(const clang::Stmt* s);
 
+// A 2-D kernel with one x and one y global index, both bounds-checked by
+// its guard, thread identity used only through them, and no barriers, warp
+// primitives, atomics or shared memory: each (x, y) is independent work.
+struct Grid2D {
+  std::vector<IndexVar> vars;
+  IndexVar x, y;
+  GuardedRegion region;
+};
+std::optional<Grid2D> match_grid_2d(const KernelContext& ctx, std::string& why);
+
 // A one-element-per-thread kernel:
 //   [declarations]; int i = blockIdx.x * blockDim.x + threadIdx.x; [declarations]
 //   if (i < n) { BODY }        (or `if (i >= n) return; BODY`)

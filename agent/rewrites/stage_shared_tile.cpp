@@ -40,36 +40,12 @@ bool is_strided(const std::optional<Polynomial>& c) { return c && !is_constant(*
 
 std::optional<Match> match(const KernelContext& ctx, std::string& why) {
   Match m;
-  m.vars = global_index_vars(ctx);
-  for (const auto& v : m.vars) {
-    if (v.dim == 0 && !m.x) m.x = v;
-    else if (v.dim == 1 && !m.y) m.y = v;
-    else {
-      why = "needs exactly one x and one y global index";
-      return std::nullopt;
-    }
-  }
-  if (!m.x || !m.y) {
-    why = "not a 2-D kernel (needs x and y global indices)";
-    return std::nullopt;
-  }
-  if (!identity_only_through_index_vars(ctx, m.vars, why)) return std::nullopt;
-  if (contains_barrier(ctx.body) || uses_warp_primitives(ctx.body) || uses_atomics(ctx.body)) {
-    why = "barriers, warp primitives or atomics";
-    return std::nullopt;
-  }
-  for (const Access& a : collect_accesses(ctx.body))
-    if (a.is_shared) {
-      why = "the kernel already uses shared memory";
-      return std::nullopt;
-    }
-  auto region = guarded_region(ctx, m.vars, why);
-  if (!region) return std::nullopt;
-  m.region = *region;
-  if (!m.region.bounds.count(m.x->var) || !m.region.bounds.count(m.y->var)) {
-    why = "both x and y must be bounds-checked";
-    return std::nullopt;
-  }
+  auto grid = match_grid_2d(ctx, why);
+  if (!grid) return std::nullopt;
+  m.vars = grid->vars;
+  m.x = grid->x;
+  m.y = grid->y;
+  m.region = grid->region;
   for (const Stmt* s : m.region.prologue)
     for (const Decl* d : cast<DeclStmt>(s)->decls()) {
       const auto* v = dyn_cast<VarDecl>(d);

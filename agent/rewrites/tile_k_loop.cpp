@@ -67,33 +67,13 @@ bool only_names(const Stmt* s, const std::set<const ValueDecl*>& allowed) {
 
 std::optional<Match> match(const KernelContext& ctx, std::string& why) {
   Match m;
-  m.vars = global_index_vars(ctx);
-  for (const auto& v : m.vars) {
-    if (v.dim == 0 && !m.col) m.col = v;
-    else if (v.dim == 1 && !m.row) m.row = v;
-    else {
-      why = "needs exactly one x index (the column) and one y index (the row)";
-      return std::nullopt;
-    }
-  }
-  if (!m.row || !m.col) {
-    why = "not a 2-D kernel";
-    return std::nullopt;
-  }
-  if (!identity_only_through_index_vars(ctx, m.vars, why)) return std::nullopt;
-  if (contains_barrier(ctx.body) || uses_warp_primitives(ctx.body) || uses_atomics(ctx.body)) {
-    why = "barriers, warp primitives or atomics";
-    return std::nullopt;
-  }
-  for (const Access& a : collect_accesses(ctx.body))
-    if (a.is_shared) {
-      why = "the kernel already uses shared memory";
-      return std::nullopt;
-    }
-  auto region = guarded_region(ctx, m.vars, why);
-  if (!region) return std::nullopt;
-  m.region = *region;
-  if (!m.region.only_bounds || !m.region.bounds.count(m.row->var) || !m.region.bounds.count(m.col->var)) {
+  auto grid = match_grid_2d(ctx, why);
+  if (!grid) return std::nullopt;
+  m.vars = grid->vars;
+  m.col = grid->x;
+  m.row = grid->y;
+  m.region = grid->region;
+  if (!m.region.only_bounds) {
     why = "the guard is not `row < M && col < N`";
     return std::nullopt;
   }
