@@ -96,7 +96,7 @@ def main():
     if args.wait_for:
         while not os.path.exists(args.wait_for):
             time.sleep(0.2)
-    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    l2 = getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 64 << 20)
     flush = torch.empty(max(2 * l2, 64 << 20) // 4, dtype=torch.float32, device="cuda")
     for key, e in models.items():
         r = result.setdefault(key, {})
