@@ -51,6 +51,7 @@ struct CandidateVerdict {
   RewardLevel level = RewardLevel::Incorrect;
   std::string reason;            // why it failed or was demoted
   bool implausible = false;      // > 10x over the original: reported, never offered
+  bool verifier_failed = false;  // nothing can be verified (no GPU, the original fails): the job stops
   double verify_seconds = 0;     // wall time spent verifying
   double gpu_seconds = 0;        // time the GPU was busy for this candidate (approx.)
   std::string evidence;          // free text / JSON the verifier wants kept (command lines, logs)

@@ -101,6 +101,8 @@ CandidateVerdict CaptureVerifier::verify(const Candidate& c, std::stop_token sto
   out.implausible = v.needs_review;
   for (const auto& r : v.reasons) out.reason += (out.reason.empty() ? "" : "; ") + r;
   if (v.status != verifier::VerdictStatus::Verified && !v.error.empty()) out.reason = v.error;
+  // No GPU, a bad capture, an original that does not replay: nothing else will verify either.
+  out.verifier_failed = v.status == verifier::VerdictStatus::Error;
   out.verify_seconds = v.wall_ms / 1000.0;
   out.gpu_seconds = v.wall_ms / 1000.0;
   out.evidence = verifier::to_json_text(v);

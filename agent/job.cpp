@@ -170,8 +170,16 @@ OptimizeResult run_optimize_job(const OptimizeRequest& request, Policy& policy, 
         }
         spdlog::info("optimize {}: {} {} -> level {} ({:.2f}x) {}", request.kernel, c.id, to_string(c.plan),
                      to_int(v.level), v.speedup, v.reason);
+        const bool fatal = v.verifier_failed;
+        const std::string why = v.reason;
         result.tried.push_back({std::move(c), std::move(v)});
         report("verified " + result.tried.back().candidate.id);
+        if (fatal) {
+          result.stop_reason = StopReason::Error;
+          result.error = "the verifier cannot verify anything: " + why;
+          out_of_budget = true;
+          break;
+        }
         if (result.gpu_seconds >= request.budget.gpu_seconds) {
           result.stop_reason = StopReason::GpuBudget;
           out_of_budget = true;

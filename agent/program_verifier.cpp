@@ -209,6 +209,7 @@ void ProgramVerifier::finish(CandidateVerdict& v) const {
   if (!original_error_.empty()) {
     v.correct = false;
     v.reason = original_error_;
+    v.verifier_failed = true;
   }
   if (v.correct && v.candidate.median_ms > 0 && base > 0) v.speedup = base / v.candidate.median_ms;
   v.level = reward_level(v.correct && v.candidate.median_ms > 0, base, v.candidate.median_ms, v.eager_ms, v.compiled_ms);
@@ -299,7 +300,10 @@ void verify_programs(std::vector<ProgramBatchItem>& items, int compile_jobs, int
         const Job& job = jobs[j];
         if (job.index == kOriginal) continue;
         // Nothing counts when the original itself fails: finish() says why.
-        if (!items[job.item].verifier->original_error().empty()) continue;
+        if (!items[job.item].verifier->original_error().empty()) {
+          items[job.item].verdicts[job.index].compiled = built[job.item][job.index].ok;
+          continue;
+        }
         items[job.item].verifier->check(built[job.item][job.index], items[job.item].verdicts[job.index], stop);
       }
     });

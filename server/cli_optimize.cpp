@@ -453,9 +453,10 @@ int optimize_file(const Options& o) {
   if (o.json) std::printf("%s\n", render_json(r).c_str());
   else std::printf("%s", render_markdown(r, *text).c_str());
   if (r.stop_reason == StopReason::Cancelled) return 130;
-  if (r.stop_reason == StopReason::Error) return 2;
-  for (const auto& t : r.tried)
-    if (!t.verdict.compiled && t.verdict.reason.find("original") != std::string::npos) return 2;
+  if (r.stop_reason == StopReason::Error) {
+    std::fprintf(stderr, "warplens optimize: %s\n", r.error.c_str());
+    return 2;
+  }
   return r.offers.empty() ? 1 : 0;
 }
 

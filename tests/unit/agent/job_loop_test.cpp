@@ -161,6 +161,28 @@ TEST_CASE("cancellation stops between candidates and nothing unverified is offer
   CHECK(r.offers[0].candidate_id == r.tried[0].candidate.id);
 }
 
+TEST_CASE("a verifier that cannot verify anything stops the job with an error") {
+  class Broken final : public CandidateVerifier {
+   public:
+    std::string name() const override { return "broken"; }
+    int calls = 0;
+    CandidateVerdict verify(const Candidate&, std::stop_token) override {
+      ++calls;
+      CandidateVerdict v;
+      v.reason = "no CUDA-capable device";
+      v.verifier_failed = true;
+      return v;
+    }
+  };
+  ScriptedPolicy policy({candidate("speedup=2"), candidate("speedup=3")});
+  Broken verifier;
+  OptimizeResult r = run_optimize_job(request(), policy, verifier, nullptr, {});
+  CHECK(verifier.calls == 1);
+  CHECK(r.stop_reason == StopReason::Error);
+  CHECK(r.error.find("no CUDA-capable device") != std::string::npos);
+  CHECK(r.offers.empty());
+}
+
 TEST_CASE("OptimizeJob runs on its own thread and reports progress") {
   auto policy = std::make_unique<ScriptedPolicy>(std::vector<Candidate>{candidate("speedup=2"), candidate("wrong")});
   auto verifier = std::make_unique<ScriptedVerifier>();

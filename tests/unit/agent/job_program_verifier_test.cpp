@@ -59,4 +59,5 @@ TEST_CASE("without a GPU the program verifier says so and offers nothing") {
   CHECK_FALSE(verdict.correct);
   CHECK(v.original_error().find("original program") != std::string::npos);
   CHECK(verdict.reason == v.original_error());
+  CHECK(verdict.verifier_failed);
 }
