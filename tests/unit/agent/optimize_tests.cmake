@@ -3,7 +3,9 @@
 set(_here ${CMAKE_CURRENT_LIST_DIR})
 file(GLOB WARPLENS_OPTIMIZE_TESTS CONFIGURE_DEPENDS
   ${_here}/search_*.cpp ${_here}/job_*.cpp ${_here}/report_*.cpp ${_here}/candidate_*.cpp)
-warplens_test(agent_optimize_tests SOURCES ${WARPLENS_OPTIMIZE_TESTS} DEPS warplens_agent)
+# The optimize command is compiled in (server/cli_optimize.cpp) without the rest of the server.
+warplens_test(agent_optimize_tests SOURCES ${WARPLENS_OPTIMIZE_TESTS} ${PROJECT_SOURCE_DIR}/server/cli_optimize.cpp
+  DEPS warplens_agent warplens_analyzer)
 
 if(WARPLENS_WITH_CLANG)
   file(GLOB WARPLENS_REWRITE_TESTS CONFIGURE_DEPENDS ${_here}/rewrite_*.cpp)
