@@ -39,7 +39,8 @@ options:
   --kernel NAME           the kernel to optimise
   --budget SECONDS        wall-time budget of the search (default 600)
   --gpu-budget SECONDS    GPU-time budget (default 300)
-  --max-candidates N      candidates to verify, or to write with --candidates-only (default 24)
+  --max-candidates N      candidates to verify (--verify-dir: the first N of each directory),
+                          or to write with --candidates-only (default 24)
   --policy builtin|llm    who proposes candidates (default builtin)
   --capture DIR           verify against launches captured with `warplens capture` instead of
                           running FILE's own self-checking main
@@ -300,7 +301,9 @@ int verify_dirs(const Options& o) {
     verifiers.push_back(std::make_unique<ProgramVerifier>(original_of(*set), po));
     ProgramBatchItem item;
     item.verifier = verifiers.back().get();
-    item.candidates = set->candidates;
+    item.candidates = set->candidates;  // best predicted first
+    if (static_cast<int>(item.candidates.size()) > o.max_candidates)
+      item.candidates.resize(static_cast<std::size_t>(o.max_candidates));
     items.push_back(std::move(item));
     outcomes.push_back({std::move(*set), {}, std::nullopt, 0, 0});
   }

@@ -13,6 +13,7 @@
 #      speedup over eager and torch.compile, % of memory bandwidth, candidates
 #      tried, time; and the geometric mean.
 # Results and logs go to $OUT (default build-optimize-gpu/out); the summary is printed last.
+# MAX_CANDIDATES=N verifies only the N best-predicted candidates per example (default 16, all).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$root/build-optimize-gpu/out}
@@ -60,7 +61,7 @@ stamp "bandwidth ${bw:-?} GB/s; verifying candidates"
 dirs=()
 for d in "$root"/tests/gpu/optimize_candidates/*/; do dirs+=(--verify-dir "$d"); done
 "$build/bin/warplens-optimize" "${dirs[@]}" --pytorch-times "$OUT/torch.json" ${bw:+--bandwidth-gbs "$bw"} \
-  --report "$OUT/reports" --jobs "$cores" --gpu-jobs 6 --max-timing-s 1.5 --timeout 90 > "$OUT/summary.stdout" 2> "$OUT/verify.log"
+  --max-candidates "${MAX_CANDIDATES:-16}" --report "$OUT/reports" --jobs "$cores" --gpu-jobs 6 --max-timing-s 1.5 --timeout 90 > "$OUT/summary.stdout" 2> "$OUT/verify.log"
 rc=$?
 stamp "verification done (exit $rc)"
 tail -5 "$OUT/verify.log"
