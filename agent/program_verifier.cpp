@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "agent/verifier/compile.h"
-#include "agent/verifier/subprocess.h"
+#include "agent/verifier/tool_process.h"
 
 namespace warplens::agent {
 
@@ -58,6 +58,19 @@ fs::path fresh_work_dir() {
   return p;
 }
 
+// Runs a program with its output kept in the work directory
+// (<work>/<name>.<n>.out/.err, n unique per run: builds and checks may run
+// in parallel).
+verifier::ToolRun run_logged(std::vector<std::string> argv, double timeout_s, const fs::path& work,
+                             const std::string& name, std::stop_token stop) {
+  static std::atomic<unsigned> runs{0};
+  verifier::ToolSpec spec;
+  spec.argv = std::move(argv);
+  spec.timeout_s = timeout_s;
+  spec.log_stem = work / (name + "." + std::to_string(runs++));
+  return verifier::run_tool(spec, stop);
+}
+
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -89,21 +102,19 @@ ProgramVerifier::Built ProgramVerifier::build(const std::string& id, const std::
     b.log = "nvcc not found (set CUDA_PATH or pass --nvcc)";
     return b;
   }
-  verifier::ProcessSpec spec;
-  spec.argv = {nvcc};
-  for (const auto& f : options_.nvcc_flags) spec.argv.push_back(f);
-  spec.argv.push_back("-arch=" + options_.arch);
+  std::vector<std::string> argv = {nvcc};
+  for (const auto& f : options_.nvcc_flags) argv.push_back(f);
+  argv.push_back("-arch=" + options_.arch);
   const fs::path original_dir = fs::path(original_file_.path).parent_path();
-  if (!original_dir.empty()) spec.argv.push_back("-I" + original_dir.string());
-  for (const auto& d : options_.include_dirs) spec.argv.push_back("-I" + d);
-  spec.argv.push_back("-o");
-  spec.argv.push_back(b.binary.string());
-  spec.argv.push_back(src.string());
-  spec.timeout_s = options_.timeout_s;
-  verifier::ProcessResult r = verifier::run_process(spec, stop);
-  b.seconds = r.wall_ms / 1000.0;
+  if (!original_dir.empty()) argv.push_back("-I" + original_dir.string());
+  for (const auto& d : options_.include_dirs) argv.push_back("-I" + d);
+  argv.push_back("-o");
+  argv.push_back(b.binary.string());
+  argv.push_back(src.string());
+  verifier::ToolRun r = run_logged(std::move(argv), options_.timeout_s, work_, id + ".nvcc", stop);
+  b.seconds = r.process.wall_ms / 1000.0;
   b.ok = r.succeeded();
-  if (!b.ok) b.log = tail(r.describe() + "\n" + r.err + r.out);
+  if (!b.ok) b.log = tail(r.description + "\n" + r.err + r.out);
   return b;
 }
 
@@ -121,14 +132,14 @@ bool ProgramVerifier::prepare_original(std::stop_token stop) {
     return false;
   }
   original_binary_ = b.binary;
-  verifier::ProcessSpec spec;
-  spec.argv = {b.binary.string(), "--sets", std::to_string(options_.input_sets), "--time",
-               std::to_string(options_.timed_runs), "--max-time-s", std::to_string(options_.max_timing_seconds)};
-  spec.timeout_s = options_.timeout_s;
-  verifier::ProcessResult r = verifier::run_process(spec, stop);
+  verifier::ToolRun r = run_logged({b.binary.string(), "--sets", std::to_string(options_.input_sets), "--time",
+                                    std::to_string(options_.timed_runs), "--max-time-s",
+                                    std::to_string(options_.max_timing_seconds)},
+                                   options_.timeout_s, work_, "original.check", stop);
   original_ = parse_program_report(r.out);
   if (!original_) {
-    original_error_ = "the original program printed no WARPLENS_EXAMPLE report (" + r.describe() + "): " + tail(r.err);
+    original_error_ =
+        "the original program printed no WARPLENS_EXAMPLE report (" + r.description + "): " + tail(r.err);
     return false;
   }
   if (!original_->ok || !r.succeeded()) {
@@ -141,11 +152,10 @@ bool ProgramVerifier::prepare_original(std::stop_token stop) {
 
 void ProgramVerifier::time_original(std::stop_token stop) {
   if (original_binary_.empty()) return;
-  verifier::ProcessSpec spec;
-  spec.argv = {original_binary_.string(), "--sets", "0", "--time", std::to_string(options_.timed_runs), "--max-time-s",
-               std::to_string(options_.max_timing_seconds)};
-  spec.timeout_s = options_.timeout_s;
-  verifier::ProcessResult r = verifier::run_process(spec, stop);
+  verifier::ToolRun r = run_logged({original_binary_.string(), "--sets", "0", "--time",
+                                    std::to_string(options_.timed_runs), "--max-time-s",
+                                    std::to_string(options_.max_timing_seconds)},
+                                   options_.timeout_s, work_, "original.time", stop);
   if (auto rep = parse_program_report(r.out); rep && rep->ok && rep->time.median_ms > 0)
     original_ms_.push_back(rep->time.median_ms);
 }
@@ -158,15 +168,14 @@ void ProgramVerifier::check(const Built& built, CandidateVerdict& v, std::stop_t
     v.reason = "does not compile";
     return;
   }
-  verifier::ProcessSpec spec;
-  spec.argv = {built.binary.string(), "--sets", std::to_string(options_.input_sets), "--time", "0"};
-  spec.timeout_s = options_.timeout_s;
-  verifier::ProcessResult r = verifier::run_process(spec, stop);
-  v.verify_seconds += r.wall_ms / 1000.0;
-  v.gpu_seconds += r.wall_ms / 1000.0;
+  verifier::ToolRun r =
+      run_logged({built.binary.string(), "--sets", std::to_string(options_.input_sets), "--time", "0"},
+                 options_.timeout_s, work_, built.binary.filename().string() + ".check", stop);
+  v.verify_seconds += r.process.wall_ms / 1000.0;
+  v.gpu_seconds += r.process.wall_ms / 1000.0;
   auto rep = parse_program_report(r.out);
   if (!rep) {
-    v.reason = "no report from the candidate program (" + r.describe() + "): " + tail(r.err, 1500);
+    v.reason = "no report from the candidate program (" + r.description + "): " + tail(r.err, 1500);
     return;
   }
   v.input_sets = rep->sets;
@@ -174,23 +183,21 @@ void ProgramVerifier::check(const Built& built, CandidateVerdict& v, std::stop_t
   v.worst = rep->worst;
   v.correct = rep->ok && r.succeeded() && rep->sets >= options_.input_sets;
   if (!v.correct)
-    v.reason = !r.succeeded() && rep->ok ? "the candidate program failed (" + r.describe() + ")"
+    v.reason = !r.succeeded() && rep->ok ? "the candidate program failed (" + r.description + ")"
                                          : "wrong result: " + rep->worst;
 }
 
 void ProgramVerifier::time(const Built& built, CandidateVerdict& v, std::stop_token stop) const {
   if (!v.correct) return;
-  verifier::ProcessSpec spec;
-  spec.argv = {built.binary.string(), "--sets", "0", "--time", std::to_string(options_.timed_runs), "--max-time-s",
-               std::to_string(options_.max_timing_seconds)};
-  spec.timeout_s = options_.timeout_s;
-  verifier::ProcessResult r = verifier::run_process(spec, stop);
-  v.gpu_seconds += r.wall_ms / 1000.0;
-  v.verify_seconds += r.wall_ms / 1000.0;
+  verifier::ToolRun r = run_logged({built.binary.string(), "--sets", "0", "--time", std::to_string(options_.timed_runs),
+                                    "--max-time-s", std::to_string(options_.max_timing_seconds)},
+                                   options_.timeout_s, work_, built.binary.filename().string() + ".time", stop);
+  v.gpu_seconds += r.process.wall_ms / 1000.0;
+  v.verify_seconds += r.process.wall_ms / 1000.0;
   auto rep = parse_program_report(r.out);
   if (!rep || !rep->ok || !r.succeeded() || rep->time.median_ms <= 0) {
     v.correct = false;
-    v.reason = "the timing run failed (" + r.describe() + ")" + (rep ? ": " + rep->worst : "");
+    v.reason = "the timing run failed (" + r.description + ")" + (rep ? ": " + rep->worst : "");
     return;
   }
   v.candidate = rep->time;
