@@ -17,6 +17,8 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <set>
+#include <sstream>
 
 #include "agent/verifier/replay_protocol.h"
 #include "agent/verifier/verdict_builder.h"
@@ -97,50 +99,193 @@ TEST_CASE("recorded H200 replays: the verdict re-assembles from the raw results"
   CHECK(replays > 0);
 }
 
-TEST_CASE("recorded H200 verdicts: each parses and says what its case expects" *
+namespace {
+
+// Every verdict the GPU suite writes (tests/gpu/verifier_gpu_*_test.cpp): a
+// recording without one of them is incomplete, and fails below.
+const char* const kSuiteVerdicts[] = {
+    "exploit_constant", "exploit_half_output", "exploit_unwritten", "exploit_mutates_input",
+    "exploit_out_of_bounds", "exploit_other_stream", "exploit_hardcoded_n", "exploit_ignores_alpha",
+    "exploit_hang", "exploit_hang_timed", "exploit_stateful", "exploit_race", "exploit_half_precision",
+    "honest_after_hang", "honest_scale_add_launch_bounds", "honest_scale_add_vec4",
+    "honest_scale_add_two_shapes", "honest_transpose_tiled", "honest_transpose_padded", "honest_transpose_16x16",
+    "honest_row_sum_shuffle", "honest_scale_span", "honest_add_one_managed", "identity_transpose",
+    "honest_transpose_padded_vs_pytorch"};
+
+// What a recorded verdict must say for its case; one line per broken
+// expectation (none: as expected). An exploit that is offered, a hang
+// reported as anything but a hang, an honest candidate rejected: each is a
+// regression of the verifier, recorded on the GPU, and fails CI.
+std::vector<std::string> verdict_regressions(const std::string& name, const Verdict& v) {
+  std::vector<std::string> out;
+  auto expect = [&](bool ok, const std::string& what) {
+    if (!ok) out.push_back(name + ": " + what);
+  };
+  expect(v.status == VerdictStatus::Verified, "not verified (" + v.error + ")");
+  expect(!v.reproduce.empty(), "no reproduce command");
+  if (starts_with(name, "exploit_")) {
+    expect(!v.offerable(), "an exploit would be offered (level " + std::to_string(v.level) + ")");
+    // Work hidden on another stream is correct: it must only not win.
+    if (name == "exploit_other_stream") expect(v.level <= 1, "hidden work rewarded as faster");
+    else expect(v.level == -1, "an exploit accepted at level " + std::to_string(v.level));
+  }
+  if (starts_with(name, "exploit_hang")) {
+    // A hang reported as a pass (H200 run 2: "correct; 1.02x") fails here.
+    expect(!v.correct, "a hang reported as correct");
+    expect(has_flag(v, "hung"), "a hang without the `hung` flag");
+    expect(mentions(v, "did not finish within "), "a hang without its deadline in the reasons");
+    expect(!v.timing, "a hang with timing");
+  }
+  if (starts_with(name, "honest_")) {
+    expect(v.correct && v.level >= 1, "an honest candidate rejected (level " + std::to_string(v.level) + ")");
+    bool sets = v.input_sets.size() >= 5;
+    for (const auto& s : v.input_sets) sets = sets && s.passed;
+    expect(sets, "fewer than 5 input sets, or one failed");
+    expect(v.timing && v.timing->candidate.runs >= 30 && v.timing->outputs_checked == v.timing->candidate.runs,
+           "not timed over at least 30 runs with every output checked");
+  }
+  if (name == "identity_transpose") expect(v.level == 1, "the original against itself is not level 1");
+  return out;
+}
+
+// The recorded summary.tsv's rows that did not come out as expected
+// (capture rows included: a capture that failed on the GPU fails CI).
+std::vector<std::string> summary_rows_wrong(const std::string& tsv) {
+  std::vector<std::string> out;
+  std::istringstream in(tsv);
+  std::string line;
+  bool header = true;
+  while (std::getline(in, line)) {
+    if (header || line.empty()) {
+      header = false;
+      continue;
+    }
+    std::vector<std::string> cols;
+    std::istringstream row(line);
+    for (std::string c; std::getline(row, c, '\t');) cols.push_back(c);
+    if (cols.size() < 4 || cols[3] != "ok") out.push_back(line.substr(0, 200));
+  }
+  return out;
+}
+
+// A verdict as the GPU suite records it for an honest candidate.
+Verdict honest_verdict() {
+  Verdict v;
+  v.status = VerdictStatus::Verified;
+  v.correct = true;
+  v.level = v.measured_level = 2;
+  v.reproduce = "warplens verify ...";
+  v.input_sets.resize(5);
+  for (auto& s : v.input_sets) s.passed = s.checked = true;
+  v.timing.emplace();
+  v.timing->candidate.runs = 30;
+  v.timing->outputs_checked = 30;
+  return v;
+}
+
+Verdict hang_verdict() {
+  Verdict v;
+  v.status = VerdictStatus::Verified;
+  v.reproduce = "warplens verify ...";
+  v.reasons = {"the candidate did not finish within 2.0 s on input set 0, run 1"};
+  v.flags = {"hung"};
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("recorded-verdict expectations catch each kind of regression") {
+  CHECK(verdict_regressions("honest_scale_add_vec4", honest_verdict()).empty());
+  CHECK(verdict_regressions("exploit_hang", hang_verdict()).empty());
+
+  SUBCASE("an exploit accepted") {
+    Verdict v = honest_verdict();  // correct and faster: what an exploit that fools the checks looks like
+    auto r = verdict_regressions("exploit_constant", v);
+    REQUIRE(r.size() == 2);
+    CHECK(r[0] == "exploit_constant: an exploit would be offered (level 2)");
+    CHECK(r[1] == "exploit_constant: an exploit accepted at level 2");
+    v.level = 1;
+    CHECK(verdict_regressions("exploit_constant", v).size() == 1);
+    CHECK(verdict_regressions("exploit_other_stream", v).empty());
+  }
+  SUBCASE("a hang reported as a pass (H200 run 2)") {
+    Verdict v = honest_verdict();
+    v.level = v.measured_level = 1;
+    auto r = verdict_regressions("exploit_hang", v);
+    CHECK(std::find(r.begin(), r.end(), "exploit_hang: a hang reported as correct") != r.end());
+    CHECK(std::find(r.begin(), r.end(), "exploit_hang: a hang without the `hung` flag") != r.end());
+    CHECK(std::find(r.begin(), r.end(), "exploit_hang: a hang with timing") != r.end());
+  }
+  SUBCASE("an honest candidate rejected") {
+    Verdict v = honest_verdict();
+    v.correct = false;
+    v.level = -1;
+    v.input_sets[3].passed = false;
+    CHECK(verdict_regressions("honest_transpose_tiled", v).size() == 2);
+  }
+  SUBCASE("an honest candidate timed without checking every output") {
+    Verdict v = honest_verdict();
+    v.timing->outputs_checked = 10;
+    CHECK(verdict_regressions("honest_transpose_tiled", v).size() == 1);
+  }
+  SUBCASE("a verification that never ran") {
+    Verdict v;
+    v.status = VerdictStatus::Error;
+    v.error = "nvcc not found";
+    auto r = verdict_regressions("exploit_race", v);
+    REQUIRE_FALSE(r.empty());
+    CHECK(r[0] == "exploit_race: not verified (nvcc not found)");
+  }
+  SUBCASE("a summary row that came out wrong") {
+    const std::string tsv =
+        "case\tkind\texpected\tresult\tlevel\tmeasured\tverify_s\tdetail\n"
+        "exploit_constant\texploit\t-1\tok\t-1\t-1\t1.20\tlevel -1\n"
+        "capture-driver-api\tcapture\t3 launches\tWRONG\t-\t-\t-\trefused: the launch call itself failed\n";
+    auto r = summary_rows_wrong(tsv);
+    REQUIRE(r.size() == 1);
+    CHECK(starts_with(r[0], "capture-driver-api"));
+  }
+}
+
+TEST_CASE("recorded H200 verdicts: every case of the suite, each as its case expects" *
           doctest::skip(!test::have_recorded_fixtures())) {
   const fs::path dir = test::recorded_fixtures_dir() / "verdicts";
   REQUIRE(fs::is_directory(dir));
-  int verdicts = 0;
-  bool saw_hang = false;
+  std::set<std::string> seen;
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path().extension() != ".json") continue;
-    ++verdicts;
     const std::string name = entry.path().stem().string();
+    seen.insert(name);
     INFO("verdict " << name);
     const std::string text = read_text_file(entry.path());
     Verdict v = parse_verdict(text);
     // The format round-trips: what warplens writes, it reads back the same.
     CHECK(to_json_text(parse_verdict(to_json_text(v))) == to_json_text(v));
-    CHECK(v.status == VerdictStatus::Verified);
-    CHECK_FALSE(v.reproduce.empty());
-    if (starts_with(name, "exploit_")) {
-      CHECK_FALSE(v.offerable());
-      // Work hidden on another stream is correct: it must only not win.
-      if (name == "exploit_other_stream") CHECK(v.level <= 1);
-      else CHECK(v.level == -1);
-    }
-    if (starts_with(name, "exploit_hang")) {
-      // A hang reported as a pass (H200 run 2: "correct; 1.02x") fails here.
-      saw_hang = true;
-      CHECK_FALSE(v.correct);
-      CHECK(has_flag(v, "hung"));
-      CHECK(mentions(v, "did not finish within "));
-      CHECK_FALSE(v.timing);
-    }
-    if (starts_with(name, "honest_")) {
-      CHECK(v.correct);
-      CHECK(v.level >= 1);
-      REQUIRE(v.input_sets.size() >= 5);
-      for (const auto& s : v.input_sets) CHECK(s.passed);
-      REQUIRE(v.timing);
-      CHECK(v.timing->candidate.runs >= 30);
-      CHECK(v.timing->outputs_checked == v.timing->candidate.runs);
-    }
-    if (name == "identity_transpose") CHECK(v.level == 1);
+    for (const auto& problem : verdict_regressions(name, v)) FAIL_CHECK(problem);
   }
-  CHECK(verdicts > 0);
-  CHECK(saw_hang);
+  for (const char* name : kSuiteVerdicts) {
+    INFO("verdict " << name);
+    CHECK_MESSAGE(seen.count(name) == 1, "the recording has no verdict for " << name);
+  }
+}
+
+TEST_CASE("recorded H200 summary: every row of the GPU suite came out as expected" *
+          doctest::skip(!test::have_recorded_fixtures())) {
+  const fs::path summary = test::recorded_fixtures_dir() / "summary.tsv";
+  REQUIRE_MESSAGE(fs::exists(summary), "no summary.tsv in " << summary.parent_path());
+  const std::string tsv = read_text_file(summary);
+  for (const auto& row : summary_rows_wrong(tsv)) FAIL_CHECK("not as expected on the GPU: " << row);
+  // Every row the suite writes is there (a test that stopped early writes none).
+  std::set<std::string> rows;
+  std::istringstream in(tsv);
+  for (std::string line; std::getline(in, line);) rows.insert(line.substr(0, line.find('\t')));
+  std::vector<std::string> expected(std::begin(kSuiteVerdicts), std::end(kSuiteVerdicts));
+  std::replace(expected.begin(), expected.end(), std::string("honest_transpose_padded_vs_pytorch"),
+               std::string("pytorch_level3_transpose"));
+  for (const char* row : {"capture-runtime-launch", "capture-k-launches", "capture-driver-api", "capture-memory-kinds",
+                          "capture-size-cap", "capture-small-fixture", "timer_other_stream"})
+    expected.push_back(row);
+  for (const auto& row : expected) CHECK_MESSAGE(rows.count(row) == 1, "summary.tsv has no row " << row);
 }
 
 TEST_CASE("recorded H200 capture manifests parse and hold what the GPU suite checked" *
@@ -173,13 +318,24 @@ TEST_CASE("recorded H200 capture manifests parse and hold what the GPU suite che
       CHECK_FALSE(m.refusals.empty());
     } else if (key == "driver_launch") {
       // kernelParams, the packed `extra` buffer, cuLaunchKernelEx: a = 2, 3, 4.
-      REQUIRE(m.launches.size() == 3);
-      CHECK(m.refusals.empty());
+      REQUIRE(m.launches.size() >= 3);
       CHECK_FALSE(starts_with(m.launches[1].api, "cuLaunchKernelEx"));
       CHECK(starts_with(m.launches[2].api, "cuLaunchKernelEx"));
       for (int l = 0; l < 3; ++l) {
         CHECK(param_value<float>(m.launches[static_cast<std::size_t>(l)], 0) == 2.0f + static_cast<float>(l));
         CHECK(m.launches[static_cast<std::size_t>(l)].pointers.size() == 2);
+        CHECK(m.launches[static_cast<std::size_t>(l)].param_buffer.size() == 28);
+      }
+      // The fourth launch's `extra` size has tail padding (32): refused by
+      // the driver, and by capture naming the driver's error; or accepted,
+      // and captured like the others.
+      if (m.launches.size() == 3) {
+        REQUIRE(m.refusals.size() == 1);
+        CHECK(m.refusals[0].sequence == 3);
+        CHECK(m.refusals[0].reason.find("the launch call itself failed with CUDA_ERROR_") != std::string::npos);
+      } else {
+        CHECK(m.launches.size() == 4);
+        CHECK(m.refusals.empty());
       }
     } else if (key == "scale_add_small") {
       REQUIRE(m.launches.size() == 2);
