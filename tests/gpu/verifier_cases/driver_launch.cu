@@ -4,7 +4,14 @@
 // and 652 and on both parameter-passing styles. Built with -lcuda.
 //
 // Every failing call says which one and why on stderr, and the exit code
-// names the launch (2, 3, 4): the capture test shows both.
+// names the launch (2, 3, 4; 7: the packed layout disagrees with the
+// driver's): the capture test shows both.
+//
+// A fourth launch repeats H200 run 2's mistake on purpose: the `extra`
+// buffer's size given as sizeof of the packed struct (tail padding
+// included). The program reports what the driver answered ("driver_launch:
+// padded extra size ...") and carries on; the capture test checks that
+// capture agrees (a refusal naming the driver's error, or a fourth launch).
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -55,15 +62,15 @@ int main() {
 
   Packed packed = {3.0f, x, y, n};
   // The size the driver wants is where the last parameter ends (28 bytes),
-  // not sizeof(Packed) (32, with tail padding): the driver refuses a padded
-  // size with CUDA_ERROR_INVALID_VALUE (run 2 on the H200 passed sizeof and
-  // failed). The driver's own layout, where it can say, must agree.
+  // not sizeof(Packed) (32, with tail padding): a padded size fails the
+  // launch (run 2 on the H200 passed sizeof; see the fourth launch). The
+  // driver's own layout, where it can say, must agree.
   std::size_t size = offsetof(Packed, n) + sizeof packed.n;
   std::size_t last_offset = 0, last_size = 0;
   if (cuFuncGetParamInfo(f, 3, &last_offset, &last_size) == CUDA_SUCCESS && last_offset + last_size != size) {
     std::fprintf(stderr, "driver_launch: the kernel's parameters end at byte %zu, the packed buffer's at %zu\n",
                  last_offset + last_size, size);
-    return 3;
+    return 7;
   }
   void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
   if (!ok(cuLaunchKernel(f, grid, 1, 1, 256, 1, 1, 0, nullptr, nullptr, extra), "cuLaunchKernel(extra)")) return 3;
@@ -84,5 +91,21 @@ int main() {
   if (cudaDeviceSynchronize() != cudaSuccess) return 5;
   cudaMemcpy(h.data(), y, n * sizeof(float), cudaMemcpyDeviceToHost);
   std::printf("driver_launch y[0] = %f (expected 10)\n", h[0]);
-  return h[0] == 10.0f ? 0 : 6;
+  if (h[0] != 10.0f) return 6;
+
+  // The padded size (sizeof(Packed) = 32): expected to be refused.
+  std::size_t padded = sizeof packed;
+  packed.a = 5.0f;
+  void* padded_extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &padded,
+                          CU_LAUNCH_PARAM_END};
+  CUresult r = cuLaunchKernel(f, grid, 1, 1, 256, 1, 1, 0, nullptr, nullptr, padded_extra);
+  if (r == CUDA_SUCCESS) {
+    if (cudaDeviceSynchronize() != cudaSuccess) return 5;
+    std::fprintf(stderr, "driver_launch: padded extra size %zu accepted\n", padded);
+  } else {
+    const char* name = "?";
+    cuGetErrorName(r, &name);
+    std::fprintf(stderr, "driver_launch: padded extra size %zu refused: %s\n", padded, name);
+  }
+  return 0;
 }
