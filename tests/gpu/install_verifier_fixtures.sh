@@ -25,3 +25,10 @@ cp -r "$src/." "$dest/"
 echo "installed into $dest:"
 (cd "$dest" && find . -type f | sort | sed 's/^/  /' | head -60)
 du -sh "$dest"
+if [ -f "$dest/summary.tsv" ]; then
+  wrong=$(awk -F'\t' 'NR > 1 && $4 != "ok"' "$dest/summary.tsv")
+  if [ -n "$wrong" ]; then
+    echo "WARNING: rows not as expected on the GPU (verifier_recorded_test will fail on them):" >&2
+    echo "$wrong" | cut -c1-160 >&2
+  fi
+fi

@@ -3,9 +3,10 @@
 #
 #   OUT=/some/dir tests/gpu/run_verifier_h200.sh
 #
-# 1. builds without Clang (-DWARPLENS_WITH_CLANG=OFF, in $WARPLENS_BUILD_DIR,
-#    default build-h200, the profiler script's: same flags, so after it only
-#    the verifier's targets compile): warplens-replay, libwarplens_inject.so,
+# 1. builds without Clang (-G Ninja -DCMAKE_BUILD_TYPE=Release
+#    -DWARPLENS_WITH_CLANG=OFF, in $WARPLENS_BUILD_DIR, default build-h200,
+#    the profiler script's: same options, so after it only the verifier's
+#    targets compile): warplens-replay, libwarplens_inject.so,
 #    the verifier tests and a CLI front end;
 # 2. runs the GPU suite (verifier_gpu_tests): builds the case programs for
 #    this GPU, captures them through the injection library (runtime and
@@ -13,11 +14,15 @@
 #    small capture kept whole as a CI fixture), runs the adversarial suite
 #    (every exploit rejected, hangs killed at the run deadline) and the
 #    honest candidates (must pass), the PyTorch level-3 path and the timer
-#    self-check; meanwhile the CPU unit and nvcc tool tests;
+#    self-check; meanwhile the CPU unit tests (verifier, capture launch
+#    parameters) and the nvcc tool tests;
 # 3. reproduces one verdict with one CLI command, captures through the CLI,
 #    checks the no-GPU path;
-# 4. runs the CI tests that read recorded fixtures on what this run recorded;
-# 5. prints the summary last.
+# 4. runs the CI tests that read recorded fixtures on what this run recorded
+#    (they fail on any row not as expected, an exploit accepted, a hang
+#    passed, a missing verdict);
+# 5. prints the summary last: the steps, then the GPU suite's rows as a
+#    table, then one line "rows N, wrong W; ...; all as expected: yes|no".
 #
 # $OUT receives exactly two small files:
 #   verifier-summary.txt     the summary (also printed last)
@@ -135,7 +140,7 @@ export PATH=$PATH:/usr/local/cuda/bin
 # (LD_LIBRARY_PATH=<build>/fake_cuda; most GPU rows then fail, by design).
 log "configure and build in $build"
 targets="warplens-replay warplens_inject verifier_gpu_tests verifier_unit_tests verifier_tool_tests
-  warplens-verify-cli warplens_fake_cuda verifier_fake_gpu_tests"
+  capture_launch_params_tests warplens-verify-cli warplens_fake_cuda verifier_fake_gpu_tests"
 # shellcheck disable=SC2086
 if [ -n "${WARPLENS_VERIFIER_NO_BUILD:-}" ] ||
    { timeout "$(cap 60 170)" cmake -S "$root" -B "$build" -G Ninja -DWARPLENS_WITH_CLANG=OFF \
@@ -154,6 +159,7 @@ cases=$root/tests/gpu/verifier_cases
 
 # --- CPU tests, alongside the GPU suite (16 cores: they do not disturb it) ---------
 ("$bin/verifier_unit_tests" >"$R/logs/unit_tests.log" 2>&1; echo $? >"$work/unit.rc"
+ "$bin/capture_launch_params_tests" >"$R/logs/capture_params_tests.log" 2>&1; echo $? >"$work/params.rc"
  "$bin/verifier_tool_tests" >"$R/logs/tool_tests.log" 2>&1; echo $? >"$work/tool.rc") &
 unit_pid=$!
 
@@ -226,9 +232,13 @@ wait "$unit_pid" 2>/dev/null
 unit_pid=""
 unit_rc=$(cat "$work/unit.rc" 2>/dev/null || echo 124)
 tool_rc=$(cat "$work/tool.rc" 2>/dev/null || echo 124)
+params_rc=$(cat "$work/params.rc" 2>/dev/null || echo 124)
 add "verifier unit tests (CPU)" "$(doctest_result "$R/logs/unit_tests.log" "$unit_rc")"
+add "capture launch-parameter tests (CPU)" "$(doctest_result "$R/logs/capture_params_tests.log" "$params_rc")"
 add "nvcc tool tests" "$(doctest_result "$R/logs/tool_tests.log" "$tool_rc")"
 log "CI tests on the new fixtures"
+# The recorded tests read the suite's rows too (every row must be ok).
+[ -f "$R/summary.tsv" ] && cp "$R/summary.tsv" "$R/fixtures/summary.tsv"
 WARPLENS_VERIFIER_FIXTURES="$R/fixtures" timeout "$(cap 30 10)" "$bin/verifier_unit_tests" -tc='recorded*' \
   >"$R/logs/ci_on_fixtures.log" 2>&1
 ci_rc=$?
@@ -242,7 +252,6 @@ while IFS= read -r l; do add "  failed check" "$l"; done < <(cat "$R/logs/ci_on_
 
 # --- verdict ------------------------------------------------------------------------
 if [ -f "$R/summary.tsv" ]; then
-  cp "$R/summary.tsv" "$R/fixtures/summary.tsv"
   wrong=$(awk -F'\t' 'NR > 1 && $4 != "ok"' "$R/summary.tsv" | wc -l)
   rows=$(($(wc -l <"$R/summary.tsv") - 1))
 else
@@ -250,8 +259,8 @@ else
   rows=0
 fi
 ok=yes
-for rc in "$unit_rc" "$tool_rc" "$gpu_rc" "$ci_rc" "$fake_rc"; do [ "$rc" = 0 ] || ok=no; done
+for rc in "$unit_rc" "$params_rc" "$tool_rc" "$gpu_rc" "$ci_rc" "$fake_rc"; do [ "$rc" = 0 ] || ok=no; done
 [ "$wrong" = 0 ] && [ -z "${script_cli_failed:-}" ] || ok=no
-final_line="rows $rows, wrong $wrong; unit rc=$unit_rc, tool rc=$tool_rc, GPU suite rc=$gpu_rc (77 = no GPU), CI on fixtures rc=$ci_rc/$fake_rc; all as expected: $ok; $(elapsed) s"
+final_line="rows $rows, wrong $wrong; unit rc=$unit_rc/$params_rc, tool rc=$tool_rc, GPU suite rc=$gpu_rc (77 = no GPU), CI on fixtures rc=$ci_rc/$fake_rc; all as expected: $ok; $(elapsed) s"
 [ "$ok" = yes ] && script_rc=0
 exit "$script_rc"

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 
+#include "agent/verifier/tool_process.h"
 #include "agent/verifier/verifier.h"
 #include "tests/gpu/verifier_gpu_synthetic.h"
 #include "tests/unit/agent/verifier_test_support.h"
@@ -196,6 +197,41 @@ TEST_CASE("fake GPU: a candidate that hangs only once it is timed is killed at t
   REQUIRE(v.input_sets.size() == 5);
   for (const auto& set : v.input_sets) CHECK(set.passed);
   CHECK(mentions(v, "after passing every correctness run"));
+}
+
+TEST_CASE("fake GPU: a candidate child that never ends is killed at its time limit: -1, hung") {
+  // The backstop behind the per-run deadline: a child stuck where no run
+  // deadline reaches it (here a stand-in for warplens-replay that sleeps in
+  // candidate mode; the reference and the GPU probe are the real replay's).
+  test::TempDir dir;
+  const fs::path real = self_executable_dir() / "warplens-replay";
+  REQUIRE(fs::exists(real));
+  const fs::path stuck = dir.path() / "replay-stuck-in-candidate";
+  {
+    std::ofstream out(stuck);
+    out << "#!/bin/sh\nif [ \"$1\" = candidate ]; then exec sleep 600; fi\nexec '" << real.string()
+        << "' \"$@\"\n";
+  }
+  fs::permissions(stuck, fs::perms::owner_all);
+  VerifyRequest r;
+  r.capture_dir = capture("scale_add");
+  r.original_source = kCases / "scale_add.cu";
+  r.candidate_source = kCases / "candidates" / "honest_scale_add_launch_bounds.cu";
+  r.kernel = "scale_add";
+  r.replay_binary = stuck.string();
+  r.timed_runs = 10;
+  r.timeout_s = 8;
+  auto t0 = std::chrono::steady_clock::now();
+  Verdict v = verify(r);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  MESSAGE("stuck child: level " << v.level << " " << (v.reasons.empty() ? v.error : v.reasons.front()));
+  CHECK(v.status == VerdictStatus::Verified);
+  CHECK_FALSE(v.correct);
+  CHECK(v.level == -1);
+  CHECK_FALSE(v.timing);
+  CHECK(has_flag(v, "hung"));
+  CHECK(mentions(v, "did not finish within 8 s and was killed"));
+  CHECK(s < 60);  // the 8 s limit plus the kill's grace, compiles and the reference
 }
 
 TEST_CASE("fake GPU: honest candidates pass, with recomputed grids") {
