@@ -99,7 +99,9 @@ void merge_timing_pass(Profile& metrics, const Profile& timing) {
                           k.name + " was launched " + std::to_string(mine->launch_count) +
                               " times in the metrics pass and " + std::to_string(k.launch_count) +
                               " times in the timing pass (the program does not repeat itself "
-                              "exactly)");
+                              "exactly): its metrics are from the metrics pass's first " +
+                              std::to_string(mine->metric_launches) +
+                              " launch(es), its durations from the timing pass's launches");
     mine->launches.insert(mine->launches.end(), k.launches.begin(), k.launches.end());
     mine->timing.merge(k.timing);
   }

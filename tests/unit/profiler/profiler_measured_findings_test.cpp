@@ -247,7 +247,8 @@ TEST_CASE("a branch whose warps split often is reported as divergence, on its li
   rare.divergent = 13107;
   rare.uniform = 262144 - 13107;
   p.lines.push_back(rare);
-  auto divergence = with_code(measured_findings(p, {}), "warp-divergence");
+  const std::vector<Finding> findings = measured_findings(p, {});  // with_code points into it
+  auto divergence = with_code(findings, "warp-divergence");
   REQUIRE(divergence.size() == 1);
   const Finding& f = *divergence[0];
   CHECK(f.location.range.start.line == line - 1);

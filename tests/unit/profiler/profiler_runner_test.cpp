@@ -216,6 +216,39 @@ TEST_CASE("one pass: the metrics pass alone (said so), or the timing pass alone 
   }
 }
 
+TEST_CASE("both passes run the same program, arguments and directory; a program that differs is flagged") {
+  // Each run notes what it was started with; the timing run launches the
+  // kernel four times where the metrics run launched it once.
+  FakeProgram fake(std::string(R"sh(
+echo "$WARPLENS_PROFILE_PASS|$PWD|$0|$*" >> "$(dirname "$0")/runs.log"
+if [ "$WARPLENS_PROFILE_PASS" = timing ]; then
+  sed -i 's/"launch_count": 1/"launch_count": 4/' "$(dirname "$0")/template.json"
+fi
+)sh") + kWriteProfile);
+  fake.write_template();
+  RunOptions o = fake.options();
+  o.command.push_back("--size=7");
+  o.working_directory = fake.dir.path();
+  RunResult r = run_profile(o, {}, {}, gpu_present);
+  REQUIRE_MESSAGE(r.status == RunStatus::Ok, r.message);
+  const std::string same = "|" + fake.dir.path() + "|" + fake.script + "|arg one --size=7\n";
+  CHECK(test::read_file(fake.dir.file("runs.log")) == "metrics" + same + "timing" + same);
+
+  const Profile& p = *r.profile;
+  const Kernel& k = *p.find_kernel("_Z1kv");
+  // The metrics pass's count and measurements stay; the durations are the
+  // timing pass's own; nothing is averaged across the two.
+  CHECK(k.launch_count == 1);
+  CHECK(k.metric_launches == 1);
+  CHECK(k.timing.launches == 1);
+  REQUIRE(p.has_warning("launches-differ"));
+  for (const Warning& w : p.warnings)
+    if (w.code == "launches-differ")
+      CHECK(w.message == "k() was launched 1 times in the metrics pass and 4 times in the timing pass "
+                         "(the program does not repeat itself exactly): its metrics are from the metrics "
+                         "pass's first 1 launch(es), its durations from the timing pass's launches");
+}
+
 TEST_CASE("a timing pass that fails leaves the metrics, with a warning") {
   // The program writes its profile only when measuring.
   FakeProgram fake(std::string("[ \"$WARPLENS_PROFILE_METRICS\" = 1 ] || exit 3\n") + kWriteProfile);
