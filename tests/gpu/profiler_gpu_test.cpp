@@ -243,7 +243,12 @@ TEST_CASE("transpose, two passes: the naive store is 8x uncoalesced, the tile re
   CHECK(p.passes[1].kind == "timing");
   CHECK_FALSE(p.passes[1].metrics);
   CHECK(p.collector.sass_setup == "context");
-  CHECK(p.collector.sass_nonzero_values == p.collector.sass_values);
+  // Not all zero (the symptom of SASS metrics with the Activity API on).
+  // Some values may rightly be 0 (an instruction never executed, such as
+  // the trailing BRA after EXIT), so the exact checks are the per-line ones.
+  CHECK(p.collector.sass_nonzero_values > 0);
+  NOTE("transpose: " << p.collector.sass_nonzero_values << " of " << p.collector.sass_values
+                     << " SASS values nonzero");
   CHECK(p.collector.sass_unmatched_values == 0);
   REQUIRE(p.kernels.size() == 3);
   for (const Kernel& k : p.kernels) {

@@ -186,7 +186,9 @@ fi
 step "CPU unit tests on the fresh recordings"
 if [ "$recorded" = 3 ]; then
   t=$(cap 40 50)
+  # The nvcc build tests have nothing to do with the recordings (and take the longest).
   WARPLENS_PROFILE_FIXTURE_DIR=$profiles timeout -k 5 "$t" "$bin/profiler_unit_tests" \
+    --test-case-exclude='single-file build*,a self-contained .cu builds*' \
     >"$logs/unit_on_recordings.log" 2>&1
   rc=$?
   add "CPU tests on these recordings" "$(doctest_result "$logs/unit_on_recordings.log" $rc)"
