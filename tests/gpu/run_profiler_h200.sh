@@ -83,10 +83,11 @@ trap finish EXIT
 doctest_result() {
   local log=$1 rc=$2 line
   if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then echo "timed out (see $(basename "$log"))"; return; fi
-  line=$(grep -a '^\[doctest\] test cases:' "$log" | tail -1)
+  # ctest -V prefixes each line with the test's number ("1: [doctest] ...").
+  line=$(grep -a '\[doctest\] test cases:' "$log" | tail -1 | sed 's/.*\[doctest\] test cases://')
   if [ -z "$line" ]; then echo "no result (exit $rc, see $(basename "$log"))"; return; fi
-  echo "$line" | awk -F'|' '{gsub(/[^0-9]/,"",$1); gsub(/[^0-9]/,"",$2); gsub(/[^0-9]/,"",$4);
-    printf "%s/%s passed%s", $2, $1, ($4 > 0 ? ", " $4 " FAILED" : "")}'
+  echo "$line" | awk -F'|' '{gsub(/[^0-9]/,"",$1); gsub(/[^0-9]/,"",$2); gsub(/[^0-9]/,"",$3);
+    printf "%s/%s passed%s", $2, $1, ($3 > 0 ? ", " $3 " FAILED" : "")}'
   [ "$rc" = 0 ] || echo " (exit $rc)"
 }
 
@@ -128,7 +129,7 @@ t=$(cap 110 90)
 WARPLENS_GPU_OUT=$work/gpu timeout -k 5 "$t" ctest --test-dir "$build" -L gpu -R '^profiler_' \
   --output-on-failure -V >"$logs/gpu_tests.log" 2>&1
 rc=$?
-if grep -aq 'Skipped\|\*\*\*Skipped' "$logs/gpu_tests.log" && ! grep -aq '^\[doctest\] test cases:' "$logs/gpu_tests.log"; then
+if grep -aq 'Skipped\|\*\*\*Skipped' "$logs/gpu_tests.log" && ! grep -aq '\[doctest\] test cases:' "$logs/gpu_tests.log"; then
   # Nothing below can run either: say so, and exit as the tests do.
   add "profiler GPU tests" "skipped: no GPU (exit 77); nothing profiled"
   script_rc=77
