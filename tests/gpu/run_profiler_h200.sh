@@ -5,7 +5,7 @@
 #   OUT=/some/dir tests/gpu/run_profiler_h200.sh
 #
 # Steps (each capped so the whole run stays under WARPLENS_H200_BUDGET_S,
-# default 270 s, on a 16-core box):
+# default 285 s, on a 16-core box):
 #   1. build the profiler targets with -DWARPLENS_WITH_CLANG=OFF into
 #      ${WARPLENS_BUILD_DIR:-build-h200} (shared with the other areas' scripts;
 #      only profiler targets are built here); in parallel nvcc builds the
@@ -31,7 +31,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 start=$(date +%s)
-budget=${WARPLENS_H200_BUDGET_S:-270}
+budget=${WARPLENS_H200_BUDGET_S:-285}
 build=${WARPLENS_BUILD_DIR:-build-h200}
 case $build in /*) ;; *) build=$root/$build ;; esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/warplens-profiler-h200-XXXXXX")
@@ -110,7 +110,7 @@ bench_build_pid=$!
 build_ok=no
 if timeout "$(cap 60 200)" cmake -S "$root" -B "$build" -G Ninja -DWARPLENS_WITH_CLANG=OFF \
      -DCMAKE_BUILD_TYPE=Release >"$logs/configure.log" 2>&1 &&
-   timeout "$(cap 170 90)" cmake --build "$build" -j "$jobs" --target warplens_inject \
+   timeout "$(cap 170 100)" cmake --build "$build" -j "$jobs" --target warplens_inject \
      warplens_profile_cli profiler_unit_tests profiler_gpu_tests >"$logs/build.log" 2>&1; then
   build_ok=yes
 fi
@@ -125,7 +125,7 @@ cli=$bin/warplens-profile
 
 # --- GPU tests ------------------------------------------------------------------------
 step "profiler GPU tests (ctest -L gpu -R ^profiler_)"
-t=$(cap 110 90)
+t=$(cap 120 70)
 WARPLENS_GPU_OUT=$work/gpu timeout -k 5 "$t" ctest --test-dir "$build" -L gpu -R '^profiler_' \
   --output-on-failure -V >"$logs/gpu_tests.log" 2>&1
 rc=$?
@@ -147,7 +147,7 @@ step "profile the example programs"
 declare -A program_args=([transpose]="" [strided_copy]="2" [bank_reduction]="")  # as the provisional fixtures
 recorded=0
 for name in transpose strided_copy bank_reduction; do
-  t=$(cap 40 70)
+  t=$(cap 40 45)
   if [ "$t" -lt 10 ]; then add "profile $name" "skipped: time budget"; continue; fi
   # shellcheck disable=SC2086  # the program's arguments, word-split on purpose
   if timeout -k 5 "$t" "$cli" --timeout 30 --work-dir "$work/runs/$name" --out "$profiles/$name.json" \
@@ -186,7 +186,7 @@ fi
 # --- CPU tests on the fresh recordings ----------------------------------------------------
 step "CPU unit tests on the fresh recordings"
 if [ "$recorded" = 3 ]; then
-  t=$(cap 40 50)
+  t=$(cap 40 35)
   # The nvcc build tests have nothing to do with the recordings (and take the longest).
   WARPLENS_PROFILE_FIXTURE_DIR=$profiles timeout -k 5 "$t" "$bin/profiler_unit_tests" \
     --test-case-exclude='single-file build*,a self-contained .cu builds*' \
