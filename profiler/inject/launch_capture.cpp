@@ -216,6 +216,8 @@ void LaunchCapture::enter(const LaunchCallback& cb) {
   std::string over_cap;
   {
     std::lock_guard lock(mutex_);
+    // Even a capture refused for its size names the GPU it was refused on.
+    fill_device_info();
     if (manifest_.total_bytes + needed > settings_.max_bytes) {
       over_cap = "needs " + std::to_string(needed) + " bytes (each allocation before and after), over the cap of " +
                  std::to_string(settings_.max_bytes) + " bytes with " + std::to_string(manifest_.total_bytes) +
@@ -223,7 +225,6 @@ void LaunchCapture::enter(const LaunchCallback& cb) {
     } else {
       manifest_.total_bytes += needed;  // reserved
       attempt = attempts_++;
-      fill_device_info();
     }
   }
   if (!over_cap.empty()) return refuse(symbol, sequence, over_cap);
