@@ -24,8 +24,16 @@
 // cover M; the launch starts 32 times the threads (declared).
 //
 // Sums are reassociated (the verifier's tolerance judges that); max and min
-// are exact. Lanes other than 0 start each sum from zero, so a total carried
+// are exact. A __syncwarp follows each storing statement that is not the last,
+// so later statements on other lanes see the stores. Lanes other than 0 start each sum from zero, so a total carried
 // from an earlier loop is counted once.
+#include <clang/AST/StmtCXX.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
 #include "agent/rewrites/kernel_shapes.h"
 #include "agent/rewrites/rewrite.h"
 
@@ -93,6 +101,76 @@ bool has_jump(const Stmt* s, bool nested = false) {
   return false;
 }
 
+// Stores that collect_accesses cannot see (`*p = v`, `p->f = v`, `*p += v`):
+// the loop checks below reason only about subscripted stores.
+bool writes_through_pointer(const Stmt* s) {
+  auto plain = [](const clang::Expr* lhs) {
+    lhs = lhs->IgnoreParenImpCasts();
+    if (const auto* me = dyn_cast<MemberExpr>(lhs); me && !me->isArrow())
+      lhs = me->getBase()->IgnoreParenImpCasts();
+    return isa<DeclRefExpr>(lhs) || isa<ArraySubscriptExpr>(lhs);
+  };
+  bool found = false;
+  std::function<void(const Stmt*)> walk = [&](const Stmt* x) {
+    if (!x || found) return;
+    if (const auto* bo = dyn_cast<BinaryOperator>(x); bo && bo->isAssignmentOp() && !plain(bo->getLHS())) found = true;
+    if (const auto* uo = dyn_cast<UnaryOperator>(x); uo && uo->isIncrementDecrementOp() && !plain(uo->getSubExpr()))
+      found = true;
+    for (const Stmt* c : x->children()) walk(c);
+  };
+  walk(s);
+  return found;
+}
+
+// A call that may store to memory or print: printf/malloc/free, or a callee
+// taking a pointer or reference to non-const (it could write through it).
+bool calls_with_effects(const Stmt* s) {
+  if (contains_call_named(s, [](const std::string& n) { return n == "printf" || n == "malloc" || n == "free"; }))
+    return true;
+  bool found = false;
+  std::function<void(const Stmt*)> walk = [&](const Stmt* x) {
+    if (!x || found) return;
+    if (const auto* call = dyn_cast<CallExpr>(x)) {
+      const FunctionDecl* fd = call->getDirectCallee();
+      if (!fd) found = true;
+      else
+        for (const ParmVarDecl* p : fd->parameters()) {
+          QualType t = p->getType();
+          if ((t->isPointerType() && !t->getPointeeType().isConstQualified()) ||
+              (t->isReferenceType() && !t.getNonReferenceType().isConstQualified()))
+            found = true;
+        }
+    }
+    for (const Stmt* c : x->children()) walk(c);
+  };
+  walk(s);
+  return found;
+}
+
+bool has_nested_loop(const Stmt* body) {
+  bool found = false;
+  std::function<void(const Stmt*)> walk = [&](const Stmt* x) {
+    if (!x || found) return;
+    if (isa<ForStmt>(x) || isa<WhileStmt>(x) || isa<DoStmt>(x) || isa<CXXForRangeStmt>(x)) found = true;
+    for (const Stmt* c : x->children()) walk(c);
+  };
+  walk(body);
+  return found;
+}
+
+// Types __shfl_xor_sync exchanges and `acc = 0` resets.
+bool shuffle_type(QualType t) {
+  const auto* b = t.getCanonicalType()->getAs<BuiltinType>();
+  if (!b) return false;
+  switch (b->getKind()) {
+    case BuiltinType::Int: case BuiltinType::UInt: case BuiltinType::Long: case BuiltinType::ULong:
+    case BuiltinType::LongLong: case BuiltinType::ULongLong: case BuiltinType::Float: case BuiltinType::Double:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // The accumulator an update statement combines into, or nullopt.
 std::optional<Accumulator> update_of(const Stmt* s, const std::set<const VarDecl*>& outer, const Expr** value) {
   auto var_of = [&](const clang::Expr* e) -> const VarDecl* {
@@ -152,18 +230,57 @@ std::optional<RowLoop> row_loop(const KernelContext& ctx, const ForStmt* loop, c
     why = "a loop can exit early, synchronises or uses atomics";
     return std::nullopt;
   }
+  if (writes_through_pointer(body) || calls_with_effects(body)) {
+    why = "a loop stores through a pointer or calls a function that may store";
+    return std::nullopt;
+  }
+  const std::set<const VarDecl*> body_modified = modified_variables(body);
+  if (body_modified.count(rl.counter)) {
+    why = "a loop changes its counter inside its body";
+    return std::nullopt;
+  }
   std::set<const VarDecl*> modified;
-  for (const VarDecl* v : modified_variables(body))
-    if (v != rl.counter && !declared_inside(body, v)) modified.insert(v);
+  for (const VarDecl* v : body_modified)
+    if (!declared_inside(body, v)) modified.insert(v);
+  for (const VarDecl* v : modified)
+    if (refers_to(cond->getRHS(), v) || refers_to(rl.counter->getInit(), v)) {
+      why = "a loop's bounds depend on `" + v->getNameAsString() + "`, which the loop changes";
+      return std::nullopt;
+    }
   const Symbol ks{SymbolKind::LoopCounter, 0, rl.counter->getNameAsString(), true};
   if (modified.empty()) {
-    // Element-wise: each iteration writes its own elements (base + k).
-    for (const Access& a : collect_accesses(body)) {
+    // Element-wise: each iteration writes its own elements (base + k), and
+    // reads an array it writes only at the element it writes, so the
+    // iterations are independent and may run on any lane in any order. No
+    // inner loops: their counters could make two iterations' elements meet.
+    if (has_nested_loop(body)) {
+      why = "an element-wise loop has an inner loop";
+      return std::nullopt;
+    }
+    const auto accesses = collect_accesses(body);
+    std::map<const ValueDecl*, std::string> written;  // array -> the index text it is written at
+    for (const Access& a : accesses) {
       if (!a.write) continue;
       auto p = a.indices.size() == 1 ? ctx.polynomial(a.indices[0]) : std::nullopt;
       auto c = p ? coefficient(*p, ks) : std::nullopt;
-      if (a.is_shared || !c || !is_constant(*c, 1)) {
+      auto index = a.indices.size() == 1 ? ctx.text(a.indices[0]) : std::nullopt;
+      if (a.is_shared || !a.base || !c || !is_constant(*c, 1) || !index ||
+          (written.count(a.base) && written[a.base] != *index)) {
         why = "a loop writes `" + ctx.text(a.expr).value_or("?") + "`, not one element per iteration";
+        return std::nullopt;
+      }
+      for (const VarDecl* v : body_modified)
+        if (refers_to(a.indices[0], v)) {
+          why = "a loop writes `" + ctx.text(a.expr).value_or("?") + "` at an index computed inside the loop";
+          return std::nullopt;
+        }
+      written[a.base] = *index;
+    }
+    for (const Access& a : accesses) {
+      if (!a.read || !a.base || !written.count(a.base)) continue;
+      auto index = a.indices.size() == 1 ? ctx.text(a.indices[0]) : std::nullopt;
+      if (!index || *index != written[a.base]) {
+        why = "a loop reads `" + ctx.text(a.expr).value_or("?") + "` at another element than it writes";
         return std::nullopt;
       }
     }
@@ -176,8 +293,8 @@ std::optional<RowLoop> row_loop(const KernelContext& ctx, const ForStmt* loop, c
       return std::nullopt;
     }
   for (const VarDecl* v : modified)
-    if (!outer.count(v) || !v->getType()->isArithmeticType()) {
-      why = "a loop modifies `" + v->getNameAsString() + "`, which is not an accumulator declared before it";
+    if (!outer.count(v) || !shuffle_type(v->getType())) {
+      why = "a loop modifies `" + v->getNameAsString() + "`, which is not an int/float/double accumulator declared before it";
       return std::nullopt;
     }
   bool ok = true;
@@ -218,6 +335,11 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
     why = "the kernel already cooperates across threads (barriers or warp primitives)";
     return std::nullopt;
   }
+  for (const Access& a : collect_accesses(ctx.body))
+    if (a.is_shared) {
+      why = "the kernel uses shared memory, laid out for one thread per row";
+      return std::nullopt;
+    }
   auto region = guarded_region(ctx, vars, why);
   if (!region) return std::nullopt;
   if (!region->bounds.count(m.row.var) || !region->only_bounds) {
@@ -237,7 +359,7 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
       continue;
     }
     if (const auto* ds = dyn_cast<DeclStmt>(s)) {
-      if (!only_pure_declarations(ctx, {s})) {
+      if (!only_pure_declarations(ctx, {s}) || calls_with_effects(s)) {
         why = "a declaration with side effects in the row's work";
         return std::nullopt;
       }
@@ -252,7 +374,7 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
       return std::nullopt;
     }
     for (const VarDecl* v : modified_variables(s))
-      if (declared.count(v)) {
+      if (!declared_inside(s, v)) {
         why = "`" + v->getNameAsString() + "` is modified outside a loop (lanes would disagree)";
         return std::nullopt;
       }
@@ -338,6 +460,14 @@ class WarpPerRow final : public Rewrite {
       error = e.error();
       return false;
     }
+    // Lanes store different elements (element-wise loops) or only lane 0
+    // stores; what follows may read those stores from another lane, which
+    // only __syncwarp makes visible. The guard is uniform, so all 32 lanes
+    // reach each __syncwarp.
+    const Stmt* last = m->region.body.back();
+    auto sync_after = [&](const Stmt* s, const std::string& indent) {
+      return s == last ? std::string() : "\n" + indent + "__syncwarp();";
+    };
     for (const RowLoop& l : m->loops) {
       const std::string indent = ctx.indentation_at(l.loop->getBeginLoc());
       std::string before;
@@ -354,7 +484,7 @@ class WarpPerRow final : public Rewrite {
         error = e.error();
         return false;
       }
-      std::string after;
+      std::string after = l.accumulators.empty() ? sync_after(l.loop, indent) : "";
       for (const Accumulator& a : l.accumulators)
         after += "\n" + indent + a.var->getNameAsString() + " = " + helpers[a.op] + "(" + a.var->getNameAsString() + ");";
       if (!after.empty() && !e.insert_at_offset(ctx.offset_after_statement(l.loop), after)) {
@@ -365,7 +495,7 @@ class WarpPerRow final : public Rewrite {
     for (const Stmt* s : m->lane0) {
       const std::string indent = ctx.indentation_at(s->getBeginLoc());
       if (!e.insert(s->getBeginLoc(), "if (" + lane + " == 0) {\n" + indent + "  ") ||
-          !e.insert_at_offset(ctx.offset_after_statement(s), "\n" + indent + "}")) {
+          !e.insert_at_offset(ctx.offset_after_statement(s), "\n" + indent + "}" + sync_after(s, indent))) {
         error = e.error();
         return false;
       }
@@ -384,7 +514,8 @@ class WarpPerRow final : public Rewrite {
     out.notes.push_back("each row is handled by one full warp (blocks are multiples of 32); the row guard is uniform "
                         "across the warp");
     out.notes.push_back("reductions combine only by sum, max or min, and every lane receives the total; element-wise "
-                        "loops write one element per iteration; stores outside loops run once, in lane 0");
+                        "loops write one element per iteration; stores outside loops run once, in lane 0; "
+                        "__syncwarp orders stores before later reads by other lanes");
     out.notes.push_back("the launch grid covers the rows, and starts 32x the threads");
     return true;
   }
