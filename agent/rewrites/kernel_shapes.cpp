@@ -1,0 +1,438 @@
+#include "agent/rewrites/kernel_shapes.h"
+
+namespace warplens::agent::rw {
+
+using namespace clang;
+using clang::Expr;
+
+std::vector<const Stmt*> statements_of(const Stmt* s) {
+  std::vector<const Stmt*> out;
+  if (!s) return out;
+  if (const auto* c = dyn_cast<CompoundStmt>(s)) {
+    for (const Stmt* x : c->body()) out.push_back(x);
+  } else {
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::vector<IndexVar> global_index_vars(const KernelContext& ctx) {
+  std::vector<IndexVar> out;
+  std::function<void(const Stmt*)> walk = [&](const Stmt* s) {
+    if (!s) return;
+    if (const auto* ds = dyn_cast<DeclStmt>(s)) {
+      for (const Decl* d : ds->decls()) {
+        const auto* v = dyn_cast<VarDecl>(d);
+        if (!v || !v->getInit() || ctx.modified.count(v) || !v->getType()->isIntegerType()) continue;
+        auto p = ctx.polynomial(v->getInit());
+        if (!p) continue;
+        for (int dim = 0; dim < 3; ++dim)
+          if (is_global_id(*p, dim)) out.push_back({v, dim, ds});
+      }
+    }
+    for (const Stmt* c : s->children()) walk(c);
+  };
+  walk(ctx.body);
+  return out;
+}
+
+const IndexVar* index_var_for(const std::vector<IndexVar>& vars, const ValueDecl* d) {
+  for (const auto& v : vars)
+    if (v.var->getCanonicalDecl() == d->getCanonicalDecl()) return &v;
+  return nullptr;
+}
+
+namespace {
+
+bool is_cuda_or_math_function(const FunctionDecl* fd) {
+  if (!fd) return true;
+  const std::string name = fd->getNameAsString();
+  if (name.rfind("__", 0) == 0 || name.rfind("atomic", 0) == 0) return true;
+  // Functions from system/CUDA headers are library code.
+  const SourceManager& sm = fd->getASTContext().getSourceManager();
+  return sm.isInSystemHeader(fd->getLocation()) || !fd->hasBody();
+}
+
+bool function_uses_thread_state(const FunctionDecl* fd, int depth) {
+  if (!fd || depth > 4 || is_cuda_or_math_function(fd)) return false;
+  const Stmt* body = fd->getBody();
+  if (!body) return false;
+  bool found = false;
+  std::function<void(const Stmt*)> walk = [&](const Stmt* s) {
+    if (!s || found) return;
+    if (const auto* e = dyn_cast<Expr>(s); e && as_builtin(e)) found = true;
+    if (is_barrier_call(s)) found = true;
+    if (const auto* call = dyn_cast<CallExpr>(s))
+      if (function_uses_thread_state(call->getDirectCallee(), depth + 1)) found = true;
+    for (const Stmt* c : s->children()) walk(c);
+  };
+  walk(body);
+  return found || uses_warp_primitives(body);
+}
+
+// Conjuncts of a && b && c (or disjuncts of ||), parens stripped.
+void split_logical(const Expr* e, BinaryOperatorKind op, std::vector<const Expr*>& out) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto* bo = dyn_cast<BinaryOperator>(e); bo && bo->getOpcode() == op) {
+    split_logical(bo->getLHS(), op, out);
+    split_logical(bo->getRHS(), op, out);
+    return;
+  }
+  out.push_back(e);
+}
+
+bool is_return_only(const Stmt* s) {
+  if (isa<ReturnStmt>(s)) return true;
+  if (const auto* c = dyn_cast<CompoundStmt>(s)) return c->size() == 1 && isa<ReturnStmt>(c->body_front());
+  return false;
+}
+
+}  // namespace
+
+bool calls_thread_dependent_function(const Stmt* s) {
+  bool found = false;
+  std::function<void(const Stmt*)> walk = [&](const Stmt* x) {
+    if (!x || found) return;
+    if (const auto* call = dyn_cast<CallExpr>(x); call && !isa<CUDAKernelCallExpr>(call))
+      if (function_uses_thread_state(call->getDirectCallee(), 0)) found = true;
+    for (const Stmt* c : x->children()) walk(c);
+  };
+  walk(s);
+  return found;
+}
+
+bool uses_warp_primitives(const Stmt* s) {
+  return contains_call_named(s, [](const std::string& n) {
+    for (const char* p : {"__shfl", "__ballot", "__any", "__all", "__activemask", "__syncwarp", "__match",
+                          "__reduce", "tiled_partition", "coalesced_threads", "__uni"})
+      if (n.rfind(p, 0) == 0) return true;
+    return false;
+  });
+}
+
+bool uses_atomics(const Stmt* s) {
+  return contains_call_named(s, [](const std::string& n) {
+    return n.rfind("atomic", 0) == 0 || n.rfind("__atomic", 0) == 0;
+  });
+}
+
+bool identity_only_through_index_vars(const KernelContext& ctx, const std::vector<IndexVar>& vars,
+                                      std::string& why) {
+  std::set<const VarDecl*> index_decls;
+  for (const auto& v : vars) index_decls.insert(v.var);
+  bool ok = true;
+  std::function<void(const Stmt*)> walk = [&](const Stmt* s) {
+    if (!s || !ok) return;
+    if (const auto* ds = dyn_cast<DeclStmt>(s)) {
+      for (const Decl* d : ds->decls())
+        if (const auto* v = dyn_cast<VarDecl>(d); v && v->getInit() && !index_decls.count(v)) walk(v->getInit());
+      return;
+    }
+    if (const auto* bo = dyn_cast<BinaryOperator>(s); bo && bo->getOpcode() == BO_Mul) {
+      auto a = as_builtin(bo->getLHS()), b = as_builtin(bo->getRHS());
+      if (a && b && a->dim == b->dim &&
+          ((a->kind == SymbolKind::GridDim && b->kind == SymbolKind::BlockDim) ||
+           (a->kind == SymbolKind::BlockDim && b->kind == SymbolKind::GridDim)))
+        return;  // a grid stride
+    }
+    if (const auto* e = dyn_cast<Expr>(s)) {
+      if (auto b = as_builtin(e)) {
+        ok = false;
+        why = "the kernel reads thread/block coordinates outside a global index variable (" +
+              ctx.text(e).value_or("a builtin") + ")";
+        return;
+      }
+    }
+    for (const Stmt* c : s->children()) walk(c);
+  };
+  walk(ctx.body);
+  if (ok && calls_thread_dependent_function(ctx.body)) {
+    why = "the kernel calls a device function that depends on thread coordinates or synchronises";
+    return false;
+  }
+  return ok;
+}
+
+std::optional<GuardedRegion> guarded_region(const KernelContext& ctx, const std::vector<IndexVar>& vars,
+                                            std::string& why) {
+  if (!ctx.body) {
+    why = "the kernel has no body";
+    return std::nullopt;
+  }
+  GuardedRegion g;
+  std::vector<const Stmt*> stmts(ctx.body->body_begin(), ctx.body->body_end());
+  std::size_t i = 0;
+  for (; i < stmts.size(); ++i) {
+    if (isa<IfStmt>(stmts[i])) break;
+    if (!isa<DeclStmt>(stmts[i]) && !isa<NullStmt>(stmts[i])) {
+      why = "statements other than declarations before the bounds check";
+      return std::nullopt;
+    }
+    g.prologue.push_back(stmts[i]);
+  }
+  if (i == stmts.size()) {
+    why = "no bounds check (`if (i < n)`) on the global index";
+    return std::nullopt;
+  }
+  g.guard = cast<IfStmt>(stmts[i]);
+  if (g.guard->getElse() || g.guard->getInit() || g.guard->getConditionVariable()) {
+    why = "the bounds check has an else branch or an init statement";
+    return std::nullopt;
+  }
+  std::vector<const Expr*> terms;
+  if (is_return_only(g.guard->getThen())) {
+    g.early_exit = true;
+    for (std::size_t k = i + 1; k < stmts.size(); ++k) g.body.push_back(stmts[k]);
+    split_logical(g.guard->getCond(), BO_LOr, terms);
+  } else {
+    if (i + 1 != stmts.size()) {
+      why = "statements after the bounds-checked block";
+      return std::nullopt;
+    }
+    g.then_branch = g.guard->getThen();
+    g.body = statements_of(g.then_branch);
+    split_logical(g.guard->getCond(), BO_LAnd, terms);
+  }
+  for (const Expr* t : terms) {
+    const auto* bo = dyn_cast<BinaryOperator>(t);
+    bool matched = false;
+    if (bo) {
+      // Normal form: index OP bound, OP = `<` (guard) or `>=` (exit).
+      const Expr* lhs = bo->getLHS();
+      const Expr* rhs = bo->getRHS();
+      BinaryOperatorKind op = bo->getOpcode();
+      if (op == BO_GT) { std::swap(lhs, rhs); op = BO_LT; }
+      else if (op == BO_LE) { std::swap(lhs, rhs); op = BO_GE; }
+      const BinaryOperatorKind want = g.early_exit ? BO_GE : BO_LT;
+      if (op == want) {
+        if (const auto* ref = dyn_cast<DeclRefExpr>(strip(lhs)))
+          if (const IndexVar* iv = index_var_for(vars, ref->getDecl())) {
+            ExprRef b = ctx.lower(rhs);
+            if (b && !is_lane_varying(b)) {
+              g.bounds[iv->var] = rhs;
+              matched = true;
+            }
+          }
+      }
+    }
+    if (!matched) g.only_bounds = false;
+  }
+  if (g.bounds.empty()) {
+    why = "the kernel's condition does not bound a global index by a uniform value";
+    return std::nullopt;
+  }
+  return g;
+}
+
+std::optional<Dim3> constant_block(const KernelContext& ctx) {
+  std::optional<Dim3> block;
+  for (const CUDAKernelCallExpr* l : ctx.launches) {
+    auto b = eval_dim3(ctx.file, launch_config(l).block);
+    if (!b || (block && !(*block == *b))) return std::nullopt;
+    block = b;
+  }
+  return block;
+}
+
+namespace {
+
+// Additive terms of an expression: (sign, term).
+void additive_terms(const ParsedFile& f, const Expr* e, int sign, std::vector<std::pair<int, const Expr*>>& out,
+                    int depth = 0) {
+  const Expr* s = strip(e);
+  if (const auto* bo = dyn_cast<BinaryOperator>(s); bo && (bo->getOpcode() == BO_Add || bo->getOpcode() == BO_Sub)) {
+    additive_terms(f, bo->getLHS(), sign, out, depth);
+    additive_terms(f, bo->getRHS(), bo->getOpcode() == BO_Add ? sign : -sign, out, depth);
+    return;
+  }
+  out.push_back({sign, s});
+}
+
+// Follows an unmodified host local to its initialiser.
+const Expr* follow_local(const ParsedFile& f, const Expr* e) {
+  for (int depth = 0; depth < 8; ++depth) {
+    const Expr* s = strip(e);
+    const auto* ref = dyn_cast<DeclRefExpr>(s);
+    if (!ref) return s;
+    const auto* v = dyn_cast<VarDecl>(ref->getDecl());
+    if (!v || !v->hasLocalStorage() || !v->getInit() || isa<ParmVarDecl>(v)) return s;
+    const auto* fn = dyn_cast_or_null<FunctionDecl>(v->getDeclContext());
+    if (!fn || !fn->getBody() || modified_variables(fn->getBody()).count(v)) return s;
+    e = v->getInit();
+  }
+  return strip(e);
+}
+
+bool same_value(const ParsedFile& f, const Expr* a, const Expr* b) {
+  const Expr* x = strip(a);
+  const Expr* y = strip(b);
+  if (const auto* rx = dyn_cast<DeclRefExpr>(x))
+    if (const auto* ry = dyn_cast<DeclRefExpr>(y)) return rx->getDecl()->getCanonicalDecl() == ry->getDecl()->getCanonicalDecl();
+  auto cx = host_int(f, x), cy = host_int(f, y);
+  if (cx && cy) return *cx == *cy;
+  // Same spelling (e.g. `n / CHUNK` in both places).
+  CharSourceRange rx = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(x->getSourceRange()), f.sm(), f.lang());
+  CharSourceRange ry = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(y->getSourceRange()), f.sm(), f.lang());
+  if (rx.isInvalid() || ry.isInvalid()) return false;
+  return Lexer::getSourceText(rx, f.sm(), f.lang()) == Lexer::getSourceText(ry, f.sm(), f.lang()) &&
+         Lexer::getSourceText(rx, f.sm(), f.lang()).find_first_of("()+-*/") == StringRef::npos;
+}
+
+// Component `dim` of a grid argument (an integer for x, a dim3 constructor or
+// variable).
+const Expr* grid_component(const ParsedFile& f, const Expr* grid, int dim) {
+  const Expr* g = grid;
+  for (int depth = 0; depth < 8; ++depth) {
+    const Expr* s = g->IgnoreParenImpCasts();
+    if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(s)) s = m->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto* c = dyn_cast<CXXConstructExpr>(s)) {
+      if (c->getNumArgs() == 1 && c->getConstructor()->isCopyOrMoveConstructor()) {
+        g = c->getArg(0);
+        continue;
+      }
+      if (static_cast<unsigned>(dim) < c->getNumArgs() && !isa<CXXDefaultArgExpr>(c->getArg(dim))) return c->getArg(dim);
+      return nullptr;  // defaulted to 1
+    }
+    if (s->getType()->isIntegerType()) return dim == 0 ? s : nullptr;
+    if (const auto* ref = dyn_cast<DeclRefExpr>(s)) {
+      const auto* v = dyn_cast<VarDecl>(ref->getDecl());
+      if (!v || !v->getInit()) return nullptr;
+      const auto* fn = dyn_cast_or_null<FunctionDecl>(v->getDeclContext());
+      if (!fn || !fn->getBody() || modified_variables(fn->getBody()).count(v)) return nullptr;
+      g = v->getInit();
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool launches_cover(const KernelContext& ctx, int dim, const Expr* bound, std::string& why) {
+  if (ctx.launches.empty()) {
+    why = "no launch in this file to check the grid against the bound";
+    return false;
+  }
+  const Expr* b = strip(bound);
+  const auto* bref = dyn_cast<DeclRefExpr>(b);
+  const ParmVarDecl* bparam = bref ? dyn_cast<ParmVarDecl>(bref->getDecl()) : nullptr;
+  auto bconst = ctx.eval_int(bound);
+  if (!bparam && !bconst) {
+    why = "the bound `" + ctx.text(bound).value_or("?") + "` is neither a parameter nor a constant";
+    return false;
+  }
+  const ParsedFile& f = ctx.file;
+  for (const CUDAKernelCallExpr* l : ctx.launches) {
+    LaunchConfig c = launch_config(l);
+    auto block = eval_dim3(f, c.block);
+    const Expr* bound_arg = bparam ? l->getArg(static_cast<unsigned>(ctx.param_index(bparam))) : nullptr;
+    const std::int64_t bextent = !block ? 0 : dim == 0 ? block->x : dim == 1 ? block->y : block->z;
+    const Expr* gc = c.grid ? grid_component(f, c.grid, dim) : nullptr;
+    // Constants everywhere.
+    if (block && gc) {
+      auto g = host_int(f, gc);
+      std::optional<std::int64_t> n = bconst ? bconst : host_int(f, bound_arg);
+      if (g && n) {
+        if (*g * bextent >= *n) continue;
+        why = "a launch starts fewer threads than the bound";
+        return false;
+      }
+    }
+    if (!gc || !block) {
+      why = "the grid or block of a launch is not a form warplens can check";
+      return false;
+    }
+    // (E + D - 1) / D with D the block extent and E the bound's argument.
+    const Expr* g = follow_local(f, gc);
+    const auto* div = dyn_cast<BinaryOperator>(g);
+    bool ok = false;
+    if (div && div->getOpcode() == BO_Div) {
+      auto d = host_int(f, div->getRHS());
+      std::vector<std::pair<int, const Expr*>> terms;
+      additive_terms(f, div->getLHS(), 1, terms);
+      std::int64_t constant = 0;
+      const Expr* e = nullptr;
+      int variable_terms = 0;
+      for (auto& [sign, t] : terms) {
+        if (auto v = host_int(f, t)) constant += sign * *v;
+        else if (sign > 0) {
+          e = t;
+          ++variable_terms;
+        } else {
+          variable_terms = 99;
+        }
+      }
+      if (d && *d == bextent && variable_terms == 1 && constant == *d - 1 && bound_arg && same_value(f, e, bound_arg))
+        ok = true;
+    }
+    if (!ok) {
+      why = "cannot prove that a launch's grid covers the bound `" + ctx.text(bound).value_or("?") +
+            "` (expected a grid of (n + block - 1) / block)";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool only_pure_declarations(const KernelContext& ctx, const std::vector<const Stmt*>& stmts) {
+  for (const Stmt* s : stmts) {
+    const auto* ds = dyn_cast<DeclStmt>(s);
+    if (!ds) return false;
+    for (const Decl* d : ds->decls()) {
+      const auto* v = dyn_cast<VarDecl>(d);
+      if (!v) return false;
+      if (v->hasAttr<CUDASharedAttr>() || v->isStaticLocal()) return false;
+      if (const Expr* init = v->getInit()) {
+        if (!modified_variables(init).empty()) return false;
+        if (contains_call_named(init, [](const std::string& n) {
+              return n.rfind("atomic", 0) == 0 || n.rfind("__syncthreads", 0) == 0 || n == "printf" ||
+                     n == "malloc" || n == "free";
+            }))
+          return false;
+        if (contains_barrier(init)) return false;
+      }
+    }
+  }
+  (void)ctx;
+  return true;
+}
+
+std::optional<std::array<std::int64_t, 32>> lane_values(const ExprRef& e, const Dim3& block) {
+  if (!e) return std::nullopt;
+  if (auto p = to_polynomial(e)) {
+    for (const auto& [mono, coeff] : p->terms) {
+      bool lane = false, unknown = false;
+      for (const Symbol& s : mono) {
+        if (s.kind == SymbolKind::ThreadIdx) lane = true;
+        else if (s.kind != SymbolKind::BlockDim && s.kind != SymbolKind::WarpSize) unknown = true;
+      }
+      if (lane && unknown) return std::nullopt;
+    }
+  }
+  std::array<std::int64_t, 32> out{};
+  for (int lane = 0; lane < 32; ++lane) {
+    const std::int64_t bx = std::max<std::int64_t>(1, block.x), by = std::max<std::int64_t>(1, block.y);
+    const std::int64_t t[3] = {lane % bx, (lane / bx) % by, lane / (bx * by)};
+    bool bad = false;
+    auto v = evaluate(e, [&](const Symbol& s) -> std::optional<std::int64_t> {
+      switch (s.kind) {
+        case SymbolKind::ThreadIdx: return t[s.dim];
+        case SymbolKind::BlockDim: return s.dim == 0 ? block.x : s.dim == 1 ? block.y : block.z;
+        case SymbolKind::WarpSize: return 32;
+        case SymbolKind::Local:
+          if (!s.uniform) bad = true;
+          return 0;
+        case SymbolKind::LoopCounter:
+          if (!s.uniform) bad = true;
+          return 0;
+        default: return 0;
+      }
+    });
+    if (!v || bad) return std::nullopt;
+    out[lane] = *v;
+  }
+  return out;
+}
+
+}  // namespace warplens::agent::rw
