@@ -3,6 +3,9 @@
 // Ollama, llama.cpp, hosted APIs) differ: content as a string or a list of
 // parts, arguments as a string or an object, missing tool-call ids, errors as
 // {"error": {...}}, {"object": "error", ...} or {"detail": ...}.
+//
+// This wire format is the LLM module's own format, which is why nlohmann/json
+// appears here (the layering rule keeps JSON out of engine APIs otherwise).
 #pragma once
 
 #include <string>

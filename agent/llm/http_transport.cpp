@@ -160,48 +160,51 @@ HttpOutcome http_post(const HttpRequest& request, const TransportOptions& option
   bool have_response = false;
   std::string tls_setup_error;
 
+  http::request<http::string_body> req{http::verb::post, request.target, 11};
+  req.set(http::field::host, url.host_header());
+  req.set(http::field::user_agent, "warplens");
+  req.set(http::field::content_type, "application/json");
+  req.set(http::field::accept, "application/json");
+  for (const auto& h : request.headers) req.set(h.name, h.value);
+  req.body() = request.body;
+  req.prepare_payload();
+
+  auto with = [](error_code& ec) { return asio::redirect_error(asio::use_awaitable, ec); };
+  // After every step: stop on an error, or when the deadline or a stop closed the socket.
+  auto failed = [&](const error_code& ec) {
+    failure = ec;
+    return ec || cancelled || timed_out;
+  };
+  // Write the request and read the response, over TCP or TLS alike.
+  auto send_and_receive = [&](auto& stream) -> asio::awaitable<void> {
+    error_code ec;
+    stage = Stage::Write;
+    co_await http::async_write(stream, req, with(ec));
+    if (failed(ec)) co_return;
+    stage = Stage::Read;
+    beast::flat_buffer buffer;
+    co_await http::async_read(stream, buffer, parser, with(ec));
+    if (failed(ec)) co_return;
+    have_response = true;
+  };
   auto exchange = [&]() -> asio::awaitable<void> {
-    auto with = [&](error_code& ec) { return asio::redirect_error(asio::use_awaitable, ec); };
     error_code ec;
     stage = Stage::Resolve;
     auto endpoints = co_await resolver.async_resolve(url.host, std::to_string(url.port), with(ec));
-    if (ec || cancelled || timed_out) { failure = ec; co_return; }
+    if (failed(ec)) co_return;
     stage = Stage::Connect;
     co_await lowest.async_connect(endpoints, with(ec));
-    if (ec || cancelled || timed_out) { failure = ec; co_return; }
-
-    http::request<http::string_body> req{http::verb::post, request.target, 11};
-    req.set(http::field::host, url.host_header());
-    req.set(http::field::user_agent, "warplens");
-    req.set(http::field::content_type, "application/json");
-    req.set(http::field::accept, "application/json");
-    for (const auto& h : request.headers) req.set(h.name, h.value);
-    req.body() = request.body;
-    req.prepare_payload();
-
-    if (secure) {
-      tls_setup_error = configure_peer_name(secure->native_handle(), url.host, options.verify_tls);
-      if (!tls_setup_error.empty()) co_return;
-      stage = Stage::Handshake;
-      co_await secure->async_handshake(ssl::stream_base::client, with(ec));
-      if (ec || cancelled || timed_out) { failure = ec; co_return; }
-      stage = Stage::Write;
-      co_await http::async_write(*secure, req, with(ec));
-      if (ec || cancelled || timed_out) { failure = ec; co_return; }
-      stage = Stage::Read;
-      beast::flat_buffer buffer;
-      co_await http::async_read(*secure, buffer, parser, with(ec));
-      if (ec || cancelled || timed_out) { failure = ec; co_return; }
-    } else {
-      stage = Stage::Write;
-      co_await http::async_write(*plain, req, with(ec));
-      if (ec || cancelled || timed_out) { failure = ec; co_return; }
-      stage = Stage::Read;
-      beast::flat_buffer buffer;
-      co_await http::async_read(*plain, buffer, parser, with(ec));
-      if (ec || cancelled || timed_out) { failure = ec; co_return; }
+    if (failed(ec)) co_return;
+    if (!secure) {
+      co_await send_and_receive(*plain);
+      co_return;
     }
-    have_response = true;
+    tls_setup_error = configure_peer_name(secure->native_handle(), url.host, options.verify_tls);
+    if (!tls_setup_error.empty()) co_return;
+    stage = Stage::Handshake;
+    co_await secure->async_handshake(ssl::stream_base::client, with(ec));
+    if (failed(ec)) co_return;
+    co_await send_and_receive(*secure);
   };
 
   asio::co_spawn(ioc, exchange(), [&](std::exception_ptr e) {

@@ -40,7 +40,7 @@ std::vector<ToolDefinition> tool_definitions();
 
 class ToolBox {
  public:
-  ToolBox(const LlmConfig& config);
+  explicit ToolBox(const LlmConfig& config);
 
   // Runs one call against the current round's context.
   ToolOutcome call(const ToolCall& call, const PolicyContext& context, int turn);
@@ -63,7 +63,7 @@ class ToolBox {
                                           std::string& error) const;
   const AnalysisResult* original_analysis(const PolicyContext& context);
 
-  const LlmConfig& config_;
+  LlmConfig config_;  // a copy: the tool box may outlive the caller's config
   std::map<std::string, std::string> proposed_;  // id -> source, in id order
   int next_number_ = 1;
   std::optional<AnalysisResult> original_analysis_;

@@ -74,18 +74,6 @@ class ScriptedVerifier : public CandidateVerifier {
   std::vector<Candidate> seen;
 };
 
-struct Round {
-  SourceFile file = llm_test::transpose_file();
-  std::string kernel = "transpose";
-  std::vector<Finding> findings;
-  std::optional<ProfileHints> profile;
-  std::vector<TriedCandidate> history;
-  PolicyTools tools = llm_test::fake_tools();
-  PolicyContext context() {
-    return PolicyContext{file, kernel, findings, profile, history, BudgetLeft{300, 6, 100}, &tools};
-  }
-};
-
 }  // namespace
 
 TEST_CASE("the factory builds the policy, or says what is wrong with the config") {
@@ -157,7 +145,7 @@ TEST_CASE("a full ReAct episode through the optimize job ends with a verified ca
 TEST_CASE("tool argument errors are answered to the model, which can then recover") {
   ScriptedLlmEndpoint endpoint(script("tool_argument_errors.json"));
   LlmPolicy policy(config_for(endpoint));
-  Round round;
+  llm_test::Round round;
   std::vector<Candidate> out = policy.propose(round.context(), 1, {});
   check_no_failures(endpoint);
   CHECK(endpoint.unused_exchanges() == 0);
@@ -180,7 +168,7 @@ TEST_CASE("the policy stops at max_turns") {
   LlmConfig config = config_for(endpoint);
   config.max_turns = 3;
   LlmPolicy policy(config);
-  Round round;
+  llm_test::Round round;
   CHECK(policy.propose(round.context(), 4, {}).empty());
   check_no_failures(endpoint);
   CHECK(endpoint.requests().size() == 3);
@@ -195,7 +183,7 @@ TEST_CASE("a model that keeps answering in prose is taken to be done") {
   ScriptedLlmEndpoint endpoint({llm_test::text_reply("Hmm."), llm_test::text_reply("Still thinking."),
                                 llm_test::text_reply("I would tile it.")});
   LlmPolicy policy(config_for(endpoint));
-  Round round;
+  llm_test::Round round;
   CHECK(policy.propose(round.context(), 4, {}).empty());
   check_no_failures(endpoint);
   CHECK(policy.stopped_because() == "the model stopped calling tools");
@@ -205,7 +193,7 @@ TEST_CASE("a tool call written as text means the endpoint does not parse tool ca
   ScriptedLlmEndpoint endpoint({llm_test::text_reply(
       "<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"transpose.cu\"}}\n</tool_call>")});
   LlmPolicy policy(config_for(endpoint));
-  Round round;
+  llm_test::Round round;
   try {
     policy.propose(round.context(), 4, {});
     FAIL("expected an error");
@@ -218,7 +206,7 @@ TEST_CASE("a tool call written as text means the endpoint does not parse tool ca
 TEST_CASE("cancellation mid-request returns promptly with nothing") {
   ScriptedLlmEndpoint endpoint({{json::object(), json{{"delay_ms", 20000}, {"reply", {{"content", "late"}}}}}});
   LlmPolicy policy(config_for(endpoint));
-  Round round;
+  llm_test::Round round;
   std::stop_source stop;
   std::jthread canceller([&] {
     std::this_thread::sleep_for(300ms);
@@ -265,11 +253,9 @@ TEST_CASE("an HTTP error ends the job with a clear message (and no key)") {
 TEST_CASE("the job's wall budget caps the request; running out of it is not an error") {
   ScriptedLlmEndpoint endpoint({{json::object(), json{{"delay_ms", 20000}, {"reply", {{"content", "late"}}}}}});
   LlmPolicy policy(config_for(endpoint));
-  Round round;
-  PolicyContext ctx{round.file, round.kernel, round.findings, round.profile, round.history, BudgetLeft{2, 6, 100},
-                    &round.tools};
+  llm_test::Round round;
   const auto t0 = std::chrono::steady_clock::now();
-  CHECK(policy.propose(ctx, 4, {}).empty());
+  CHECK(policy.propose(round.context(BudgetLeft{2, 6, 100}), 4, {}).empty());
   const auto waited = std::chrono::steady_clock::now() - t0;
   CHECK(waited >= 1500ms);
   CHECK(waited < 5s);

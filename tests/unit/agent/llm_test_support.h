@@ -142,4 +142,18 @@ inline warplens::agent::PolicyTools fake_tools() {
   return t;
 }
 
+// One propose() round's context for the transpose kernel (the PolicyContext
+// refers to these members, so keep the Round alive while it is used).
+struct Round {
+  warplens::SourceFile file = transpose_file();
+  std::string kernel = "transpose";
+  std::vector<warplens::Finding> findings;
+  std::optional<warplens::agent::ProfileHints> profile;
+  std::vector<warplens::agent::TriedCandidate> history;
+  warplens::agent::PolicyTools tools = fake_tools();
+  warplens::agent::PolicyContext context(warplens::agent::BudgetLeft left = {300, 6, 100}) {
+    return warplens::agent::PolicyContext{file, kernel, findings, profile, history, left, &tools};
+  }
+};
+
 }  // namespace llm_test

@@ -125,13 +125,8 @@ TEST_CASE("static_analysis and compile run on the original, a draft or an earlie
   LlmConfig config;
   config.model = "m";
   ToolBox box(config);
-  SourceFile file = llm_test::transpose_file();
-  std::string kernel = "transpose";
-  std::vector<Finding> findings;
-  std::optional<ProfileHints> profile;
-  std::vector<TriedCandidate> history;
-  PolicyTools tools = llm_test::fake_tools();
-  PolicyContext ctx{file, kernel, findings, profile, history, BudgetLeft{100, 4, 10}, &tools};
+  llm_test::Round round;
+  PolicyContext ctx = round.context();
   std::string a = box.call(call("static_analysis", json::object()), ctx, 1).reply;
   CHECK(a.find("line 9 [uncoalesced-global]") != std::string::npos);
   CHECK(a.find("`if (r < rows && c < cols) out[c * rows + r] = in[r * cols + c];`") != std::string::npos);
@@ -143,21 +138,20 @@ TEST_CASE("static_analysis and compile run on the original, a draft or an earlie
 }
 
 TEST_CASE("host-code changes are allowed only when configured") {
+  llm_test::Round round;
+  PolicyContext ctx = round.context();
+  const json edit = {{"description", "bigger blocks"},
+                     {"edits", {{{"old", "transpose<<<grid, block>>>"}, {"new", "transpose<<<grid, dim3(32, 16)>>>"}}}}};
   LlmConfig config;
   config.model = "m";
+  ToolBox strict(config);
+  CHECK(strict.call(call("propose_edit", edit), ctx, 1).reply.find("host code launching the kernel changed") !=
+        std::string::npos);
   config.allow_host_changes = true;
-  ToolBox box(config);
-  SourceFile file = llm_test::transpose_file();
-  std::string kernel = "transpose";
-  std::vector<Finding> findings;
-  std::optional<ProfileHints> profile;
-  std::vector<TriedCandidate> history;
-  PolicyTools tools = llm_test::fake_tools();
-  PolicyContext ctx{file, kernel, findings, profile, history, BudgetLeft{100, 4, 10}, &tools};
-  ToolOutcome o = box.call(call("propose_edit", {{"description", "bigger blocks"},
-                                                 {"edits", {{{"old", "dim3 block(32, 8);"}, {"new", "dim3 block(32, 16);"}}}}}),
-                           ctx, 1);
-  CHECK(o.candidate);
+  ToolBox lenient(config);
+  ToolOutcome o = lenient.call(call("propose_edit", edit), ctx, 1);
+  REQUIRE(o.candidate);
+  CHECK(o.candidate->source.find("dim3(32, 16)") != std::string::npos);
 }
 
 TEST_CASE("verdicts read the way the model needs them") {
