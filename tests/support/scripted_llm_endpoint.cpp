@@ -365,7 +365,8 @@ void ScriptedLlmEndpoint::handle(Stream& stream, int fd) {
     res.body() = body.dump();
   }
   if (!content_type_set) res.set(http::field::content_type, "application/json");
-  res.prepare_payload();
+  if (response.value("chunked", false)) res.chunked(true);  // Transfer-Encoding: chunked
+  else res.prepare_payload();
   {
     std::lock_guard lock(mutex_);
     const bool ok = res.result_int() >= 200 && res.result_int() < 300;

@@ -30,6 +30,7 @@
 //             "finish_reason": "tool_calls"}   -> expanded into a chat.completion body
 //   "body": {...} (any JSON, sent as is)   "raw_body": "text"
 //   "delay_ms": 5000   "hang_up": true (close the connection without answering)
+//   "chunked": true (Transfer-Encoding: chunked instead of Content-Length)
 // "${NAME}" in the fixture text is replaced from the variables given to load_script.
 #pragma once
 

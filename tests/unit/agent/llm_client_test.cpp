@@ -173,6 +173,12 @@ TEST_CASE("a plain HTTP completion: headers, body and reply") {
   CHECK(endpoint.requests()[0].headers.at("content-type") == "application/json");
 }
 
+TEST_CASE("a chunked response body") {
+  ScriptedLlmEndpoint endpoint({{json::object(), json{{"chunked", true}, {"reply", {{"content", "in chunks"}}}}}});
+  ChatClient client(config_for(endpoint));
+  CHECK(client.complete(hello(), {}, {}).message.content == "in chunks");
+}
+
 TEST_CASE("no key configured: no Authorization header") {
   ScriptedLlmEndpoint endpoint({{json{{"authorization", nullptr}}, json{{"reply", {{"content", "ok"}}}}}});
   ChatClient client(config_for(endpoint, ""));
