@@ -62,6 +62,31 @@ std::string summarise(const OptimizeResult& r) {
 
 }  // namespace
 
+void finalize_result(OptimizeResult& result, std::string_view original_text) {
+  result.offers.clear();
+  const std::uint64_t base_hash = text_hash(original_text);
+  for (const auto& t : result.tried) {
+    if (!offerable(t.verdict)) continue;
+    Offer o;
+    o.candidate_id = t.candidate.id;
+    o.title = offer_title(t.verdict);
+    o.plan = to_string(t.candidate.plan);
+    o.edits = t.candidate.edits.empty() && t.candidate.source != original_text
+                  ? minimal_edits(original_text, t.candidate.source)
+                  : t.candidate.edits;
+    o.full_text = t.candidate.source;
+    o.base_text_hash = base_hash;
+    o.speedup = t.verdict.speedup;
+    o.level = t.verdict.level;
+    o.input_sets = t.verdict.input_sets;
+    o.launch_changes = t.candidate.launch_changes;
+    result.offers.push_back(std::move(o));
+  }
+  std::stable_sort(result.offers.begin(), result.offers.end(),
+                   [](const Offer& a, const Offer& b) { return a.speedup > b.speedup; });
+  result.summary = summarise(result);
+}
+
 OptimizeResult run_optimize_job(const OptimizeRequest& request, Policy& policy, CandidateVerifier& verifier,
                                 const PolicyTools* tools, const ProgressCallback& progress, std::stop_token stop) {
   const auto start = Clock::now();
@@ -162,26 +187,8 @@ OptimizeResult run_optimize_job(const OptimizeRequest& request, Policy& policy, 
   }
   if (stop.stop_requested() && result.stop_reason != StopReason::Error) result.stop_reason = StopReason::Cancelled;
 
-  const std::uint64_t base_hash = text_hash(request.file.text);
-  for (const auto& t : result.tried) {
-    if (!offerable(t.verdict)) continue;
-    Offer o;
-    o.candidate_id = t.candidate.id;
-    o.title = offer_title(t.verdict);
-    o.plan = to_string(t.candidate.plan);
-    o.edits = t.candidate.edits;
-    o.full_text = t.candidate.source;
-    o.base_text_hash = base_hash;
-    o.speedup = t.verdict.speedup;
-    o.level = t.verdict.level;
-    o.input_sets = t.verdict.input_sets;
-    o.launch_changes = t.candidate.launch_changes;
-    result.offers.push_back(std::move(o));
-  }
-  std::stable_sort(result.offers.begin(), result.offers.end(),
-                   [](const Offer& a, const Offer& b) { return a.speedup > b.speedup; });
   result.wall_seconds = seconds_since(start);
-  result.summary = summarise(result);
+  finalize_result(result, request.file.text);
   report(result.summary);
   return result;
 }

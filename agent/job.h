@@ -14,6 +14,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -113,5 +114,9 @@ class OptimizeJob {
 
 // "Apply verified rewrite: 3.4x faster (level 2, correct on 5 input sets)"
 std::string offer_title(const CandidateVerdict& verdict);
+
+// Fills `offers` (verified level >= 2, plausible, fastest first) and
+// `summary` from `tried`; used by the job and by batch verification.
+void finalize_result(OptimizeResult& result, std::string_view original_text);
 
 }  // namespace warplens::agent

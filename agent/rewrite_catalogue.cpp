@@ -66,7 +66,7 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        "turn a one-element-per-thread kernel into a grid-stride loop (correct for any grid) and optionally "
        "launch a persistent grid",
        S::Loop,
-       {{"blocks-per-sm", {0, 8, 16, 32}, "0 keeps the grid; otherwise at most this many blocks per SM"}},
+       {{"blocks-per-sm", {8, 16, 32}, "at most this many blocks per SM (the kernel is correct for any grid)"}},
        {}},
       {"warp-shuffle-reduction",
        "replace a shared-memory tree reduction (interleaved or sequential addressing) with warp shuffles and "
@@ -104,12 +104,6 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        S::Structure,
        {},
        {codes::kFusableIntermediate}},
-      {"tile-k-loop",
-       "stage the operands of a 2-D kernel's reduction loop (C[i][j] += f(A[i][k], B[k][j])) through shared "
-       "tiles, so each element is loaded once per block instead of once per thread",
-       S::Structure,
-       {{"tile", {32, 16}, "tile edge; the block becomes tile x tile"}},
-       {codes::kUncoalescedGlobal}},
   };
   return catalogue;
 }

@@ -1,14 +1,4 @@
-#include <cstdio>
-#include <cstring>
+// The warplens binary: everything is in server/cli_*.cpp.
+#include "server/cli.h"
 
-#include "analysis/analyzer.h"
-
-int main(int argc, char** argv) {
-  if (argc > 1 && std::strcmp(argv[1], "--version") == 0) {
-    std::printf("warplens %s (front end: %s)\n", WARPLENS_VERSION,
-                warplens::frontend_available() ? "clang 19" : "none");
-    return 0;
-  }
-  std::fprintf(stderr, "warplens: not yet implemented\n");
-  return 2;
-}
+int main(int argc, char** argv) { return warplens::server::cli_main(argc, argv, WARPLENS_VERSION); }

@@ -10,19 +10,29 @@ namespace rw {
 
 // One accessor per rewrite file.
 const Rewrite& pad_shared_rewrite();
+const Rewrite& stage_shared_tile_rewrite();
 const Rewrite& restrict_const_rewrite();
+const Rewrite& vectorize_rewrite();
+const Rewrite& vectorize_struct_rewrite();
 const Rewrite& block_size_rewrite();
 const Rewrite& launch_bounds_rewrite();
 const Rewrite& unroll_rewrite();
+const Rewrite& grid_stride_rewrite();
+const Rewrite& warp_shuffle_reduction_rewrite();
+const Rewrite& reduction_grid_stride_rewrite();
 const Rewrite& swap_thread_mapping_rewrite();
 const Rewrite& interleave_chunks_rewrite();
 const Rewrite& warp_per_row_rewrite();
+const Rewrite& fuse_elementwise_rewrite();
 
 const std::vector<const Rewrite*>& clang_rewrites() {
+  // Catalogue order (rewrite_catalogue.cpp).
   static const std::vector<const Rewrite*> all = {
-      &pad_shared_rewrite(),  &restrict_const_rewrite(),      &block_size_rewrite(),
-      &launch_bounds_rewrite(), &unroll_rewrite(),            &swap_thread_mapping_rewrite(),
-      &interleave_chunks_rewrite(), &warp_per_row_rewrite(),
+      &pad_shared_rewrite(),       &stage_shared_tile_rewrite(),      &restrict_const_rewrite(),
+      &vectorize_rewrite(),        &vectorize_struct_rewrite(),       &block_size_rewrite(),
+      &launch_bounds_rewrite(),    &unroll_rewrite(),                 &grid_stride_rewrite(),
+      &warp_shuffle_reduction_rewrite(), &reduction_grid_stride_rewrite(), &swap_thread_mapping_rewrite(),
+      &interleave_chunks_rewrite(), &warp_per_row_rewrite(),          &fuse_elementwise_rewrite(),
   };
   return all;
 }

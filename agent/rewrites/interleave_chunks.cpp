@@ -20,7 +20,7 @@ using clang::Expr;
 
 struct Match {
   std::vector<IndexVar> vars;
-  const IndexVar* t = nullptr;
+  IndexVar t;
   const ForStmt* loop = nullptr;
   const VarDecl* k = nullptr;
   const clang::Expr* chunk = nullptr;    // K (loop bound)
@@ -36,7 +36,7 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
     why = "needs exactly one 1-D global thread index";
     return std::nullopt;
   }
-  m.t = &m.vars[0];
+  m.t = m.vars[0];
   if (!identity_only_through_index_vars(ctx, m.vars, why)) return std::nullopt;
   if (contains_barrier(ctx.body) || uses_warp_primitives(ctx.body)) {
     why = "barriers or warp primitives";
@@ -47,11 +47,11 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
   std::string guard_why;
   auto region = guarded_region(ctx, m.vars, guard_why);
   if (region) {
-    if (!region->bounds.count(m.t->var) || !region->only_bounds) {
+    if (!region->bounds.count(m.t.var) || !region->only_bounds) {
       why = "the guard is not a plain `t < T`";
       return std::nullopt;
     }
-    auto text = ctx.text(region->bounds.at(m.t->var));
+    auto text = ctx.text(region->bounds.at(m.t.var));
     if (!text) {
       why = "the guard's bound is not plain source text";
       return std::nullopt;
@@ -136,7 +136,7 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
   for (const Access& a : collect_accesses(m.loop->getBody())) {
     if (a.indices.size() != 1 || a.is_shared) continue;
     const clang::Expr* idx = a.indices[0];
-    if (!refers_to(idx, m.k) && !refers_to(idx, m.t->var)) continue;
+    if (!refers_to(idx, m.k) && !refers_to(idx, m.t.var)) continue;
     auto p = ctx.polynomial(idx);
     if (!p) {
       why = "subscript `" + ctx.text(a.expr).value_or("?") + "` is not affine";
@@ -155,11 +155,11 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
       why = "subscript `" + ctx.text(a.expr).value_or("?") + "` is not `t * K + k + c`";
       return std::nullopt;
     }
-    uses_inside += references_to(idx, m.k).size() + references_to(idx, m.t->var).size();
+    uses_inside += references_to(idx, m.k).size() + references_to(idx, m.t.var).size();
     m.indexed.push_back(a.expr);
     if (m.example.empty()) m.example = ctx.text(a.expr).value_or("?");
   }
-  const std::size_t all_uses = references_to(m.loop->getBody(), m.k).size() + references_to(m.loop->getBody(), m.t->var).size();
+  const std::size_t all_uses = references_to(m.loop->getBody(), m.k).size() + references_to(m.loop->getBody(), m.t.var).size();
   if (m.indexed.empty() || all_uses != uses_inside) {
     why = "t or k is used outside `t * K + k` subscripts";
     return std::nullopt;
@@ -194,7 +194,7 @@ class InterleaveChunks final : public Rewrite {
     auto m = match(ctx, error);
     if (!m) return false;
     const std::string j = fresh_name(ctx.file, "j");
-    const std::string k = m->k->getNameAsString(), t = m->t->var->getNameAsString();
+    const std::string k = m->k->getNameAsString(), t = m->t.var->getNameAsString();
     // Each subscript E (= t*K + k + c) becomes j + E[t := 0, k := 0] = j + c.
     for (const ArraySubscriptExpr* a : m->indexed) {
       const clang::Expr* idx = a->getIdx();
@@ -202,7 +202,7 @@ class InterleaveChunks final : public Rewrite {
         error = out.edits.error();
         return false;
       }
-      for (const ValueDecl* d : {static_cast<const ValueDecl*>(m->k), static_cast<const ValueDecl*>(m->t->var)})
+      for (const ValueDecl* d : {static_cast<const ValueDecl*>(m->k), static_cast<const ValueDecl*>(m->t.var)})
         for (const DeclRefExpr* r : references_to(idx, d))
           if (!out.edits.replace(r, "0")) {
             error = out.edits.error();

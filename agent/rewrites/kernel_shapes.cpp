@@ -398,6 +398,236 @@ bool only_pure_declarations(const KernelContext& ctx, const std::vector<const St
   return true;
 }
 
+std::optional<Elementwise> match_elementwise(const KernelContext& ctx, std::string& why) {
+  Elementwise m;
+  m.vars = global_index_vars(ctx);
+  if (m.vars.size() != 1 || m.vars[0].dim != 0) {
+    why = "needs exactly one 1-D global index";
+    return std::nullopt;
+  }
+  m.index = m.vars[0];
+  if (!identity_only_through_index_vars(ctx, m.vars, why)) return std::nullopt;
+  if (contains_barrier(ctx.body) || uses_warp_primitives(ctx.body)) {
+    why = "barriers or warp primitives";
+    return std::nullopt;
+  }
+  auto region = guarded_region(ctx, m.vars, why);
+  if (!region) return std::nullopt;
+  if (!region->bounds.count(m.index.var) || !region->only_bounds || region->bounds.size() != 1) {
+    why = "the guard is not a plain `i < n`";
+    return std::nullopt;
+  }
+  m.region = *region;
+  m.bound = region->bounds.at(m.index.var);
+  for (const Stmt* s : m.region.prologue) {
+    if (refers_to(s, m.index.var) && s != m.index.decl) {
+      why = "a declaration before the guard depends on the index";
+      return std::nullopt;
+    }
+    if (s == m.index.decl && cast<DeclStmt>(s)->isSingleDecl() == false) {
+      why = "the index is declared together with other variables";
+      return std::nullopt;
+    }
+  }
+  if (!only_pure_declarations(ctx, m.region.prologue)) {
+    why = "declarations with effects before the guard";
+    return std::nullopt;
+  }
+  for (const Stmt* s : m.region.body) {
+    if (contains_return(s)) {
+      why = "a return inside the element's work";
+      return std::nullopt;
+    }
+    if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) {
+      why = "break/continue at the top of the element's work";
+      return std::nullopt;
+    }
+  }
+  // Locals declared before the guard are not modified by the element's work.
+  for (const Stmt* s : m.region.prologue)
+    for (const Decl* d : cast<DeclStmt>(s)->decls())
+      if (const auto* v = dyn_cast<VarDecl>(d))
+        for (const Stmt* b : m.region.body)
+          if (modified_variables(b).count(v)) {
+            why = "the element's work modifies `" + v->getNameAsString() + "`, declared before the guard";
+            return std::nullopt;
+          }
+  std::set<const Stmt*> top_level(m.region.body.begin(), m.region.body.end());
+  for (const Stmt* s : m.region.body)
+    for (const Access& a : collect_accesses(s)) {
+      if (a.is_shared) {
+        why = "shared memory";
+        return std::nullopt;
+      }
+      if (a.indices.size() != 1) {
+        why = "a multi-dimensional subscript";
+        return std::nullopt;
+      }
+      const Expr* idx = strip(a.indices[0]);
+      const auto* ref = dyn_cast<DeclRefExpr>(idx);
+      const bool at_i = ref && ref->getDecl()->getCanonicalDecl() == m.index.var->getCanonicalDecl();
+      if (!at_i) {
+        if (is_lane_varying(ctx.lower(a.indices[0]))) {
+          why = "subscript `" + ctx.text(a.expr).value_or("?") + "` is neither [i] nor the same for every thread";
+          return std::nullopt;
+        }
+        if (a.write) {
+          why = "a store to a location shared by all threads";
+          return std::nullopt;
+        }
+        continue;
+      }
+      const auto* param = dyn_cast_or_null<ParmVarDecl>(a.base);
+      if (!param || !param->getType()->isPointerType()) {
+        why = "`" + ctx.text(a.expr).value_or("?") + "` does not index a pointer parameter";
+        return std::nullopt;
+      }
+      auto it = std::find_if(m.arrays.begin(), m.arrays.end(), [&](const auto& x) { return x.param == param; });
+      if (it == m.arrays.end()) {
+        m.arrays.push_back({param, false, false, false, {}});
+        it = m.arrays.end() - 1;
+      }
+      it->read |= a.read;
+      it->written |= a.write;
+      it->uses.push_back(a.expr);
+      if (a.write && !a.read && !a.member)
+        for (const Stmt* t : top_level)
+          if (const auto* bo = dyn_cast<BinaryOperator>(t); bo && bo->getOpcode() == BO_Assign &&
+                                                             bo->getLHS()->IgnoreParenImpCasts() == a.expr)
+            it->written_unconditionally = true;
+    }
+  // Pointers used other than by [i] subscripts (offsets, calls) are out of reach.
+  for (const auto& arr : m.arrays) {
+    std::size_t refs = 0;
+    for (const Stmt* s : m.region.body) refs += references_to(s, arr.param).size();
+    if (refs != arr.uses.size()) {
+      why = "`" + arr.param->getNameAsString() + "` is used other than by [i] subscripts";
+      return std::nullopt;
+    }
+  }
+  if (m.arrays.empty()) {
+    why = "no per-element global access";
+    return std::nullopt;
+  }
+  return m;
+}
+
+bool launches_pass_distinct_pointers(const KernelContext& ctx, const std::vector<const ParmVarDecl*>& params,
+                                     std::string& why) {
+  if (ctx.launches.empty()) {
+    why = "no launch in this file shows which pointers are passed";
+    return false;
+  }
+  for (const CUDAKernelCallExpr* l : ctx.launches) {
+    std::set<const Decl*> seen;
+    for (const ParmVarDecl* p : params) {
+      const int i = ctx.param_index(p);
+      if (i < 0 || static_cast<unsigned>(i) >= l->getNumArgs()) return false;
+      const Expr* arg = l->getArg(static_cast<unsigned>(i))->IgnoreParenImpCasts();
+      if (const auto* c = dyn_cast<ExplicitCastExpr>(arg)) arg = c->getSubExpr()->IgnoreParenImpCasts();
+      const auto* ref = dyn_cast<DeclRefExpr>(arg);
+      if (!ref) {
+        why = "a launch passes `" + ctx.text(arg).value_or("an expression") + "` for `" + p->getNameAsString() +
+              "`: cannot rule out aliasing";
+        return false;
+      }
+      if (!seen.insert(ref->getDecl()->getCanonicalDecl()).second) {
+        why = "a launch passes `" + ref->getDecl()->getNameAsString() + "` for two pointer parameters";
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+std::optional<std::string> text_with_replacements(const KernelContext& ctx, const Stmt* s,
+                                                  const std::map<const ValueDecl*, std::string>& names,
+                                                  const std::map<const Stmt*, std::string>& nodes) {
+  auto range = ctx.char_range(s->getSourceRange());
+  if (!range) return std::nullopt;
+  const unsigned begin = ctx.sm().getFileOffset(range->getBegin()), end = ctx.sm().getFileOffset(range->getEnd());
+  struct Splice {
+    unsigned b, e;
+    std::string text;
+  };
+  std::vector<Splice> splices;
+  bool ok = true;
+  std::function<void(const Stmt*)> walk = [&](const Stmt* x) {
+    if (!x || !ok) return;
+    if (auto it = nodes.find(x); it != nodes.end()) {
+      auto r = ctx.char_range(x->getSourceRange());
+      if (!r) {
+        ok = false;
+        return;
+      }
+      splices.push_back({ctx.sm().getFileOffset(r->getBegin()), ctx.sm().getFileOffset(r->getEnd()), it->second});
+      return;
+    }
+    if (const auto* ref = dyn_cast<DeclRefExpr>(x)) {
+      for (const auto& [d, text] : names)
+        if (d->getCanonicalDecl() == ref->getDecl()->getCanonicalDecl()) {
+          if (ref->getBeginLoc().isMacroID()) {
+            ok = false;
+            return;
+          }
+          const unsigned b = ctx.sm().getFileOffset(ref->getLocation());
+          splices.push_back({b, b + static_cast<unsigned>(ref->getNameInfo().getAsString().size()), text});
+        }
+    }
+    for (const Stmt* c : x->children()) walk(c);
+  };
+  walk(s);
+  if (!ok) return std::nullopt;
+  std::sort(splices.begin(), splices.end(), [](const Splice& a, const Splice& b) { return a.b < b.b; });
+  std::string out;
+  unsigned at = begin;
+  for (const Splice& sp : splices) {
+    if (sp.b < at || sp.e > end) return std::nullopt;  // nested or outside: give up
+    out += ctx.slice(at, sp.b) + sp.text;
+    at = sp.e;
+  }
+  out += ctx.slice(at, end);
+  return out;
+}
+
+std::optional<std::string> text_with_renames(const KernelContext& ctx, const Stmt* s,
+                                             const std::map<const ValueDecl*, std::string>& names) {
+  return text_with_replacements(ctx, s, names, {});
+}
+
+namespace {
+const char* kVectorHelpers = R"(// Added by warplens (vectorize): `V` consecutive elements in one 8/16/32-byte access.
+template <int V, typename T>
+__device__ __forceinline__ void wl_vector_load(T (&dst)[V], const T* src) {
+  if constexpr (sizeof(T) * V == 16) {
+    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
+  } else if constexpr (sizeof(T) * V == 8) {
+    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
+  } else if constexpr (sizeof(T) * V == 32) {
+    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
+    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
+  } else {
+    for (int k = 0; k < V; ++k) dst[k] = src[k];
+  }
+}
+template <int V, typename T>
+__device__ __forceinline__ void wl_vector_store(T* dst, const T (&src)[V]) {
+  if constexpr (sizeof(T) * V == 16) {
+    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
+  } else if constexpr (sizeof(T) * V == 8) {
+    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
+  } else if constexpr (sizeof(T) * V == 32) {
+    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
+    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
+  } else {
+    for (int k = 0; k < V; ++k) dst[k] = src[k];
+  }
+}
+)";
+}  // namespace
+
+const char* vector_helpers_text() { return kVectorHelpers; }
+
 std::optional<std::array<std::int64_t, 32>> lane_values(const ExprRef& e, const Dim3& block) {
   if (!e) return std::nullopt;
   if (auto p = to_polynomial(e)) {

@@ -71,6 +71,57 @@ bool uses_atomics(const clang::Stmt* s);
 // Called functions other than CUDA/math builtins whose body uses thread builtins.
 bool calls_thread_dependent_function(const clang::Stmt* s);
 
+// A one-element-per-thread kernel:
+//   [declarations]; int i = blockIdx.x * blockDim.x + threadIdx.x; [declarations]
+//   if (i < n) { BODY }        (or `if (i >= n) return; BODY`)
+// where thread identity is used only through i, BODY has no barrier, shared
+// memory, warp primitive, return or loop-level break, the prologue does not
+// depend on i, and every global subscript in BODY is exactly `p[i]` or
+// lane-uniform.
+struct Elementwise {
+  std::vector<IndexVar> vars;
+  IndexVar index;  // a copy: the struct is returned and copied freely
+  GuardedRegion region;
+  const clang::Expr* bound = nullptr;
+  // Global pointer parameters accessed at [i], with their roles in BODY.
+  struct Array {
+    const clang::ParmVarDecl* param = nullptr;
+    bool read = false, written = false;
+    bool written_unconditionally = false;  // a top-level `p[i] = ...` statement of BODY
+    std::vector<const clang::ArraySubscriptExpr*> uses;
+  };
+  std::vector<Array> arrays;
+};
+std::optional<Elementwise> match_elementwise(const KernelContext& ctx, std::string& why);
+
+// Every launch in the file passes distinct plain variables for the given
+// pointer parameters (no argument twice, no pointer arithmetic).
+bool launches_pass_distinct_pointers(const KernelContext& ctx, const std::vector<const clang::ParmVarDecl*>& params,
+                                     std::string& why);
+
+// Source text of `s` with every reference to a declaration in `names`
+// replaced by the mapped text (for copying code into another scope).
+std::optional<std::string> text_with_renames(const KernelContext& ctx, const clang::Stmt* s,
+                                             const std::map<const clang::ValueDecl*, std::string>& names);
+// Same, also replacing whole sub-expressions (e.g. p[i] -> wl_p[wl_c]).
+std::optional<std::string> text_with_replacements(const KernelContext& ctx, const clang::Stmt* s,
+                                                  const std::map<const clang::ValueDecl*, std::string>& names,
+                                                  const std::map<const clang::Stmt*, std::string>& nodes);
+
+// A statement at the top level of the kernel that reduces a __shared__ array
+// over the whole block into slot 0: a tree loop proven by symbolic execution
+// (warp_shuffle_reduction.cpp), or the shuffle block that rewrite generates.
+struct BlockReduction {
+  const clang::Stmt* statement = nullptr;
+  const clang::VarDecl* shared = nullptr;
+  bool is_sum = false;
+};
+std::optional<BlockReduction> find_block_reduction(const KernelContext& ctx, std::string& why);
+
+// Device helpers wl_vector_load / wl_vector_store (8/16/32-byte accesses of
+// V elements), inserted once per file by the rewrites that need them.
+const char* vector_helpers_text();
+
 // Values of `e` for the 32 lanes of the first warp of a block of shape
 // `block`: lanes map to threadIdx x-fastest; uniform unknowns (block
 // indices, loop counters, parameters added to a per-lane term) are 0 since

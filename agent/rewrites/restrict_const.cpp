@@ -56,35 +56,6 @@ std::vector<ParamUse> pointer_params(const KernelContext& ctx) {
 bool is_const_pointee(const ParmVarDecl* p) { return p->getType()->getPointeeType().isConstQualified(); }
 bool is_restrict(const ParmVarDecl* p) { return p->getType().isRestrictQualified(); }
 
-// Arguments passed for pointer parameters are distinct plain variables at every launch.
-bool launches_pass_distinct_pointers(const KernelContext& ctx, const std::vector<ParamUse>& params,
-                                     std::string& why) {
-  if (ctx.launches.empty()) {
-    why = "no launch in this file shows which pointers are passed";
-    return false;
-  }
-  for (const CUDAKernelCallExpr* l : ctx.launches) {
-    std::set<const Decl*> seen;
-    for (const ParamUse& u : params) {
-      const int i = ctx.param_index(u.param);
-      if (i < 0 || static_cast<unsigned>(i) >= l->getNumArgs()) return false;
-      const Expr* arg = l->getArg(static_cast<unsigned>(i))->IgnoreParenImpCasts();
-      if (const auto* c = dyn_cast<ExplicitCastExpr>(arg)) arg = c->getSubExpr()->IgnoreParenImpCasts();
-      const auto* ref = dyn_cast<DeclRefExpr>(arg);
-      if (!ref) {
-        why = "a launch passes `" + ctx.text(arg).value_or("an expression") + "` for `" +
-              u.param->getNameAsString() + "`: cannot rule out aliasing";
-        return false;
-      }
-      if (!seen.insert(ref->getDecl()->getCanonicalDecl()).second) {
-        why = "a launch passes `" + ref->getDecl()->getNameAsString() + "` for two pointer parameters";
-        return false;
-      }
-    }
-  }
-  return true;
-}
-
 class RestrictConst final : public Rewrite {
  public:
   const char* name() const override { return "restrict-const"; }
@@ -107,7 +78,9 @@ class RestrictConst final : public Rewrite {
       return std::nullopt;
     }
     Plan p;
-    p.with_restrict = launches_pass_distinct_pointers(ctx, params, p.why_no_restrict);
+    std::vector<const ParmVarDecl*> pointers;
+    for (const ParamUse& u : params) pointers.push_back(u.param);
+    p.with_restrict = launches_pass_distinct_pointers(ctx, pointers, p.why_no_restrict);
     for (const ParamUse& u : params) {
       const bool add_const = !u.written && !is_const_pointee(u.param);
       const bool add_restrict = p.with_restrict && !is_restrict(u.param) && u.only_subscripted;

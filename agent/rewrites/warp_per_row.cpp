@@ -26,7 +26,7 @@ using namespace clang;
 using clang::Expr;
 
 struct Match {
-  const IndexVar* row = nullptr;
+  IndexVar row;
   GuardedRegion region;
   const ForStmt* loop = nullptr;
   const VarDecl* counter = nullptr;
@@ -131,7 +131,7 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
     why = "needs exactly one 1-D global index (the row)";
     return std::nullopt;
   }
-  m.row = &m.vars[0];
+  m.row = m.vars[0];
   if (!identity_only_through_index_vars(ctx, m.vars, why)) return std::nullopt;
   if (uses_warp_primitives(ctx.body) || contains_barrier(ctx.body)) {
     why = "the kernel already cooperates across threads (barriers or warp primitives)";
@@ -139,7 +139,7 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
   }
   auto region = guarded_region(ctx, m.vars, why);
   if (!region) return std::nullopt;
-  if (!region->bounds.count(m.row->var) || !region->only_bounds) {
+  if (!region->bounds.count(m.row.var) || !region->only_bounds) {
     why = "the row is not checked by a plain `row < rows` guard";
     return std::nullopt;
   }
@@ -222,7 +222,7 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
     return std::nullopt;
   }
   std::string cover_why;
-  if (!launches_cover(ctx, 0, m.region.bounds.at(m.row->var), cover_why)) {
+  if (!launches_cover(ctx, 0, m.region.bounds.at(m.row.var), cover_why)) {
     why = cover_why;
     return std::nullopt;
   }
@@ -269,7 +269,7 @@ class WarpPerRow final : public Rewrite {
     Edits& e = out.edits;
     const std::string lane = fresh_name(ctx.file, "lane");
     const std::string sum = fresh_name(ctx.file, "warp_sum");
-    const clang::Expr* gid = m->row->var->getInit();
+    const clang::Expr* gid = m->row.var->getInit();
     auto gid_text = ctx.text(gid);
     if (!gid_text) {
       error = "the row's initialiser is not plain source text";
@@ -277,7 +277,7 @@ class WarpPerRow final : public Rewrite {
     }
     // row = gid / 32; lane = gid % 32
     if (!e.replace(gid, "(" + *gid_text + ") / 32") ||
-        !e.insert_after(m->row->decl->getEndLoc(), "\n" + ctx.indentation_at(m->row->decl->getBeginLoc()) +
+        !e.insert_after(m->row.decl->getEndLoc(), "\n" + ctx.indentation_at(m->row.decl->getBeginLoc()) +
                                                           "const int " + lane + " = static_cast<int>((" + *gid_text +
                                                           ") % 32);")) {
       error = e.error();

@@ -45,9 +45,11 @@ TEST_CASE("recorded GPU measurements agree with the table and the calculator") {
     }
     if (!occupancy_calculator_available()) continue;
     Comparison c = compare_occupancy(run, *table, ptxas);
-    CHECK(c.compared == static_cast<int>(run.occupancy.size()));
+    CHECK(c.compared + c.beyond_launch_bounds == static_cast<int>(run.occupancy.size()));
+    CHECK(c.compared > 400);
     for (const auto& m : c.mismatches) FAIL_CHECK(m);
-    MESSAGE(stem << ": " << c.compared << " kernel x block x smem cases compared");
+    MESSAGE(stem << ": " << c.compared << " kernel x block x smem cases compared, " << c.beyond_launch_bounds
+                 << " beyond __launch_bounds__ (the runtime API ignores it; warplens says 0)");
   }
   if (recordings == 0)
     MESSAGE("no GPU recordings in tests/fixtures/occupancy yet: run tests/gpu/occupancy/run.sh on a GPU");

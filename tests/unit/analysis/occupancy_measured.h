@@ -65,6 +65,7 @@ inline MeasuredRun parse_measured(const std::string& text) {
 
 struct Comparison {
   int compared = 0;
+  int beyond_launch_bounds = 0;  // cases the runtime reports but a launch would refuse
   std::vector<std::string> mismatches;
 };
 
@@ -96,6 +97,18 @@ inline Comparison compare_occupancy(const MeasuredRun& run, const GpuProperties&
     if (k->max_threads < props.max_threads_per_block) in.launch_bounds_max_threads = k->max_threads;
     OccupancyResult r = compute_occupancy(props, in);
     int measured = o.blocks < 0 ? 0 : o.blocks;
+    // cudaOccupancyMaxActiveBlocksPerMultiprocessor ignores the kernel's
+    // __launch_bounds__ maximum (seen on the H200, CUDA 13.0: `heavy`, bounded
+    // at 256 threads, reports 1 block of 320..512 threads). Such a launch fails
+    // with "too many resources requested", so warplens' 0 is the right answer.
+    if (o.block > k->max_threads) {
+      ++c.beyond_launch_bounds;
+      if (r.ok && r.blocks_per_sm != 0)
+        c.mismatches.push_back(o.id + " block " + std::to_string(o.block) +
+                               " exceeds __launch_bounds__ " + std::to_string(k->max_threads) +
+                               " but was predicted to launch");
+      continue;
+    }
     ++c.compared;
     if (!r.ok || r.blocks_per_sm != measured)
       c.mismatches.push_back(o.id + " block " + std::to_string(o.block) + " dyn " + std::to_string(o.dynamic_smem) +

@@ -1,0 +1,130 @@
+#include "agent/verifier/input_generation.h"
+
+#include <cstring>
+
+namespace warplens::verifier {
+
+namespace {
+
+// splitmix64: tiny, fast and fully specified, so both processes (and any
+// reader of the evidence) get the same stream from the same seed.
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) : s_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
+  std::uint64_t below(std::uint64_t n) { return n ? next() % n : 0; }
+
+ private:
+  std::uint64_t s_;
+};
+
+std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream) {
+  Rng r(seed * 0x100000001b3ULL + stream);
+  return r.next();
+}
+
+}  // namespace
+
+LaunchLayout make_launch_layout(const capture::LaunchRecord& launch, const KernelSignature* signature) {
+  LaunchLayout layout;
+  layout.launch = launch.index;
+  const std::size_t n = launch.allocations.size();
+  layout.allocations.assign(n, BufferLayout{});
+  layout.allocation_names.assign(n, "");
+  std::vector<bool> typed(n, false), conflict(n, false);
+  const bool signature_fits = signature && signature->params.size() == launch.params.size();
+
+  for (const auto& p : launch.pointers) {
+    auto a = static_cast<std::size_t>(p.allocation);
+    if (a >= n) continue;
+    std::string pname = signature_fits && !signature->params[p.param].name.empty()
+                            ? signature->params[p.param].name
+                            : "param " + std::to_string(p.param);
+    std::string label = pname + (signature_fits && !signature->params[p.param].name.empty()
+                                     ? " (param " + std::to_string(p.param) + ")"
+                                     : "");
+    if (p.buffer_offset != launch.params[p.param].offset) label += " [inside struct]";
+    layout.allocation_names[a] += (layout.allocation_names[a].empty() ? "" : ", ") + label;
+
+    // Only a top-level pointer parameter with a known pointee type types the
+    // allocation; a pointer found inside a struct parameter does not.
+    ElementType t = ElementType::Bytes;
+    if (signature_fits && p.buffer_offset == launch.params[p.param].offset && signature->params[p.param].is_pointer)
+      t = signature->params[p.param].element;
+    std::uint64_t size = static_cast<std::uint64_t>(element_size(t));
+    BufferLayout candidate{t, t == ElementType::Bytes ? 0 : p.offset_in_allocation % size};
+    if (!typed[a]) {
+      layout.allocations[a] = candidate;
+      typed[a] = true;
+    } else if (!(layout.allocations[a] == candidate)) {
+      conflict[a] = true;
+    }
+  }
+  for (std::size_t a = 0; a < n; ++a)
+    if (conflict[a]) layout.allocations[a] = BufferLayout{};
+
+  if (signature_fits) {
+    for (std::size_t i = 0; i < launch.params.size(); ++i) {
+      const auto& info = signature->params[i];
+      if (info.is_pointer || info.element == ElementType::Bytes) continue;
+      if (static_cast<std::uint64_t>(element_size(info.element)) != launch.params[i].size) continue;
+      layout.scalars.push_back({static_cast<int>(i), launch.params[i].offset, info.element});
+    }
+  }
+  return layout;
+}
+
+void redraw_floats(const std::uint8_t* captured, std::uint8_t* out, std::uint64_t bytes, BufferLayout layout,
+                   std::uint64_t seed) {
+  std::memcpy(out, captured, bytes);
+  if (!is_floating(layout.type)) return;
+  const std::uint64_t size = static_cast<std::uint64_t>(element_size(layout.type));
+  if (layout.phase >= bytes) return;
+  const std::uint64_t count = (bytes - layout.phase) / size;
+  if (count == 0) return;
+  Rng rng(seed);
+  const std::uint8_t* base = captured + layout.phase;
+  std::uint8_t* dst = out + layout.phase;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    std::uint64_t j = rng.below(count);
+    double v = load_as_double(layout.type, base + j * size);
+    double factor = 0.5 + rng.uniform();
+    store_from_double(layout.type, dst + i * size, v * factor);
+  }
+}
+
+InputSet make_input_set(const capture::LaunchRecord& launch, const std::vector<std::vector<std::uint8_t>>& captured,
+                        const LaunchLayout& layout, bool fresh, std::uint64_t seed) {
+  InputSet set;
+  set.param_buffer = launch.param_buffer;
+  set.allocations.resize(captured.size());
+  for (std::size_t a = 0; a < captured.size(); ++a) {
+    const auto& src = captured[a];
+    set.allocations[a].resize(src.size());
+    if (fresh && a < layout.allocations.size() && is_floating(layout.allocations[a].type)) {
+      redraw_floats(src.data(), set.allocations[a].data(), src.size(), layout.allocations[a],
+                    derive_seed(seed, 1000 + a));
+    } else if (!src.empty()) {
+      std::memcpy(set.allocations[a].data(), src.data(), src.size());
+    }
+  }
+  if (fresh) {
+    Rng rng(derive_seed(seed, 7));
+    for (const auto& s : layout.scalars) {
+      if (!is_floating(s.type) || s.offset + static_cast<std::uint64_t>(element_size(s.type)) > set.param_buffer.size())
+        continue;
+      std::uint8_t* p = set.param_buffer.data() + s.offset;
+      double v = load_as_double(s.type, p);
+      store_from_double(s.type, p, v * (0.75 + 0.5 * rng.uniform()));
+    }
+  }
+  return set;
+}
+
+}  // namespace warplens::verifier

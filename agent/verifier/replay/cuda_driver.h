@@ -1,0 +1,110 @@
+// Thin RAII and error handling over the CUDA driver API for warplens-replay.
+// Every failing call throws CudaError carrying the call, the CUresult and its
+// name, so the result files say exactly what went wrong.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "agent/verifier/replay_protocol.h"
+
+namespace warplens::replay {
+
+struct CudaError : std::runtime_error {
+  CudaError(CUresult code, const std::string& what);
+  CUresult code;
+  // True for errors that leave the context unusable (a kernel faulted):
+  // nothing more can run in this process.
+  bool sticky() const;
+};
+
+std::string error_name(CUresult r);  // "CUDA_ERROR_ILLEGAL_ADDRESS"
+void check(CUresult r, const char* what);
+
+// The primary context of device 0 (after CUDA_VISIBLE_DEVICES), current on
+// the calling thread for the life of the object.
+class Context {
+ public:
+  Context();
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+  CUdevice device() const { return device_; }
+  verifier::DeviceSummary summary() const;
+
+ private:
+  CUdevice device_ = 0;
+  CUcontext ctx_ = nullptr;
+};
+
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::uint64_t bytes);
+  ~DeviceBuffer();
+  DeviceBuffer(DeviceBuffer&& o) noexcept;
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept;
+  CUdeviceptr ptr() const { return ptr_; }
+  std::uint64_t bytes() const { return bytes_; }
+  void upload(const std::vector<std::uint8_t>& host);
+  void download(std::vector<std::uint8_t>& host) const;
+
+ private:
+  CUdeviceptr ptr_ = 0;
+  std::uint64_t bytes_ = 0;
+};
+
+class Stream {
+ public:
+  Stream();
+  ~Stream();
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  CUstream get() const { return s_; }
+
+ private:
+  CUstream s_ = nullptr;
+};
+
+class Event {
+ public:
+  Event();
+  ~Event();
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  CUevent get() const { return e_; }
+
+ private:
+  CUevent e_ = nullptr;
+};
+
+struct ParamLayoutEntry {
+  std::uint64_t offset = 0;
+  std::uint64_t size = 0;
+};
+
+// A loaded cubin and the kernel chosen from it.
+class Module {
+ public:
+  explicit Module(const std::string& cubin_path);
+  ~Module();
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+
+  // The exact symbol first; otherwise the one kernel whose unqualified name
+  // is `name` (the candidate may mangle differently, e.g. after adding
+  // `const` to a pointee). Throws std::runtime_error listing what exists.
+  CUfunction find(const std::string& symbol, const std::string& name, std::string* chosen_symbol) const;
+
+ private:
+  CUmodule mod_ = nullptr;
+};
+
+std::vector<ParamLayoutEntry> param_layout(CUfunction f);
+verifier::FunctionInfo function_info(CUfunction f, const std::string& symbol);
+
+}  // namespace warplens::replay

@@ -1,0 +1,34 @@
+// The capture as the replay process sees it: the manifest plus each used
+// launch's blobs, read once and kept in memory.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "agent/verifier/replay/cuda_driver.h"
+#include "profiler/capture_format.h"
+
+namespace warplens::replay {
+
+using Blobs = std::vector<std::vector<std::uint8_t>>;
+
+class CapturedLaunches {
+ public:
+  explicit CapturedLaunches(const std::string& dir);
+  const capture::CaptureManifest& manifest() const { return manifest_; }
+  const capture::LaunchRecord& launch(int index) const;
+  const Blobs& before(int index);
+  const Blobs& after(int index);
+
+ private:
+  std::string dir_;
+  capture::CaptureManifest manifest_;
+  std::map<int, Blobs> before_, after_;
+};
+
+// "" when the compiled function's parameters (cuFuncGetParamInfo) have the
+// offsets and sizes of the captured launch; otherwise what differs.
+std::string param_layout_mismatch(const std::vector<ParamLayoutEntry>& layout, const capture::LaunchRecord& launch);
+
+}  // namespace warplens::replay

@@ -1,0 +1,126 @@
+// warplens-replay: the GPU side of `warplens verify`, run as a child process
+// so that a faulting or hanging kernel can never take down the editor or
+// the CLI. Driver API only; no Clang, no CUDA runtime.
+//
+//   warplens-replay device-info --out FILE
+//   warplens-replay reference   --plan PLAN --out FILE
+//   warplens-replay candidate   --plan PLAN --reference REF --out FILE
+//
+// The result is always written as JSON to FILE (also on errors). Exit codes:
+// 0 done (read the result), 2 the replay itself failed (result.error),
+// 3 a kernel hung (the process ended without waiting for the GPU),
+// 64 bad command line.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "agent/verifier/replay/cuda_driver.h"
+#include "agent/verifier/replay/replay_modes.h"
+
+using namespace warplens;
+
+namespace {
+
+constexpr int kExitDone = 0;
+constexpr int kExitError = 2;
+constexpr int kExitHung = 3;
+constexpr int kExitUsage = 64;
+
+struct Args {
+  std::string mode, plan, reference, out;
+};
+
+bool parse(int argc, char** argv, Args& a) {
+  if (argc < 2) return false;
+  a.mode = argv[1];
+  for (int i = 2; i + 1 < argc; i += 2) {
+    std::string k = argv[i], v = argv[i + 1];
+    if (k == "--plan") a.plan = v;
+    else if (k == "--reference") a.reference = v;
+    else if (k == "--out") a.out = v;
+    else return false;
+  }
+  if (a.out.empty()) return false;
+  if (a.mode == "device-info") return true;
+  if (a.mode == "reference") return !a.plan.empty();
+  if (a.mode == "candidate") return !a.plan.empty() && !a.reference.empty();
+  return false;
+}
+
+void write_or_complain(const std::string& path, const std::string& text) {
+  try {
+    verifier::write_text_file(path, text);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "warplens-replay: %s\n", e.what());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args;
+  if (!parse(argc, argv, args)) {
+    std::fprintf(stderr,
+                 "usage: warplens-replay device-info --out FILE\n"
+                 "       warplens-replay reference --plan PLAN --out FILE\n"
+                 "       warplens-replay candidate --plan PLAN --reference REF --out FILE\n");
+    return kExitUsage;
+  }
+  // Load every kernel when its module loads: no first-launch loading inside
+  // a timed run, and enumeration sees every function.
+  setenv("CUDA_MODULE_LOADING", "EAGER", 1);
+
+  if (args.mode == "device-info") {
+    verifier::DeviceProbe probe = replay::probe_device();
+    write_or_complain(args.out, verifier::to_json_text(probe));
+    return probe.ok ? kExitDone : kExitError;
+  }
+
+  if (args.mode == "reference") {
+    verifier::ReferenceResult result;
+    auto on_hang = [&] {
+      write_or_complain(args.out, verifier::to_json_text(result));
+      std::fflush(nullptr);
+      _exit(kExitHung);
+    };
+    try {
+      auto plan = verifier::parse_replay_plan(verifier::read_text_file(args.plan));
+      replay::compute_reference(plan, result, on_hang);
+    } catch (const std::exception& e) {
+      result.ok = false;
+      result.error = e.what();
+    }
+    write_or_complain(args.out, verifier::to_json_text(result));
+    return result.ok ? kExitDone : kExitError;
+  }
+
+  verifier::CandidateResult result;
+  auto on_hang = [&] {
+    write_or_complain(args.out, verifier::to_json_text(result));
+    std::fflush(nullptr);
+    _exit(kExitHung);
+  };
+  try {
+    auto plan = verifier::parse_replay_plan(verifier::read_text_file(args.plan));
+    auto reference = verifier::parse_reference_result(verifier::read_text_file(args.reference));
+    replay::check_candidate(plan, reference, result, on_hang);
+  } catch (const replay::CudaError& e) {
+    // A fault outside the candidate's own runs (e.g. while timing the
+    // original) is still reported; the context may be unusable.
+    result.ok = !result.stage.empty() && result.stage != "load";
+    if (result.ok) {
+      result.fault = replay::error_name(e.code);
+      result.failure = std::string("the candidate left the GPU in an error state: ") + e.what();
+    } else {
+      result.error = e.what();
+    }
+  } catch (const std::exception& e) {
+    result.ok = false;
+    result.error = e.what();
+  }
+  write_or_complain(args.out, verifier::to_json_text(result));
+  return result.ok ? kExitDone : kExitError;
+}

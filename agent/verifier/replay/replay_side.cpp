@@ -1,0 +1,99 @@
+#include "agent/verifier/replay/replay_side.h"
+
+#include <cstring>
+#include <thread>
+
+namespace warplens::replay {
+
+ReplaySide::ReplaySide(CUfunction f, const capture::LaunchRecord& launch, verifier::LaunchGeometry geometry)
+    : f_(f), launch_(launch), geometry_(geometry) {
+  buffers_.reserve(launch.allocations.size());
+  for (const auto& a : launch.allocations) buffers_.emplace_back(a.bytes);
+  if (geometry_.dynamic_shared_bytes > 48 * 1024)
+    check(cuFuncSetAttribute(f_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                             static_cast<int>(geometry_.dynamic_shared_bytes)),
+          "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+}
+
+void ReplaySide::upload(const std::vector<std::vector<std::uint8_t>>& contents,
+                        const std::vector<std::uint8_t>& param_buffer) {
+  for (std::size_t a = 0; a < buffers_.size(); ++a) buffers_[a].upload(contents[a]);
+  params_ = param_buffer;
+  for (const auto& p : launch_.pointers) {
+    std::uint64_t address = buffers_[static_cast<std::size_t>(p.allocation)].ptr() + p.offset_in_allocation;
+    std::memcpy(params_.data() + p.buffer_offset, &address, sizeof address);
+  }
+  param_ptrs_.assign(launch_.params.size(), nullptr);
+  for (std::size_t i = 0; i < launch_.params.size(); ++i) param_ptrs_[i] = params_.data() + launch_.params[i].offset;
+}
+
+void ReplaySide::upload_one(std::size_t allocation, const std::vector<std::uint8_t>& contents) {
+  buffers_.at(allocation).upload(contents);
+}
+
+void ReplaySide::launch(CUstream stream) {
+  void** params = param_ptrs_.empty() ? nullptr : param_ptrs_.data();
+  const auto& g = geometry_;
+  const bool cluster = launch_.cluster[0] > 0;
+  if (cluster || launch_.cooperative) {
+    CUlaunchAttribute attrs[2];
+    unsigned n = 0;
+    if (cluster) {
+      attrs[n].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+      attrs[n].value.clusterDim.x = launch_.cluster[0];
+      attrs[n].value.clusterDim.y = launch_.cluster[1];
+      attrs[n].value.clusterDim.z = launch_.cluster[2];
+      ++n;
+    }
+    if (launch_.cooperative) {
+      attrs[n].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+      attrs[n].value.cooperative = 1;
+      ++n;
+    }
+    CUlaunchConfig config{};
+    config.gridDimX = g.grid[0];
+    config.gridDimY = g.grid[1];
+    config.gridDimZ = g.grid[2];
+    config.blockDimX = g.block[0];
+    config.blockDimY = g.block[1];
+    config.blockDimZ = g.block[2];
+    config.sharedMemBytes = g.dynamic_shared_bytes;
+    config.hStream = stream;
+    config.attrs = attrs;
+    config.numAttrs = n;
+    check(cuLaunchKernelEx(&config, f_, params, nullptr), "cuLaunchKernelEx");
+  } else {
+    check(cuLaunchKernel(f_, g.grid[0], g.grid[1], g.grid[2], g.block[0], g.block[1], g.block[2],
+                         g.dynamic_shared_bytes, stream, params, nullptr),
+          "cuLaunchKernel");
+  }
+  launched_at_ = std::chrono::steady_clock::now();
+}
+
+double ReplaySide::wait(CUstream stream, double deadline_s) {
+  check(cuEventRecord(done_.get(), stream), "cuEventRecord");
+  const auto deadline = launched_at_ + std::chrono::duration<double>(deadline_s);
+  // Poll rather than block: a hung kernel must not hang this process.
+  for (unsigned spins = 0;; ++spins) {
+    CUresult r = cuEventQuery(done_.get());
+    if (r == CUDA_SUCCESS) break;
+    if (r != CUDA_ERROR_NOT_READY) throw CudaError(r, "kernel execution");
+    if (std::chrono::steady_clock::now() > deadline)
+      throw KernelHang("did not finish within " + std::to_string(deadline_s) + " s");
+    if (spins > 64) std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+  // Surface errors from work on other streams too (e.g. child grids).
+  check(cuCtxSynchronize(), "kernel execution");
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - launched_at_).count();
+}
+
+void ReplaySide::download(std::vector<std::vector<std::uint8_t>>& out) const {
+  out.resize(buffers_.size());
+  for (std::size_t a = 0; a < buffers_.size(); ++a) buffers_[a].download(out[a]);
+}
+
+void ReplaySide::download_one(std::size_t allocation, std::vector<std::uint8_t>& out) const {
+  buffers_.at(allocation).download(out);
+}
+
+}  // namespace warplens::replay

@@ -1,0 +1,57 @@
+// One side of a replay: a kernel (original or candidate) with its own device
+// allocations shaped like one captured launch. Uploading an input set,
+// launching, waiting with a deadline and reading everything back.
+//
+// Each side owns separate allocations, so a candidate can never find the
+// original's results in memory it did not write.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "agent/verifier/input_generation.h"
+#include "agent/verifier/launch_geometry.h"
+#include "agent/verifier/replay/cuda_driver.h"
+#include "profiler/capture_format.h"
+
+namespace warplens::replay {
+
+// Thrown when a kernel run exceeds its deadline. The process must then end
+// without waiting for the GPU (the kernel may never finish).
+struct KernelHang : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class ReplaySide {
+ public:
+  ReplaySide(CUfunction f, const capture::LaunchRecord& launch, verifier::LaunchGeometry geometry);
+
+  // Copies `contents[a]` into allocation a; `param_buffer` is the set's raw
+  // parameter bytes (pointer words are relocated to this side's buffers).
+  void upload(const std::vector<std::vector<std::uint8_t>>& contents, const std::vector<std::uint8_t>& param_buffer);
+  void upload_one(std::size_t allocation, const std::vector<std::uint8_t>& contents);
+  // Enqueues the kernel on `stream` (non-blocking); throws CudaError when
+  // the launch is refused.
+  void launch(CUstream stream);
+  // Waits for everything on `stream` with a deadline; throws KernelHang or
+  // CudaError (a fault in the kernel). Returns the wall time in ms.
+  double wait(CUstream stream, double deadline_s);
+  void download(std::vector<std::vector<std::uint8_t>>& out) const;
+  void download_one(std::size_t allocation, std::vector<std::uint8_t>& out) const;
+
+  std::size_t allocations() const { return buffers_.size(); }
+  const verifier::LaunchGeometry& geometry() const { return geometry_; }
+
+ private:
+  CUfunction f_;
+  const capture::LaunchRecord& launch_;
+  verifier::LaunchGeometry geometry_;
+  std::vector<DeviceBuffer> buffers_;
+  std::vector<std::uint8_t> params_;
+  std::vector<void*> param_ptrs_;
+  Event done_;
+  std::chrono::steady_clock::time_point launched_at_;
+};
+
+}  // namespace warplens::replay

@@ -1,0 +1,86 @@
+#include "agent/verifier/replay_protocol.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "agent/verifier/verifier_json.h"
+
+namespace warplens::verifier {
+
+std::string describe(const InputSetSpec& s) {
+  if (!s.fresh) return "captured launch " + std::to_string(s.launch);
+  return "fresh from launch " + std::to_string(s.launch) + " (seed " + std::to_string(s.seed) + ")";
+}
+
+const LaunchLayout* ReplayPlan::layout_for(int launch) const {
+  for (const auto& l : layouts)
+    if (l.launch == launch) return &l;
+  return nullptr;
+}
+
+const char* to_string(BufferRole r) {
+  switch (r) {
+    case BufferRole::Input: return "input";
+    case BufferRole::Output: return "output";
+    case BufferRole::InOut: return "inout";
+  }
+  return "input";
+}
+
+namespace {
+template <class T>
+T parse_as(const std::string& text, const char* what) {
+  try {
+    return json::parse(text).get<T>();
+  } catch (const std::exception& e) {
+    throw std::runtime_error(std::string("cannot read ") + what + ": " + e.what());
+  }
+}
+}  // namespace
+
+std::string to_json_text(const ReplayPlan& v) { return json(v).dump(1); }
+std::string to_json_text(const ReferenceResult& v) { return json(v).dump(1); }
+std::string to_json_text(const CandidateResult& v) { return json(v).dump(1); }
+std::string to_json_text(const DeviceProbe& v) { return json(v).dump(1); }
+
+ReplayPlan parse_replay_plan(const std::string& text) {
+  auto plan = parse_as<ReplayPlan>(text, "replay plan");
+  if (plan.version != kReplayProtocolVersion)
+    throw std::runtime_error("replay plan version " + std::to_string(plan.version) + " does not match this warplens-replay (" +
+                             std::to_string(kReplayProtocolVersion) + ")");
+  return plan;
+}
+ReferenceResult parse_reference_result(const std::string& text) {
+  return parse_as<ReferenceResult>(text, "reference result");
+}
+CandidateResult parse_candidate_result(const std::string& text) {
+  return parse_as<CandidateResult>(text, "candidate result");
+}
+DeviceProbe parse_device_probe(const std::string& text) { return parse_as<DeviceProbe>(text, "device probe"); }
+
+std::string read_text_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path.string() + ": " + std::strerror(errno));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_text_file(const std::filesystem::path& path, const std::string& text) {
+  auto tmp = path;
+  tmp += ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write " + tmp.string() + ": " + std::strerror(errno));
+    out << text;
+    if (!out.flush()) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw std::runtime_error("cannot rename " + tmp.string() + ": " + ec.message());
+}
+
+}  // namespace warplens::verifier

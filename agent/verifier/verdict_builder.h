@@ -1,0 +1,30 @@
+// Turning what the child processes reported into a verdict. Pure functions
+// over plain data, so every rule (which timing basis, which level, when to
+// demote, what to flag) is tested on CI from recorded results.
+#pragma once
+
+#include <optional>
+
+#include "agent/verifier/pytorch_reference.h"
+#include "agent/verifier/verdict.h"
+
+namespace warplens::verifier {
+
+// Correctness evidence per input set from the candidate's checks.
+void record_candidate_checks(Verdict& v, const ReplayPlan& plan, const CandidateResult& c);
+
+// Which timing basis to use. The launch-stream events time the kernel
+// exactly; if the candidate's gap between "end on its stream" and "device
+// idle" exceeds the original's by more than max(20 us, 25% of its kernel
+// time), work ran outside the launch stream: both sides are then timed to
+// device idle and the verdict is flagged.
+TimingEvidence summarize_timing(const TimingSamples& samples, bool* outside_stream);
+
+// PyTorch eager / torch.compile summaries on the chosen basis.
+void add_pytorch_timing(TimingEvidence& t, const PytorchTiming& p);
+
+// Level, reasons, flags and demotion from correctness, timing and the
+// source comparison (v.correct, v.timing and v.source_findings set).
+void decide_level(Verdict& v);
+
+}  // namespace warplens::verifier

@@ -1,0 +1,340 @@
+#include "agent/verifier/verifier.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <future>
+
+#include "agent/verifier/compile.h"
+#include "agent/verifier/kernel_signature.h"
+#include "agent/verifier/plan_builder.h"
+#include "agent/verifier/pytorch_reference.h"
+#include "agent/verifier/replay_process.h"
+#include "agent/verifier/verdict_builder.h"
+
+namespace warplens::verifier {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+std::string absolute_string(const fs::path& p) {
+  if (p.empty()) return "";
+  std::error_code ec;
+  auto a = fs::absolute(p, ec);
+  return ec ? p.string() : a.lexically_normal().string();
+}
+
+std::string quote(const std::string& s) {
+  if (s.find_first_of(" \t'\"$\\") == std::string::npos) return s;
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string shorten(const std::string& s, std::size_t n = 4000) {
+  return s.size() <= n ? s : s.substr(0, n) + "\n[... truncated ...]";
+}
+
+// A temporary work directory removed at the end unless asked to keep it.
+class WorkDir {
+ public:
+  WorkDir(const fs::path& requested, bool keep) : keep_(keep || !requested.empty()) {
+    if (!requested.empty()) {
+      path_ = requested;
+      fs::create_directories(path_);
+      return;
+    }
+    std::string tmpl = (fs::temp_directory_path() / "warplens-verify-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary directory in " + tmpl);
+    path_ = tmpl;
+  }
+  ~WorkDir() {
+    std::error_code ec;
+    if (!keep_) fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+  bool keep_;
+};
+
+struct Sources {
+  TokenizedSource original, candidate;
+  std::vector<KernelDefinition> original_kernels, candidate_kernels;
+};
+
+std::string read_source(const fs::path& p, const char* what) {
+  std::error_code ec;
+  if (!fs::exists(p, ec)) throw std::runtime_error(std::string(what) + " " + p.string() + " does not exist");
+  return read_text_file(p);
+}
+
+void fail(Verdict& v, const std::string& error) {
+  v.status = VerdictStatus::Error;
+  v.error = error;
+  v.level = -1;
+  v.measured_level = -1;
+}
+
+}  // namespace
+
+std::string reproduce_command(const VerifyRequest& r) {
+  std::string c = "warplens verify --capture " + quote(absolute_string(r.capture_dir)) + " --original " +
+                  quote(absolute_string(r.original_source)) + " --candidate " +
+                  quote(absolute_string(r.candidate_source)) + " --kernel " + quote(r.kernel);
+  c += " --inputs " + std::to_string(r.input_sets) + " --runs " + std::to_string(r.timed_runs) + " --seed " +
+       std::to_string(r.seed);
+  char buf[128];
+  std::snprintf(buf, sizeof buf, " --rtol %g --atol %g --rtol-half %g --atol-half %g", r.tolerance.rtol_f32,
+                r.tolerance.atol_f32, r.tolerance.rtol_half, r.tolerance.atol_half);
+  c += buf;
+  if (r.timing_launch >= 0) c += " --launch " + std::to_string(r.timing_launch);
+  if (r.candidate_launch.block) c += " --block " + quote(to_string(*r.candidate_launch.block));
+  if (!r.pytorch_reference.empty()) c += " --pytorch-ref " + quote(absolute_string(r.pytorch_reference));
+  if (!r.arch.empty()) c += " --arch " + r.arch;
+  for (const auto& i : r.include_dirs) c += " -I " + quote(absolute_string(i));
+  return c + " --json";
+}
+
+Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCallback& progress) {
+  const auto t0 = Clock::now();
+  Verdict v;
+  v.kernel = req.kernel;
+  v.capture_dir = absolute_string(req.capture_dir);
+  v.original_source = absolute_string(req.original_source);
+  v.candidate_source = absolute_string(req.candidate_source);
+  v.pytorch_reference = absolute_string(req.pytorch_reference);
+  v.tolerance = req.tolerance;
+  v.reproduce = reproduce_command(req);
+  auto report = [&](const char* stage, double fraction) {
+    if (progress) progress({stage, fraction});
+  };
+  auto cancelled = [&] {
+    if (!stop.stop_requested()) return false;
+    v.status = VerdictStatus::Cancelled;
+    v.error = "cancelled";
+    return true;
+  };
+  auto done = [&]() -> Verdict {
+    v.wall_ms = ms_since(t0);
+    report("done", 1.0);
+    return v;
+  };
+  auto error_out = [&](const std::string& error) -> Verdict {
+    fail(v, error);
+    return done();
+  };
+
+  try {
+    // --- what to verify ----------------------------------------------------
+    report("prepare", 0.0);
+    if (req.kernel.empty()) return error_out("no kernel name given");
+    capture::CaptureManifest manifest = capture::load_capture(req.capture_dir);
+    std::string error;
+    auto selected = select_kernel_launches(manifest, req.kernel, req.timing_launch, &error);
+    if (!selected) return error_out(error);
+    v.symbol = selected->symbol;
+    v.timing_launch = selected->launches.front();
+    const capture::LaunchRecord& timed_launch = manifest.launches.at(static_cast<std::size_t>(v.timing_launch));
+
+    Sources src;
+    src.original = tokenize_source(read_source(req.original_source, "original source"));
+    src.candidate = tokenize_source(read_source(req.candidate_source, "candidate source"));
+    src.original_kernels = find_kernels(src.original);
+    src.candidate_kernels = find_kernels(src.candidate);
+    const std::string name = kernel_base_name(v.symbol);
+    const KernelDefinition* original_def = find_kernel(src.original_kernels, name);
+    const KernelDefinition* candidate_def = find_kernel(src.candidate_kernels, name);
+    auto signature = resolve_signature(v.symbol, original_def, &error);
+    if (!signature) return error_out("original source: " + error);
+    if (signature->params.size() != timed_launch.params.size())
+      return error_out("the original source's `" + name + "` has " + std::to_string(signature->params.size()) +
+                         " parameters, the captured launch has " + std::to_string(timed_launch.params.size()) +
+                         ": is this the source the captured program was built from?");
+
+    // Candidate launch geometry: the request's override, else directives.
+    LaunchOverride launch_override = req.candidate_launch;
+    if (launch_override.empty()) {
+      DirectiveParse d = parse_launch_directives(src.candidate.directives);
+      if (!d.errors.empty()) {
+        v.status = VerdictStatus::Verified;
+        v.reasons.push_back("incorrect: invalid `// warplens:` directive in the candidate: " + d.errors.front());
+        return done();
+      }
+      launch_override = d.value;
+    }
+
+    // Source comparison (token level unless the agent passed its own facts).
+    if (original_def) {
+      KernelSourceFacts original_facts = kernel_source_facts(src.original, *original_def);
+      KernelSourceFacts candidate_facts;
+      if (req.candidate_facts) candidate_facts = *req.candidate_facts;
+      else if (candidate_def) candidate_facts = kernel_source_facts(src.candidate, *candidate_def);
+      else candidate_facts.kernel = name;
+      std::vector<CapturedScalar> scalars;
+      for (int l : selected->launches)
+        for (const auto& s : captured_scalars(manifest.launches.at(static_cast<std::size_t>(l)), *signature))
+          scalars.push_back(s);
+      v.source_findings = compare_kernel_sources(original_facts, candidate_facts, scalars);
+    }
+    if (cancelled()) return done();
+
+    // --- the GPU -------------------------------------------------------------
+    std::string replay = find_replay_binary(req.replay_binary, &error);
+    if (replay.empty()) return error_out(error);
+    WorkDir work(req.work_dir, req.keep_work_dir);
+    if (req.keep_work_dir || !req.work_dir.empty()) v.notes.push_back("work directory kept: " + work.path().string());
+    auto t_probe = Clock::now();
+    DeviceProbe probe = probe_gpu(replay, work.path(), stop);
+    v.stage_ms["device_probe"] = ms_since(t_probe);
+    if (!probe.ok) return error_out(probe.error);
+    v.device = probe.device;
+    const std::string arch = req.arch.empty() ? probe.device.arch : req.arch;
+    if (manifest.device.cc_major && manifest.device.arch() != probe.device.arch)
+      v.notes.push_back("captured on " + manifest.device.name + " (" + manifest.device.arch() + "), replayed on " +
+                        probe.device.name + " (" + probe.device.arch + ")");
+
+    // --- compile both (the candidate in parallel with the reference run) ----
+    report("compile", 0.1);
+    auto compile_request = [&](const fs::path& source, const char* out) {
+      CompileRequest c;
+      c.source = source;
+      c.output = work.path() / out;
+      c.arch = arch;
+      c.include_dirs = req.include_dirs;
+      c.include_dirs.push_back(absolute_string(req.original_source.parent_path().empty() ? fs::path(".")
+                                                                                          : req.original_source.parent_path()));
+      c.extra_flags = req.nvcc_flags;
+      c.nvcc = req.nvcc;
+      return c;
+    };
+    CompileRequest candidate_compile_request = compile_request(req.candidate_source, "candidate.cubin");
+    auto candidate_compile = std::async(std::launch::async, [&] { return compile_to_cubin(candidate_compile_request, stop); });
+    CompileResult original_compile = compile_to_cubin(compile_request(req.original_source, "original.cubin"), stop);
+    v.original_compile = {true, original_compile.ok, original_compile.relocatable, original_compile.command,
+                          shorten(original_compile.log), original_compile.ms};
+    v.stage_ms["compile_original"] = original_compile.ms;
+    if (!original_compile.ok) {
+      candidate_compile.wait();
+      if (cancelled()) return done();
+      return error_out("the original does not compile: " + shorten(original_compile.log, 1500));
+    }
+
+    // --- the plan --------------------------------------------------------------
+    ReplayPlan plan;
+    plan.capture_dir = absolute_string(req.capture_dir);
+    plan.work_dir = work.path().string();
+    plan.original = {(work.path() / "original.cubin").string(), v.symbol, name};
+    plan.candidate = {(work.path() / "candidate.cubin").string(), v.symbol, name};
+    plan.candidate_launch = launch_override;
+    for (int l : selected->launches)
+      plan.layouts.push_back(make_launch_layout(manifest.launches.at(static_cast<std::size_t>(l)), &*signature));
+    plan.input_sets = plan_input_sets(selected->launches, req.input_sets, req.seed);
+    plan.tolerance = req.tolerance;
+    plan.warmup_runs = req.warmup_runs;
+    plan.timed_runs = req.timed_runs;
+    plan.timing_set = 0;
+    plan.run_deadline_s = std::max(10.0, req.timeout_s / 2);
+    const fs::path plan_path = work.path() / "plan.json";
+    write_text_file(plan_path, to_json_text(plan));
+
+    // --- reference: the original on every input set ----------------------------
+    report("reference", 0.3);
+    ReferenceResult reference;
+    auto t_ref = Clock::now();
+    ReplayRun ref_run = run_reference_child(replay, plan_path, work.path() / "reference.json", req.timeout_s,
+                                            reference, stop);
+    v.stage_ms["reference"] = ms_since(t_ref);
+    if (cancelled()) {
+      candidate_compile.wait();
+      return done();
+    }
+    if (!ref_run.have_result || !reference.ok) {
+      candidate_compile.wait();
+      std::string why = ref_run.have_result ? reference.error
+                        : ref_run.read_error.empty() ? explain_replay_failure(ref_run.process)
+                                                     : ref_run.read_error;
+      return error_out("replaying the original failed: " + why);
+    }
+    v.reproduction = reference.reproduction;
+    v.original_function = reference.function;
+    for (const auto& r : reference.reproduction)
+      if (!r.reproduced) {
+        candidate_compile.wait();
+        return error_out("replaying captured launch " + std::to_string(r.launch) +
+                           " with the original source does not reproduce the captured outputs (" + r.detail +
+                           "): the kernel depends on state the capture does not hold (__constant__ or __device__ "
+                           "variables, textures), or the source differs from the captured program's");
+      }
+    if (!reference.deterministic) {
+      v.flags.push_back("original-nondeterministic");
+      v.notes.push_back("the original itself gives different bits run to run; the candidate's two runs are compared "
+                        "with the tolerance instead of bit for bit");
+    }
+
+    // --- the candidate ---------------------------------------------------------
+    CompileResult cc = candidate_compile.get();
+    v.candidate_compile = {true, cc.ok, cc.relocatable, cc.command, shorten(cc.log), cc.ms};
+    v.stage_ms["compile_candidate"] = cc.ms;
+    if (cancelled()) return done();
+    v.status = VerdictStatus::Verified;
+    if (!cc.ok) {
+      v.reasons.push_back("incorrect: the candidate does not compile: " + shorten(cc.log, 1500));
+      decide_level(v);
+      return done();
+    }
+    report("candidate", 0.55);
+    plan.run_deadline_s = candidate_run_deadline(reference.max_run_ms, req.timeout_s);
+    write_text_file(plan_path, to_json_text(plan));
+    CandidateResult candidate;
+    auto t_cand = Clock::now();
+    ReplayRun cand_run = run_candidate_child(replay, plan_path, work.path() / "reference.json",
+                                             work.path() / "candidate.json", req.timeout_s, candidate, stop);
+    v.stage_ms["candidate"] = ms_since(t_cand);
+    if (cancelled()) return done();
+    if (!cand_run.have_result) {
+      // No result at all: the candidate crashed or hung the replay process.
+      std::string why = cand_run.process.timed_out
+                            ? "the candidate did not finish within " + std::to_string(static_cast<int>(req.timeout_s)) +
+                                  " s and was killed"
+                            : "the replay process ended without a result: " + explain_replay_failure(cand_run.process);
+      v.reasons.push_back("incorrect: " + why);
+      decide_level(v);
+      return done();
+    }
+    if (!candidate.ok) return error_out("replaying the candidate failed: " + candidate.error);
+    record_candidate_checks(v, plan, candidate);
+    if (candidate.timing && v.correct) {
+      bool outside = false;
+      v.timing = summarize_timing(*candidate.timing, &outside);
+    }
+
+    // --- PyTorch reference (level 3) ------------------------------------------
+    if (v.correct && v.timing && !req.pytorch_reference.empty()) {
+      report("pytorch", 0.8);
+      PytorchRequest pr;
+      pr.model = req.pytorch_reference;
+      pr.python = req.python;
+      pr.runs = req.timed_runs;
+      pr.warmup = req.warmup_runs;
+      pr.timeout_s = req.pytorch_timeout_s;
+      PytorchTiming pt = time_pytorch_reference(pr, stop);
+      v.stage_ms["pytorch"] = pt.wall_ms;
+      if (cancelled()) return done();
+      add_pytorch_timing(*v.timing, pt);
+    }
+    decide_level(v);
+  } catch (const std::exception& e) {
+    fail(v, e.what());
+  }
+  return done();
+}
+
+}  // namespace warplens::verifier

@@ -1,0 +1,71 @@
+// The verifier: is a candidate rewrite of a kernel correct on the user's real
+// launches, and is it faster? Nothing is offered to the user unless this
+// says so.
+//
+//   Verdict v = verify(request, stop_token, progress);
+//
+// Given a capture (profiler/capture_format.h), the original source and a
+// candidate source, it compiles both with nvcc for this GPU, computes the
+// original's results on every input set in one child process (the captured
+// inputs, then fresh ones re-drawn from their distribution), checks the
+// candidate twice per set in another child process with a time limit
+// (poisoned outputs, untouched inputs, dtype-aware tolerances, determinism),
+// times both interleaved, compares the sources for hard-coded arguments and
+// ignored parameters, and decides a reward level with its evidence.
+// The caller's process never touches the GPU: nothing a kernel does can
+// crash or hang it.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "agent/verifier/verdict.h"
+
+namespace warplens::verifier {
+
+struct VerifyRequest {
+  std::filesystem::path capture_dir;
+  std::filesystem::path original_source;
+  std::filesystem::path candidate_source;
+  std::string kernel;                          // name ("transpose") or captured symbol
+  int timing_launch = -1;                      // manifest index of the launch to time; -1: the first of the kernel
+
+  Tolerance tolerance;
+  int input_sets = 5;                          // captured launches of the kernel first, then fresh re-draws
+  int timed_runs = 30;
+  int warmup_runs = 3;
+  std::uint64_t seed = 1;                      // fresh set i uses seed + i
+  double timeout_s = 60;                       // per child process
+  LaunchOverride candidate_launch;             // set: replaces the candidate's `// warplens:` directives
+  std::optional<KernelSourceFacts> candidate_facts;  // from an agent with an AST; replaces the token-level facts
+
+  std::filesystem::path pytorch_reference;     // KernelBench-style model.py: enables level 3
+  double pytorch_timeout_s = 600;
+
+  std::vector<std::string> include_dirs;       // extra -I for both sources
+  std::vector<std::string> nvcc_flags;         // extra nvcc flags for both sources
+  std::string arch;                            // empty: the GPU's own (sm_XX)
+
+  std::string nvcc;                            // empty: CUDA_PATH, /usr/local/cuda, PATH
+  std::string replay_binary;                   // empty: $WARPLENS_REPLAY or next to this executable
+  std::string python;                          // empty: python3
+  std::filesystem::path work_dir;              // empty: a fresh temporary directory
+  bool keep_work_dir = false;                  // keep cubins, plan and results for inspection
+};
+
+struct VerifyProgress {
+  std::string stage;   // "compile", "reference", "candidate", "pytorch", "done"
+  double fraction = 0; // 0..1
+};
+using ProgressCallback = std::function<void(const VerifyProgress&)>;
+
+Verdict verify(const VerifyRequest& request, std::stop_token stop = {}, const ProgressCallback& progress = {});
+
+// The `warplens verify ... --json` command line that reproduces `request`.
+std::string reproduce_command(const VerifyRequest& request);
+
+}  // namespace warplens::verifier

@@ -1,0 +1,169 @@
+#include "profiler/gpu_probe.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "profiler/scratch_dir.h"
+#include "profiler/subprocess.h"
+
+namespace warplens::profile {
+namespace {
+
+std::string trim(std::string s) {
+  auto b = s.find_first_not_of(" \t\r\n");
+  auto e = s.find_last_not_of(" \t\r\n");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+bool device_files_present() {
+  std::error_code ec;
+  return std::filesystem::exists("/dev/nvidiactl", ec) || std::filesystem::exists("/dev/nvidia0", ec) ||
+         std::filesystem::exists("/dev/dxg", ec);  // WSL
+}
+
+// The driver API through dlopen, so warplens itself never links libcuda.
+GpuStatus probe_driver() {
+  GpuStatus s;
+  s.method = "driver";
+  void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    s.reason = "the NVIDIA driver library libcuda.so.1 cannot be loaded (" +
+               std::string(dlerror() ? dlerror() : "not found") + ")";
+    return s;
+  }
+  using InitFn = int (*)(unsigned);
+  using CountFn = int (*)(int*);
+  using GetFn = int (*)(int*, int);
+  using NameFn = int (*)(char*, int, int);
+  using AttrFn = int (*)(int*, int, int);
+  using ErrFn = int (*)(int, const char**);
+  auto init = reinterpret_cast<InitFn>(dlsym(lib, "cuInit"));
+  auto count = reinterpret_cast<CountFn>(dlsym(lib, "cuDeviceGetCount"));
+  auto get = reinterpret_cast<GetFn>(dlsym(lib, "cuDeviceGet"));
+  auto name = reinterpret_cast<NameFn>(dlsym(lib, "cuDeviceGetName"));
+  auto attr = reinterpret_cast<AttrFn>(dlsym(lib, "cuDeviceGetAttribute"));
+  auto errname = reinterpret_cast<ErrFn>(dlsym(lib, "cuGetErrorName"));
+  if (!init || !count || !get || !name || !attr) {
+    s.reason = "libcuda.so.1 lacks the driver API entry points";
+    return s;
+  }
+  if (int rc = init(0); rc != 0) {
+    const char* text = nullptr;
+    if (errname) errname(rc, &text);
+    s.reason = "the CUDA driver failed to initialise: cuInit returned " +
+               std::string(text ? text : "error") + " (" + std::to_string(rc) + ")";
+    return s;
+  }
+  int n = 0;
+  if (count(&n) != 0 || n == 0) {
+    s.reason = "the CUDA driver reports no devices";
+    return s;
+  }
+  for (int i = 0; i < n; ++i) {
+    int dev = 0;
+    if (get(&dev, i) != 0) continue;
+    GpuDevice d;
+    d.index = i;
+    char buf[256] = {};
+    if (name(buf, sizeof buf, dev) == 0) d.name = buf;
+    attr(&d.cc_major, 75, dev);  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
+    attr(&d.cc_minor, 76, dev);  // ..._MINOR
+    s.devices.push_back(std::move(d));
+  }
+  // The library stays loaded: unloading the driver is not supported.
+  s.available = !s.devices.empty();
+  if (!s.available) s.reason = "the CUDA driver reports no usable devices";
+  return s;
+}
+
+}  // namespace
+
+std::string GpuDevice::arch() const {
+  if (cc_major <= 0) return {};
+  return "sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
+}
+
+std::vector<GpuDevice> parse_nvidia_smi_csv(const std::string& text) {
+  std::vector<GpuDevice> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    line = trim(line);
+    if (line.empty()) continue;
+    // index, name, compute_cap: the name may itself contain commas, so take
+    // the first and the last field and treat the middle as the name.
+    auto first = line.find(',');
+    auto last = line.rfind(',');
+    if (first == std::string::npos || first == last) continue;
+    GpuDevice d;
+    try {
+      d.index = std::stoi(trim(line.substr(0, first)));
+    } catch (...) {
+      continue;
+    }
+    d.name = trim(line.substr(first + 1, last - first - 1));
+    std::string cc = trim(line.substr(last + 1));
+    auto dot = cc.find('.');
+    if (dot != std::string::npos) {
+      try {
+        d.cc_major = std::stoi(cc.substr(0, dot));
+        d.cc_minor = std::stoi(cc.substr(dot + 1));
+      } catch (...) {
+        d.cc_major = d.cc_minor = 0;
+      }
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+GpuStatus quick_gpu_check() {
+  GpuStatus s;
+  if (const char* v = std::getenv(kAssumeNoGpuEnv); v && std::string(v) == "1") {
+    s.method = "environment";
+    s.reason = std::string("no GPU (") + kAssumeNoGpuEnv + "=1 is set)";
+    return s;
+  }
+  s.method = "device files";
+  if (!device_files_present()) {
+    s.reason = "no NVIDIA GPU found: there are no /dev/nvidia* device files (this machine has no "
+               "NVIDIA GPU, or its driver is not loaded)";
+    return s;
+  }
+  s.available = true;
+  return s;
+}
+
+GpuStatus probe_gpus(std::stop_token stop) {
+  GpuStatus s = quick_gpu_check();
+  if (!s.available) return s;
+  s = {};
+  ScratchDir dir("warplens-gpu-probe-");
+  if (dir.ok()) {
+    ProcessSpec spec;
+    spec.argv = {"nvidia-smi", "--query-gpu=index,name,compute_cap", "--format=csv,noheader"};
+    spec.stdout_path = dir.file("out.csv");
+    spec.timeout = std::chrono::seconds(20);
+    ProcessResult r = run_process(spec, stop);
+    if (r.started && r.exit_code == 0) {
+      std::ifstream in(spec.stdout_path);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      s.devices = parse_nvidia_smi_csv(ss.str());
+      bool all_known = !s.devices.empty();
+      for (const GpuDevice& d : s.devices) all_known = all_known && d.cc_major > 0;
+      if (all_known) {
+        s.method = "nvidia-smi";
+        s.available = true;
+        return s;
+      }
+    }
+  }
+  return probe_driver();
+}
+
+}  // namespace warplens::profile

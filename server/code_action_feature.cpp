@@ -1,0 +1,141 @@
+// textDocument/codeAction and codeAction/resolve.
+//
+// Actions are listed cheaply; when the client can resolve them, the edit is
+// computed only when the user picks one. Every action's `data` carries the
+// uri, version and analysis generation it was made from (plus what its
+// provider needs), so resolve is stateless and refuses with ContentModified
+// when the document has changed since: an edit is never applied to text it
+// was not computed for.
+//
+// Built-in provider "fixes": the quick fixes attached to findings.
+#include <spdlog/spdlog.h>
+
+#include "protocol/lsp_features.h"
+#include "server/features.h"
+#include "server/request_helpers.h"
+
+namespace warplens::server {
+
+using protocol::ErrorCode;
+
+namespace {
+
+constexpr const char* kFixesProvider = "fixes";
+
+bool kind_wanted(const std::optional<std::string>& kind, const std::optional<std::vector<std::string>>& only) {
+  if (!only || only->empty()) return true;
+  if (!kind) return false;
+  for (const auto& want : *only)  // kinds are hierarchical: "quickfix" covers "quickfix.x"
+    if (*kind == want || kind->rfind(want + ".", 0) == 0) return true;
+  return false;
+}
+
+bool client_resolves_edits(const ServerContext& ctx) {
+  const auto& caps = ctx.client_capabilities;
+  auto& props = caps.codeActionResolveProperties;
+  return caps.codeActionData && std::find(props.begin(), props.end(), "edit") != props.end();
+}
+
+const Finding* finding_in(const AnalysisRecord& record, const json& data, const Fix** fix) {
+  auto fi = data.value("finding", -1);
+  auto xi = data.value("fix", -1);
+  const auto& findings = record.result.findings;
+  if (fi < 0 || static_cast<std::size_t>(fi) >= findings.size()) return nullptr;
+  const auto& f = findings[static_cast<std::size_t>(fi)];
+  if (xi < 0 || static_cast<std::size_t>(xi) >= f.fixes.size()) return nullptr;
+  *fix = &f.fixes[static_cast<std::size_t>(xi)];
+  return &f;
+}
+
+std::vector<protocol::CodeAction> quick_fixes(const CodeActionQuery& q) {
+  std::vector<protocol::CodeAction> actions;
+  const auto& record = q.record;
+  TextLookup texts(&q.ctx.documents);
+  Converter convert = q.ctx.converter(texts, record.document);
+  const auto& findings = record.result.findings;
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    const auto& f = findings[i];
+    if (f.fixes.empty() || convert.file_of(f.location) != record.document->path) continue;
+    if (!touches(f.location.range, q.range)) continue;
+    for (std::size_t j = 0; j < f.fixes.size(); ++j) {
+      const auto& fix = f.fixes[j];
+      protocol::CodeAction a;
+      a.title = fix.title;
+      a.kind = protocol::code_action_kind::kQuickFix;
+      a.diagnostics.push_back(convert.diagnostic(f));
+      if (fix.preferred) a.isPreferred = true;
+      a.data = json{{"finding", i}, {"fix", j}};
+      if (!q.lazy) a.edit = convert.workspace_edit(fix, q.ctx.client_capabilities.documentChanges);
+      actions.push_back(std::move(a));
+    }
+  }
+  return actions;
+}
+
+void resolve_quick_fix(protocol::CodeAction& action, const AnalysisRecord& record, ServerContext& ctx) {
+  const Fix* fix = nullptr;
+  if (!finding_in(record, *action.data, &fix))
+    throw RequestError(ErrorCode::InvalidParams, "code action data names no fix of this analysis");
+  TextLookup texts(&ctx.documents);
+  Converter convert = ctx.converter(texts, record.document);
+  action.edit = convert.workspace_edit(*fix, ctx.client_capabilities.documentChanges);
+}
+
+const CodeActionProvider* provider_named(const ServerContext& ctx, const std::string& name) {
+  for (const auto& p : ctx.code_action_providers)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+}  // namespace
+
+void register_code_actions(ServerContext& ctx) {
+  ctx.capabilities.codeActionProvider = protocol::CodeActionOptions{{protocol::code_action_kind::kQuickFix}, true};
+  ctx.code_action_providers.push_back({kFixesProvider, quick_fixes, resolve_quick_fix});
+
+  ctx.methods.on_request<protocol::CodeActionParams>(
+      "textDocument/codeAction", [&ctx](const protocol::CodeActionParams& p, RequestContext& rc) {
+        answer_from_current_record(ctx, rc, p.textDocument.uri, json::array(), [&ctx, p](const RecordPtr& record) {
+          CodeActionQuery query{*record, engine_range(*record, p.range, ctx.encoding), p, ctx,
+                                client_resolves_edits(ctx)};
+          json actions = json::array();
+          for (const auto& provider : ctx.code_action_providers) {
+            for (auto& action : provider.provide(query)) {
+              if (!kind_wanted(action.kind, p.context.only)) continue;
+              json data = action.data.value_or(json::object());
+              data["provider"] = provider.name;
+              data["uri"] = record->document->uri;
+              data["version"] = record->document->version;
+              data["generation"] = record->generation;
+              action.data = std::move(data);
+              actions.push_back(action);
+            }
+          }
+          return actions;
+        });
+      });
+
+  ctx.methods.on_request<protocol::CodeAction>(
+      "codeAction/resolve", [&ctx](const protocol::CodeAction& input, RequestContext& rc) {
+        protocol::CodeAction action = input;
+        if (action.edit) return rc.reply.result(action);  // nothing to resolve
+        if (!action.data || !action.data->is_object() || !action.data->contains("provider"))
+          throw RequestError(ErrorCode::InvalidParams, "this code action carries no warplens data to resolve it");
+        const json& data = *action.data;
+        const auto* provider = provider_named(ctx, data.value("provider", std::string()));
+        if (!provider || !provider->resolve)
+          throw RequestError(ErrorCode::InvalidParams, "unknown code action provider in data");
+        const std::string uri = data.value("uri", std::string());
+        auto doc = ctx.documents.get(uri);
+        if (!doc) throw RequestError(ErrorCode::ContentModified, "the document was closed since this action was offered");
+        auto record = ctx.scheduler.current(uri);
+        if (doc->version != data.value("version", std::int64_t{-1}) || !record ||
+            record->generation != data.value("generation", std::uint64_t{0}))
+          throw RequestError(ErrorCode::ContentModified,
+                             "the document changed since this action was offered; ask for code actions again");
+        provider->resolve(action, *record, ctx);
+        rc.reply.result(action);
+      });
+}
+
+}  // namespace warplens::server

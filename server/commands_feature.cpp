@@ -1,0 +1,114 @@
+// workspace/executeCommand and the job commands.
+//
+// Commands live in ServerContext::commands (all named warplens.*); the
+// list announced at initialize is whatever is registered by then.
+// Built in here:
+//   warplens.cancelJob [{id}]   cancel a job (all jobs without an id), for
+//                               clients without a progress cancel button
+//   warplens.listJobs           the running and queued jobs
+//   warplens.reanalyze [{uri}]  analyse a document (or all) again now, e.g.
+//                               after compile_commands.json changed
+//   warplens.debug.sleep        a cancellable job with progress, only with
+//                               --test-commands (end-to-end tests)
+// Plus window/workDoneProgress/cancel, which cancels the job behind a token.
+#include <chrono>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "protocol/lsp_window.h"
+#include "server/features.h"
+#include "server/job_launcher.h"
+
+namespace warplens::server {
+
+using protocol::ErrorCode;
+
+namespace {
+
+// Commands take one optional object argument: arguments[0].
+json first_argument(const protocol::ExecuteCommandParams& p) {
+  if (p.arguments.empty() || p.arguments[0].is_null()) return json::object();
+  if (!p.arguments[0].is_object())
+    throw RequestError(ErrorCode::InvalidParams, p.command + " takes one object argument");
+  return p.arguments[0];
+}
+
+void cancel_job(ServerContext& ctx, const protocol::ExecuteCommandParams& p, RequestContext& rc) {
+  json arg = first_argument(p);
+  json cancelled = json::array();
+  if (arg.contains("id")) {
+    if (!arg["id"].is_number_unsigned())
+      throw RequestError(ErrorCode::InvalidParams, "warplens.cancelJob: id must be a job number");
+    auto id = arg["id"].get<std::uint64_t>();
+    if (!ctx.jobs.cancel(id)) throw RequestError(ErrorCode::RequestFailed, "no job " + std::to_string(id));
+    cancelled.push_back(id);
+  } else {
+    for (auto id : ctx.jobs.cancel_all()) cancelled.push_back(id);
+  }
+  rc.reply.result(json{{"cancelled", cancelled}});
+}
+
+void list_jobs(ServerContext& ctx, const protocol::ExecuteCommandParams&, RequestContext& rc) {
+  json jobs = json::array();
+  for (const auto& j : ctx.jobs.jobs()) jobs.push_back({{"id", j.id}, {"title", j.title}, {"running", j.running}});
+  rc.reply.result(jobs);
+}
+
+void reanalyze(ServerContext& ctx, const protocol::ExecuteCommandParams& p, RequestContext& rc) {
+  json arg = first_argument(p);
+  if (arg.contains("uri")) {
+    auto doc = ctx.documents.get(arg.value("uri", std::string()));
+    if (!doc) throw RequestError(ErrorCode::InvalidParams, "warplens.reanalyze: the document is not open");
+    ctx.analyze(doc, true);
+  } else {
+    for (const auto& doc : ctx.documents.all()) ctx.analyze(doc, true);
+  }
+  rc.reply.result(nullptr);
+}
+
+// A job that only sleeps, in steps, reporting progress: lets end-to-end
+// tests exercise jobs, progress and every way of cancelling.
+void debug_sleep(ServerContext& ctx, const protocol::ExecuteCommandParams& p, RequestContext& rc) {
+  json arg = first_argument(p);
+  int ms = arg.value("ms", 1000);
+  int steps = std::max(1, arg.value("steps", 10));
+  start_job(ctx, rc, p.workDoneToken, "warplens.debug.sleep", [ms, steps](JobContext& job) -> json {
+    for (int i = 0; i < steps; ++i) {
+      if (job.stop.stop_requested()) return nullptr;
+      job.report("step " + std::to_string(i + 1) + " of " + std::to_string(steps), 100 * i / steps);
+      std::this_thread::sleep_for(std::chrono::milliseconds(ms / steps));
+    }
+    return json{{"slept_ms", ms}};
+  });
+}
+
+}  // namespace
+
+void register_commands(ServerContext& ctx) {
+  auto add = [&ctx](const std::string& name, void (*fn)(ServerContext&, const protocol::ExecuteCommandParams&,
+                                                        RequestContext&)) {
+    ctx.commands[name] = [&ctx, fn](const protocol::ExecuteCommandParams& p, RequestContext& rc) { fn(ctx, p, rc); };
+  };
+  add("warplens.cancelJob", cancel_job);
+  add("warplens.listJobs", list_jobs);
+  add("warplens.reanalyze", reanalyze);
+  if (ctx.options.test_commands) add("warplens.debug.sleep", debug_sleep);
+
+  ctx.methods.on_request<protocol::ExecuteCommandParams>(
+      "workspace/executeCommand", [&ctx](const protocol::ExecuteCommandParams& p, RequestContext& rc) {
+        auto it = ctx.commands.find(p.command);
+        if (it == ctx.commands.end()) throw RequestError(ErrorCode::InvalidParams, "unknown command: " + p.command);
+        it->second(p, rc);
+      });
+
+  ctx.methods.on_notification<protocol::WorkDoneProgressCancelParams>(
+      "window/workDoneProgress/cancel", [&ctx](const protocol::WorkDoneProgressCancelParams& p) {
+        auto it = ctx.progress_jobs.find(p.token);
+        if (it == ctx.progress_jobs.end()) return;
+        spdlog::info("cancelling job {} (progress cancelled by the user)", it->second);
+        ctx.jobs.cancel(it->second);
+      });
+}
+
+}  // namespace warplens::server

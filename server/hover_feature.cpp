@@ -1,0 +1,73 @@
+// textDocument/hover, from the analysis of the current version: the
+// explanation of every finding under the cursor, and a card for the kernel
+// whose name or launch site is under it. Other features add sections
+// through ServerContext::hover_providers.
+#include "protocol/lsp_features.h"
+#include "server/features.h"
+#include "server/kernel_info.h"
+#include "server/request_helpers.h"
+
+namespace warplens::server {
+
+namespace {
+
+bool under_cursor(const Range& range, Position p) {
+  return range.empty() ? range.start == p : range.contains(p);
+}
+
+std::optional<HoverSection> finding_explanations(const HoverQuery& q) {
+  const auto& record = q.record;
+  std::string markdown;
+  std::optional<Range> first;
+  for (const auto& f : record.result.findings) {
+    const std::string& file = f.location.file.empty() ? record.document->path : f.location.file;
+    if (file != record.document->path || !under_cursor(f.location.range, q.position)) continue;
+    if (!markdown.empty()) markdown += "\n\n---\n\n";
+    markdown += "**" + std::string(to_string(f.severity)) + "** `" + f.code + "`: " + f.message;
+    if (!f.explanation_markdown.empty()) markdown += "\n\n" + f.explanation_markdown;
+    if (!first) first = f.location.range;
+  }
+  if (markdown.empty()) return std::nullopt;
+  return HoverSection{markdown, first};
+}
+
+std::optional<HoverSection> kernel_card(const HoverQuery& q) {
+  Range where;
+  const Function* k = kernel_at(q.record.result.model, q.position, &where);
+  if (!k) return std::nullopt;
+  return HoverSection{kernel_markdown(q.record.result.model, *k), where};
+}
+
+}  // namespace
+
+void register_hover(ServerContext& ctx) {
+  ctx.capabilities.hoverProvider = true;
+  ctx.hover_providers.push_back(finding_explanations);
+  ctx.hover_providers.push_back(kernel_card);
+
+  ctx.methods.on_request<protocol::HoverParams>(
+      "textDocument/hover", [&ctx](const protocol::HoverParams& p, RequestContext& rc) {
+        answer_from_current_record(ctx, rc, p.textDocument.uri, nullptr, [&ctx, p](const RecordPtr& record) -> json {
+          HoverQuery query{*record, engine_position(*record, p.position, ctx.encoding), ctx};
+          std::string markdown;
+          std::optional<Range> range;
+          for (const auto& provider : ctx.hover_providers) {
+            auto section = provider(query);
+            if (!section) continue;
+            if (!markdown.empty()) markdown += "\n\n---\n\n";
+            markdown += section->markdown;
+            if (!range) range = section->range;
+          }
+          if (markdown.empty()) return nullptr;
+          const auto& formats = ctx.client_capabilities.hoverContentFormat;
+          bool markdown_ok = formats.empty() || std::find(formats.begin(), formats.end(), "markdown") != formats.end();
+          protocol::Hover hover;
+          hover.contents = {markdown_ok ? protocol::markup_kind::kMarkdown : protocol::markup_kind::kPlainText,
+                            markdown};
+          if (range) hover.range = record->document->text.to_client(*range, ctx.encoding);
+          return hover;
+        });
+      });
+}
+
+}  // namespace warplens::server

@@ -1,0 +1,190 @@
+#include "server/language_server.h"
+
+#include <boost/asio/post.hpp>
+#include <spdlog/spdlog.h>
+
+#include "server/features.h"
+#include "server/redact.h"
+
+namespace warplens::server {
+
+using protocol::ErrorCode;
+
+LanguageServer::LanguageServer(boost::asio::io_context& io, Outbox& out, AnalyzeFn analyze, ServerOptions options)
+    : ctx_(io, out, std::move(analyze), std::move(options)) {
+  register_lifecycle();
+  register_features(ctx_);
+}
+
+LanguageServer::~LanguageServer() {
+  *alive_ = false;
+  stop_workers(std::chrono::milliseconds(0));
+}
+
+bool LanguageServer::stop_workers(std::chrono::milliseconds timeout) {
+  ctx_.client.cancel_pending("the server is stopping");
+  bool analyses = ctx_.scheduler.shutdown(timeout);
+  bool jobs = ctx_.jobs.shutdown(timeout);
+  return analyses && jobs;
+}
+
+void LanguageServer::receive(const protocol::FrameEvent& event) {
+  if (const auto* error = std::get_if<protocol::FramingError>(&event)) {
+    spdlog::warn("framing error: {}", error->message);
+    ErrorCode code = error->kind == protocol::FramingErrorKind::TooLarge ? ErrorCode::InvalidRequest
+                                                                         : ErrorCode::ParseError;
+    ctx_.client.reply_error(std::nullopt, {code, error->message, std::nullopt});
+    return;
+  }
+  const std::string& body = std::get<protocol::Frame>(event).body;
+  auto parsed = protocol::parse_message(body);
+  if (auto* invalid = std::get_if<protocol::InvalidMessage>(&parsed)) {
+    spdlog::warn("invalid message ({}): {}", invalid->error.message,
+                 body.substr(0, std::min<std::size_t>(body.size(), 200)));
+    ctx_.client.reply_error(invalid->id, invalid->error);
+    return;
+  }
+  auto& message = std::get<protocol::Message>(parsed);
+  if (spdlog::should_log(spdlog::level::trace)) {
+    json j = json::parse(body, nullptr, false);
+    spdlog::trace("<-- {}", loggable(j));
+  }
+  if (auto* request = std::get_if<protocol::Request>(&message)) {
+    dispatch(std::move(*request));
+  } else if (auto* notification = std::get_if<protocol::Notification>(&message)) {
+    dispatch(*notification);
+  } else {
+    const auto& response = std::get<protocol::Response>(message);
+    if (!ctx_.client.deliver(response))
+      spdlog::warn("response to an unknown request {}", protocol::to_string(response.id));
+  }
+}
+
+void LanguageServer::dispatch(protocol::Request request) {
+  if (exited_) return;
+  const std::string& method = request.method;
+  if (phase_ == Phase::Uninitialized && method != "initialize")
+    return ctx_.client.reply_error(request.id, {ErrorCode::ServerNotInitialized,
+                                                "the server is not initialized: send `initialize` first", {}});
+  if (phase_ == Phase::ShutDown)
+    return ctx_.client.reply_error(request.id,
+                                   {ErrorCode::InvalidRequest, "the server is shutting down (`shutdown` was received)", {}});
+  if (phase_ == Phase::Running && method == "initialize")
+    return ctx_.client.reply_error(request.id, {ErrorCode::InvalidRequest, "`initialize` may only be sent once", {}});
+  const RequestHandler* handler = ctx_.methods.request(method);
+  if (!handler) return ctx_.client.reply_error(request.id, {ErrorCode::MethodNotFound, "unknown method: " + method, {}});
+
+  if (pending_.count(request.id))
+    spdlog::warn("request id {} reused while still pending", protocol::to_string(request.id));
+  // The entry is erased once answered (possibly from a job thread: post).
+  auto serial = std::make_shared<int>(0);
+  Reply reply(ctx_.client, request.id, [this, alive = std::weak_ptr<bool>(alive_), id = request.id, serial] {
+    boost::asio::post(ctx_.io, [this, alive, id, serial] {
+      if (alive.expired()) return;
+      auto it = pending_.find(id);
+      if (it != pending_.end() && it->second.reply.done()) pending_.erase(it);
+    });
+  });
+  auto& entry = pending_.insert_or_assign(request.id, Pending{std::stop_source(), reply}).first->second;
+  RequestContext context{request.id, entry.stop.get_token(), reply};
+  try {
+    (*handler)(request.params, context);
+  } catch (const RequestError& e) {
+    context.reply.error(e.code(), e.what());
+  } catch (const std::exception& e) {
+    spdlog::error("{} failed: {}", method, e.what());
+    context.reply.error(ErrorCode::InternalError, "internal error in " + method + ": " + e.what());
+  } catch (...) {
+    spdlog::error("{} failed with an unknown exception", method);
+    context.reply.error(ErrorCode::InternalError, "internal error in " + method);
+  }
+}
+
+void LanguageServer::dispatch(const protocol::Notification& notification) {
+  const std::string& method = notification.method;
+  if (method == "exit") {
+    if (exited_) return;
+    exited_ = true;
+    spdlog::info("exit (shutdown {}received): exit code {}", shutdown_requested_ ? "" : "not ", exit_code());
+    if (on_exit_) on_exit_(exit_code());
+    return;
+  }
+  if (exited_) return;
+  if (phase_ != Phase::Running) {
+    spdlog::debug("dropping notification {} ({})", method,
+                  phase_ == Phase::Uninitialized ? "not initialized" : "shutting down");
+    return;
+  }
+  const NotificationHandler* handler = ctx_.methods.notification(method);
+  if (!handler) {
+    if (method.rfind("$/", 0) != 0) spdlog::warn("unhandled notification {}", method);
+    return;
+  }
+  try {
+    (*handler)(notification.params);
+  } catch (const std::exception& e) {
+    // Notifications cannot be answered: tell the user through the log.
+    spdlog::error("{} failed: {}", method, e.what());
+    ctx_.log_message(protocol::MessageType::Error, method + " failed: " + e.what());
+  } catch (...) {
+    spdlog::error("{} failed with an unknown exception", method);
+  }
+}
+
+protocol::InitializeResult LanguageServer::initialize(const protocol::InitializeParams& params) {
+  ctx_.client_capabilities = params.capabilities;
+  ctx_.encoding = PositionEncoding::Utf16;  // the LSP default, always supported
+  for (const auto& name : params.capabilities.positionEncodings)
+    if (name == protocol::position_encoding_kind::kUtf8) ctx_.encoding = PositionEncoding::Utf8;
+  std::vector<std::string> problems;
+  ctx_.settings = apply_settings(Settings{}, params.initializationOptions, problems);
+  for (const auto& p : problems) {
+    spdlog::warn("{}", p);
+    ctx_.show_message(protocol::MessageType::Warning, "warplens: " + p);
+  }
+  ctx_.scheduler.set_debounce(ctx_.debounce());
+  std::string client = params.clientInfo ? params.clientInfo->name + " " + params.clientInfo->version.value_or("")
+                                          : std::string("an unnamed client");
+  spdlog::info("initialize from {}: position encoding {}, settings {}", client, to_string(ctx_.encoding),
+               settings_to_json(ctx_.settings).dump());
+
+  protocol::InitializeResult result;
+  result.capabilities = ctx_.capabilities;
+  result.capabilities.positionEncoding = to_string(ctx_.encoding);
+  std::vector<std::string> commands;
+  for (const auto& [name, handler] : ctx_.commands) commands.push_back(name);
+  result.capabilities.executeCommandProvider = protocol::ExecuteCommandOptions{commands, true};
+  result.serverInfo = protocol::ServerInfo{"warplens", ctx_.options.version};
+  return result;
+}
+
+void LanguageServer::register_lifecycle() {
+  auto& m = ctx_.methods;
+  m.on_request<protocol::InitializeParams>("initialize", [this](const auto& params, RequestContext& rc) {
+    auto result = initialize(params);
+    phase_ = Phase::Running;
+    rc.reply.result(result);
+  });
+  m.on_notification("initialized", [this](const json&) { ctx_.initialized.emit(); });
+  m.on_request("shutdown", [this](const json&, RequestContext& rc) {
+    shutdown_requested_ = true;
+    phase_ = Phase::ShutDown;
+    for (auto& [id, p] : pending_) {
+      if (id == rc.id) continue;
+      p.reply.error(ErrorCode::RequestCancelled, "the server is shutting down");
+      p.stop.request_stop();
+    }
+    ctx_.jobs.cancel_all();
+    ctx_.scheduler.shutdown(std::chrono::milliseconds(0));
+    rc.reply.result(nullptr);
+  });
+  m.on_notification<protocol::CancelParams>("$/cancelRequest", [this](const protocol::CancelParams& p) {
+    auto it = pending_.find(p.id);
+    if (it == pending_.end()) return;  // already answered: nothing to do
+    spdlog::debug("cancelling request {}", protocol::to_string(p.id));
+    it->second.reply.error(ErrorCode::RequestCancelled, "the request was cancelled");
+    it->second.stop.request_stop();
+  });
+}
+
+}  // namespace warplens::server

@@ -1,0 +1,54 @@
+#include "server/request_helpers.h"
+
+#include <spdlog/spdlog.h>
+
+namespace warplens::server {
+
+using protocol::ErrorCode;
+
+void answer_from_current_record(ServerContext& ctx, RequestContext& request, const std::string& uri, json empty,
+                                std::function<json(const RecordPtr&)> answer) {
+  auto doc = ctx.documents.get(uri);
+  if (!doc || doc->path.empty()) return request.reply.result(std::move(empty));
+  Reply reply = request.reply;
+  std::stop_token stop = request.stop;
+  ctx.scheduler.when_ready(uri, doc->version, [reply, stop, empty = std::move(empty), answer = std::move(answer)](
+                                                  RecordPtr record, std::optional<WaitError> error) {
+    if (stop.stop_requested() || reply.done()) return;  // cancelled: already answered
+    if (error) {
+      switch (*error) {
+        case WaitError::ContentModified:
+          return reply.error(ErrorCode::ContentModified, "the document changed; ask again");
+        case WaitError::ShuttingDown:
+          return reply.error(ErrorCode::RequestFailed, "the server is shutting down");
+        case WaitError::Closed:
+        case WaitError::Failed:
+          return reply.result(empty);
+      }
+    }
+    try {
+      reply.result(answer(record));
+    } catch (const RequestError& e) {
+      reply.error(e.code(), e.what());
+    } catch (const std::exception& e) {
+      spdlog::error("request failed: {}", e.what());
+      reply.error(ErrorCode::InternalError, std::string("internal error: ") + e.what());
+    }
+  });
+}
+
+Position engine_position(const AnalysisRecord& record, const protocol::Position& position, PositionEncoding encoding) {
+  auto p = record.document->text.from_client(position, encoding);
+  if (!p)
+    throw RequestError(ErrorCode::InvalidParams, "position " + std::to_string(position.line) + ":" +
+                                                     std::to_string(position.character) + " is outside the document");
+  return *p;
+}
+
+Range engine_range(const AnalysisRecord& record, const protocol::Range& range, PositionEncoding encoding) {
+  return {engine_position(record, range.start, encoding), engine_position(record, range.end, encoding)};
+}
+
+bool touches(const Range& a, const Range& b) { return !(a.end < b.start || b.end < a.start); }
+
+}  // namespace warplens::server

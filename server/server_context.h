@@ -1,0 +1,158 @@
+// What every feature of the language server shares (clangd's ClangdServer
+// plus the LSP glue): the client connection, the method table, the open
+// documents, the scheduler, the job runner, the settings, what was
+// negotiated at initialize, and the extension points features plug into.
+//
+// Everything here is used on the io_context's thread, except the client
+// connection and the job runner, which are thread-safe.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+
+#include "protocol/lsp_features.h"
+#include "protocol/lsp_lifecycle.h"
+#include "protocol/lsp_window.h"
+#include "server/client_connection.h"
+#include "server/convert.h"
+#include "server/document_store.h"
+#include "server/job_runner.h"
+#include "server/method_table.h"
+#include "server/scheduler.h"
+#include "server/settings.h"
+
+namespace warplens::server {
+
+struct ServerOptions {
+  std::chrono::milliseconds debounce{300};  // overridden by the debounceMs setting
+  unsigned workers = 0;                     // analysis threads (at most the cores); 0: min(cores, 4)
+  bool test_commands = false;               // enables warplens.debug.* (tests only)
+  std::string docs_dir;                     // docs/diagnostics, for codeDescription links
+  std::string version = "0.0.0";
+};
+
+// A list of callbacks: how features hear about events without knowing each other.
+template <class... Args>
+class Signal {
+ public:
+  void connect(std::function<void(Args...)> slot) { slots_.push_back(std::move(slot)); }
+  void emit(Args... args) const {
+    for (const auto& slot : slots_) slot(args...);
+  }
+
+ private:
+  std::vector<std::function<void(Args...)>> slots_;
+};
+
+class ServerContext;
+
+// Hover: each provider may add a markdown section for the cursor position.
+struct HoverQuery {
+  const AnalysisRecord& record;
+  Position position;  // engine position (UTF-8 byte column)
+  ServerContext& ctx;
+};
+struct HoverSection {
+  std::string markdown;
+  std::optional<Range> range;  // what the section is about (engine range)
+};
+using HoverProvider = std::function<std::optional<HoverSection>(const HoverQuery&)>;
+
+// Code lenses: each provider may add titles above a kernel.
+struct CodeLensQuery {
+  const AnalysisRecord& record;
+  const Function& kernel;
+  ServerContext& ctx;
+};
+struct KernelLens {
+  std::string title;
+  std::optional<protocol::Command> command;  // none: a plain label
+};
+using CodeLensProvider = std::function<std::vector<KernelLens>(const CodeLensQuery&)>;
+
+// Code actions: `provide` lists actions (cheaply, without edits when the
+// client can resolve); `resolve` fills in the edit for one of them. The
+// action's `data` must carry what resolve needs (stateless, like HTTP).
+struct CodeActionQuery {
+  const AnalysisRecord& record;
+  Range range;  // engine range of the request
+  const protocol::CodeActionParams& params;
+  ServerContext& ctx;
+  bool lazy;    // the client resolves edits through codeAction/resolve
+};
+struct CodeActionProvider {
+  std::string name;  // recorded in data.provider, to route codeAction/resolve
+  std::function<std::vector<protocol::CodeAction>(const CodeActionQuery&)> provide;
+  std::function<void(protocol::CodeAction& action, const AnalysisRecord& record, ServerContext& ctx)> resolve;
+};
+
+// workspace/executeCommand: commands are named warplens.<something>.
+using CommandHandler = std::function<void(const protocol::ExecuteCommandParams&, RequestContext&)>;
+
+// Findings from other sources than the static analysis (e.g. profiles),
+// published together with it. Keyed by uri, then by source name.
+struct ExtraFindings {
+  std::optional<std::int64_t> version;  // the document version they belong to
+  std::vector<Finding> findings;
+};
+
+class ServerContext {
+ public:
+  ServerContext(boost::asio::io_context& io, Outbox& out, AnalyzeFn analyze, ServerOptions options);
+
+  boost::asio::io_context& io;
+  ClientConnection client;
+  ServerOptions options;
+  MethodTable methods;
+
+  // Negotiated at initialize.
+  protocol::ClientCapabilities client_capabilities;
+  PositionEncoding encoding = PositionEncoding::Utf16;
+  protocol::ServerCapabilities capabilities;  // features fill in theirs at registration
+  Settings settings;
+
+  DocumentStore documents;
+  Scheduler scheduler;
+  JobRunner jobs;
+
+  // Extension points.
+  std::vector<HoverProvider> hover_providers;
+  std::vector<CodeLensProvider> code_lens_providers;
+  std::vector<CodeActionProvider> code_action_providers;
+  std::map<std::string, CommandHandler> commands;
+  std::map<std::string, std::map<std::string, ExtraFindings>> extra_findings;
+  // Jobs by the progress token they report under (for window/workDoneProgress/cancel).
+  std::map<protocol::ProgressToken, std::uint64_t> progress_jobs;
+  std::uint64_t next_progress_token = 0;
+
+  // Events.
+  Signal<const RecordPtr&> analysis_published;
+  Signal<const DocumentPtr&, const std::string&> analysis_failed;
+  Signal<std::size_t> analysis_activity;        // documents with pending work
+  Signal<const std::string&> document_closed;   // uri
+  Signal<const std::string&> diagnostics_changed;  // uri: extra findings changed
+  Signal<> initialized;
+  Signal<> settings_changed;
+
+  AnalysisOptions analysis_options() const { return to_analysis_options(settings); }
+  // Converter for results of `document` (pinned as the text to convert with).
+  Converter converter(TextLookup& texts, const DocumentPtr& document) const;
+  void show_message(protocol::MessageType type, const std::string& message);
+  void log_message(protocol::MessageType type, const std::string& message);
+  // Schedules (re)analysis of an open document with the current settings.
+  void analyze(const DocumentPtr& document, bool immediately = false);
+
+  // The effective debounce: the setting if set, else the --debounce-ms flag.
+  std::chrono::milliseconds debounce() const;
+};
+
+unsigned core_count();
+unsigned default_worker_count();
+
+}  // namespace warplens::server

@@ -1,0 +1,59 @@
+// User settings, from initializationOptions and workspace/didChangeConfiguration
+// (a `warplens` object), and their mapping onto the engine's AnalysisOptions.
+// docs/configuration.md lists every key.
+//
+// The LLM API key is deliberately not a setting: it is read only from the
+// WARPLENS_LLM_API_KEY environment variable and never logged.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/analyzer.h"
+
+namespace warplens::server {
+
+struct LlmSettings {
+  std::string endpoint;  // OpenAI-compatible base URL
+  std::string model;
+};
+
+struct Settings {
+  std::string arch = "sm_90";
+  std::string cuda_path;
+  std::string compile_commands_dir;
+  double uncoalesced_threshold = 1.25;
+  int bank_conflict_threshold = 2;
+  double occupancy_threshold = 0.5;
+  std::optional<BlockShape> default_block;
+  std::map<std::string, BlockShape> kernel_blocks;
+  std::optional<int> debounce_ms;  // unset: the server's --debounce-ms
+  std::string profile_command;     // how to run the user's program under the profiler
+  std::string build_command;       // how to rebuild it
+  LlmSettings llm;
+};
+
+// Applies the settings object `update` on top of `base`. Accepts either
+// {"warplens": {...}} or the inner object itself. A value of the wrong type
+// or out of range leaves that setting unchanged and adds a message to
+// `problems` (never echoing a secret).
+Settings apply_settings(const Settings& base, const nlohmann::json& update, std::vector<std::string>& problems);
+
+// The settings as JSON (for logs and `warplens/status`-like views).
+nlohmann::json settings_to_json(const Settings& s);
+
+AnalysisOptions to_analysis_options(const Settings& s);
+// True when the two differ in a setting that reaches AnalysisOptions.
+bool analysis_settings_differ(const Settings& a, const Settings& b);
+
+// Reads WARPLENS_LLM_API_KEY; empty when unset.
+std::string llm_api_key();
+
+// "256", [16, 16], [8, 8, 4] or {"x": 16, "y": 16}; nullopt (with `error`) otherwise.
+std::optional<BlockShape> parse_block_shape(const nlohmann::json& j, std::string& error);
+
+}  // namespace warplens::server

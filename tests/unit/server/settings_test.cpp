@@ -1,0 +1,148 @@
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+
+#include "server/redact.h"
+#include "server/settings.h"
+
+using namespace warplens;
+using namespace warplens::server;
+using nlohmann::json;
+
+TEST_CASE("settings map onto AnalysisOptions") {
+  std::vector<std::string> problems;
+  json update = {{"warplens",
+                  {{"arch", "sm_90a"},
+                   {"cudaPath", "/opt/cuda"},
+                   {"compileCommandsDir", "/w/build"},
+                   {"thresholds", {{"uncoalesced", 2.0}, {"bankConflict", 8}, {"occupancy", 0.25}}},
+                   {"defaultBlockSize", 128},
+                   {"kernelBlockSizes", {{"transpose", {32, 8}}, {"reduce", {{"x", 512}}}}},
+                   {"debounceMs", 0},
+                   {"profileCommand", "./app --small"},
+                   {"buildCommand", "make"},
+                   {"llm", {{"endpoint", "http://127.0.0.1:8000/v1"}, {"model", "m"}}}}}};
+  Settings s = apply_settings(Settings{}, update, problems);
+  CHECK(problems.empty());
+  AnalysisOptions o = to_analysis_options(s);
+  CHECK(o.arch == "sm_90a");
+  CHECK(o.cuda_path == "/opt/cuda");
+  CHECK(o.compile_commands_dir == "/w/build");
+  CHECK(o.uncoalesced_threshold == doctest::Approx(2.0));
+  CHECK(o.bank_conflict_threshold == 8);
+  CHECK(o.occupancy_threshold == doctest::Approx(0.25));
+  CHECK(o.default_block == BlockShape{128, 1, 1});
+  CHECK(o.kernel_blocks.at("transpose") == BlockShape{32, 8, 1});
+  CHECK(o.kernel_blocks.at("reduce") == BlockShape{512, 1, 1});
+  CHECK(s.debounce_ms == 0);
+  CHECK(s.profile_command == "./app --small");
+  CHECK(s.build_command == "make");
+  CHECK(s.llm.endpoint == "http://127.0.0.1:8000/v1");
+}
+
+TEST_CASE("only settings that reach the engine count as analysis changes") {
+  Settings a, b;
+  b.debounce_ms = 5;
+  b.llm.model = "m";
+  b.profile_command = "./app";
+  CHECK_FALSE(analysis_settings_differ(a, b));
+  b.kernel_blocks["k"] = BlockShape{64, 1, 1};
+  CHECK(analysis_settings_differ(a, b));
+  Settings c;
+  c.occupancy_threshold = 0.3;
+  CHECK(analysis_settings_differ(a, c));
+}
+
+TEST_CASE("the inner object is accepted too, and unspecified settings keep their values") {
+  std::vector<std::string> problems;
+  Settings base;
+  base.arch = "sm_80";
+  base.debounce_ms = 100;
+  Settings s = apply_settings(base, json{{"cudaPath", "/c"}}, problems);
+  CHECK(problems.empty());
+  CHECK(s.arch == "sm_80");
+  CHECK(s.debounce_ms == 100);
+  CHECK(s.cuda_path == "/c");
+  CHECK(apply_settings(base, nullptr, problems).arch == "sm_80");
+}
+
+TEST_CASE("bad values are reported and leave the setting unchanged") {
+  std::vector<std::string> problems;
+  json update = {{"warplens",
+                  {{"arch", "compute_90"},
+                   {"thresholds", {{"uncoalesced", 0.5}, {"bankConflict", "two"}, {"mystery", 1}}},
+                   {"defaultBlockSize", {64, 64}},
+                   {"kernelBlockSizes", {{"k", -1}}},
+                   {"debounceMs", 99999},
+                   {"llm", {{"apiKey", "sk-123"}}},
+                   {"colour", "blue"}}}};
+  Settings s = apply_settings(Settings{}, update, problems);
+  CHECK(s.arch == "sm_90");
+  CHECK(s.uncoalesced_threshold == doctest::Approx(1.25));
+  CHECK(s.bank_conflict_threshold == 2);
+  CHECK_FALSE(s.default_block);
+  CHECK(s.kernel_blocks.empty());
+  CHECK_FALSE(s.debounce_ms);
+  std::string all;
+  for (const auto& p : problems) all += p + "\n";
+  for (const char* expected : {"warplens.arch", "warplens.thresholds.uncoalesced", "warplens.thresholds.bankConflict",
+                               "unknown setting warplens.thresholds.mystery", "1024 threads",
+                               "warplens.kernelBlockSizes.k", "warplens.debounceMs", "warplens.llm.apiKey",
+                               "unknown setting warplens.colour"})
+    CHECK_MESSAGE(all.find(expected) != std::string::npos, expected);
+  CHECK(all.find("sk-123") == std::string::npos);
+  std::vector<std::string> more;
+  apply_settings(Settings{}, json{{"warplens", 3}}, more);
+  CHECK(more.size() == 1);
+}
+
+TEST_CASE("the API key comes from the environment only and is never shown") {
+  setenv("WARPLENS_LLM_API_KEY", "sk-env-secret", 1);
+  CHECK(llm_api_key() == "sk-env-secret");
+  json shown = settings_to_json(Settings{});
+  CHECK(shown["llm"]["apiKeySet"] == true);
+  CHECK(shown.dump().find("sk-env-secret") == std::string::npos);
+  unsetenv("WARPLENS_LLM_API_KEY");
+  CHECK(llm_api_key().empty());
+}
+
+TEST_CASE("secrets are redacted from logged messages") {
+  json message = {{"params", {{"settings", {{"warplens", {{"llm", {{"apiKey", "sk-1"}, {"model", "m"}}}}}}},
+                              {"workDoneToken", "t1"},
+                              {"list", {{{"password", "p"}}}}}}};
+  json r = redact_secrets(message);
+  CHECK(r["params"]["settings"]["warplens"]["llm"]["apiKey"] == "<redacted>");
+  CHECK(r["params"]["settings"]["warplens"]["llm"]["model"] == "m");
+  CHECK(r["params"]["workDoneToken"] == "t1");
+  CHECK(r["params"]["list"][0]["password"] == "<redacted>");
+  CHECK(is_secret_key("api_key"));
+  CHECK(is_secret_key("Authorization"));
+  CHECK_FALSE(is_secret_key("token"));
+  std::string long_log = loggable(json{{"text", std::string(10000, 'x')}}, 100);
+  CHECK(long_log.size() < 200);
+  CHECK(long_log.find("bytes)") != std::string::npos);
+}
+
+#include "server/listen_address.h"
+
+TEST_CASE("--listen accepts loopback addresses only") {
+  std::string error;
+  auto v4 = parse_listen_address("127.0.0.1:9257", error);
+  REQUIRE(v4);
+  CHECK(v4->port == 9257);
+  CHECK(v4->address.is_loopback());
+  CHECK(parse_listen_address("127.8.9.10:0", error));
+  auto v6 = parse_listen_address("[::1]:80", error);
+  REQUIRE(v6);
+  CHECK(v6->address.is_v6());
+  CHECK(parse_listen_address("localhost:1", error)->address.to_string() == "127.0.0.1");
+  for (const char* bad : {"0.0.0.0:1", "[::]:1", "10.0.0.1:1", "example.org:1", "127.0.0.1", "127.0.0.1:",
+                          "127.0.0.1:65536", "127.0.0.1:-1", ":80"}) {
+    CAPTURE(bad);
+    error.clear();
+    CHECK_FALSE(parse_listen_address(bad, error));
+    CHECK_FALSE(error.empty());
+  }
+  parse_listen_address("0.0.0.0:1", error);
+  CHECK(error.find("not a loopback address") != std::string::npos);
+}
