@@ -147,6 +147,21 @@ bool calls_with_effects(const Stmt* s) {
   return found;
 }
 
+// A store whose target is not a kernel parameter's memory: a local array (or
+// a local pointer, which may point into one) declared outside `s`. Such
+// storage is private to each lane, so a store made by one lane only (a lane-0
+// statement, an iteration of a split loop) would be missing in the others.
+bool stores_to_lane_private(const Stmt* s, std::string& what) {
+  for (const Access& a : collect_accesses(s)) {
+    if (!a.write || a.is_shared) continue;
+    const auto* v = a.base ? dyn_cast<VarDecl>(a.base) : nullptr;
+    if (v && (isa<ParmVarDecl>(v) || v->hasGlobalStorage() || declared_inside(s, v))) continue;
+    what = a.base ? a.base->getNameAsString() : std::string("?");
+    return true;
+  }
+  return false;
+}
+
 bool has_nested_loop(const Stmt* body) {
   bool found = false;
   std::function<void(const Stmt*)> walk = [&](const Stmt* x) {
@@ -232,6 +247,10 @@ std::optional<RowLoop> row_loop(const KernelContext& ctx, const ForStmt* loop, c
   }
   if (writes_through_pointer(body) || calls_with_effects(body)) {
     why = "a loop stores through a pointer or calls a function that may store";
+    return std::nullopt;
+  }
+  if (std::string what; stores_to_lane_private(body, what)) {
+    why = "a loop stores into `" + what + "`, a local array each lane would fill only in part";
     return std::nullopt;
   }
   const std::set<const VarDecl*> body_modified = modified_variables(body);
@@ -371,6 +390,14 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
     // other lanes see next.
     if (isa<WhileStmt>(s) || isa<DoStmt>(s) || has_jump(s) || uses_atomics(s)) {
       why = "a statement of the row's work is a loop or a jump warp-per-row does not handle";
+      return std::nullopt;
+    }
+    if (std::string what; stores_to_lane_private(s, what)) {
+      why = "a statement outside the loops stores into `" + what + "`, a local array only lane 0 would update";
+      return std::nullopt;
+    }
+    if (writes_through_pointer(s)) {
+      why = "a statement outside the loops stores through a pointer that may point to lane-private storage";
       return std::nullopt;
     }
     for (const VarDecl* v : modified_variables(s))
