@@ -454,6 +454,10 @@ std::optional<llm::LlmConfig> llm_config(const Options& o, std::string& error) {
     return std::nullopt;
   }
   if (std::string bad = llm::validate(c); !bad.empty()) {
+    // Some messages quote the URL; one with user:password@ must not be shown.
+    if (c.base_url.find('@') != std::string::npos)
+      for (std::size_t at; (at = bad.find(c.base_url)) != std::string::npos;)
+        bad.replace(at, c.base_url.size(), "(the URL, not shown: it contains credentials)");
     error = "--llm-endpoint/--llm-model: " + bad;
     return std::nullopt;
   }

@@ -114,7 +114,8 @@ TEST_CASE("--policy llm: options are checked before anything runs") {
 TEST_CASE("--policy llm: a bad endpoint URL is a clear error, without echoing credentials") {
   const std::string file = kernel_file().string();
   EnvVar url("WARPLENS_LLM_BASE_URL", nullptr);
-  for (const char* bad : {"ftp://example.com/v1", "localhost:8000/v1", "http://", "http://user:hunter2@[::1/v1"}) {
+  for (const char* bad : {"ftp://example.com/v1", "localhost:8000/v1", "http://", "http://user:hunter2@[::1/v1",
+                          "http://user:hunter2@example.com/v1?x=1"}) {
     INFO(bad);
     Run r = run({file, "--kernel", "scale", "--policy", "llm", "--llm-endpoint", bad, "--llm-model", "m"});
     CHECK(r.rc == 2);
