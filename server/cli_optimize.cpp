@@ -3,22 +3,30 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include <unistd.h>
+
+#include <atomic>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <thread>
 
 #include "agent/candidate_store.h"
 #include "agent/capture_verifier.h"
 #include "agent/job.h"
+#include "agent/llm/llm_config.h"
+#include "agent/llm/llm_policy_factory.h"
 #include "agent/program_verifier.h"
 #include "agent/report.h"
 #include "agent/search.h"
 #include "agent/text_diff.h"
+#include "agent/verifier/compile.h"
 #include "analysis/analyzer.h"
 #include "analysis/occupancy_findings.h"
 
@@ -42,6 +50,11 @@ options:
   --max-candidates N      candidates to verify (--verify-dir: the first N of each directory),
                           or to write with --candidates-only (default 24)
   --policy builtin|llm    who proposes candidates (default builtin)
+  --llm-endpoint URL      (--policy llm) OpenAI-compatible API root, e.g. http://localhost:8000/v1
+                          (default: $WARPLENS_LLM_BASE_URL); the API key is read from
+                          $WARPLENS_LLM_API_KEY only, never from the command line
+  --llm-model NAME        (--policy llm) the model as the endpoint names it (default: $WARPLENS_LLM_MODEL)
+  --llm-max-turns N       (--policy llm) chat requests in the whole job (default 30)
   --capture DIR           verify against launches captured with `warplens capture` instead of
                           running FILE's own self-checking main
   --pytorch-ref FILE.py   KernelBench-style reference for reward level 3 (default: FILE with .py, if any)
@@ -71,6 +84,8 @@ struct Options {
   int max_candidates = 24, sets = 5, runs = 30, jobs = 0, gpu_jobs = 4;
   bool candidates_only = false, json = false;
   std::string policy = "builtin";
+  std::string llm_endpoint, llm_model;
+  int llm_max_turns = 0;  // 0: the LLM policy's default
 };
 
 bool parse(int argc, char** argv, Options& o, std::string& error) {
@@ -111,6 +126,16 @@ bool parse(int argc, char** argv, Options& o, std::string& error) {
     else if (a == "--arch") { if (!(v = value())) return false; o.arch = *v; }
     else if (a == "--nvcc") { if (!(v = value())) return false; o.nvcc = *v; }
     else if (a == "--policy") { if (!(v = value())) return false; o.policy = *v; }
+    else if (a == "--llm-endpoint") { if (!(v = value())) return false; o.llm_endpoint = *v; }
+    else if (a == "--llm-model") { if (!(v = value())) return false; o.llm_model = *v; }
+    else if (a == "--llm-max-turns") { if (!integer(o.llm_max_turns)) return false; }
+    else if (a.rfind("--llm-api-key", 0) == 0 || a.rfind("--api-key", 0) == 0) {
+      // Refused rather than accepted: argv is visible to other users (ps) and
+      // ends up in shell histories and logs.
+      error = std::string(a.substr(0, a.find('='))) + " is not accepted: put the key in the environment variable " +
+              llm::kApiKeyVariable;
+      return false;
+    }
     else if (a == "--verify-dir") { if (!(v = value())) return false; o.verify_dirs.push_back(*v); }
     else if (a == "-I") { if (!(v = value())) return false; o.includes.push_back(*v); }
     else if (a.rfind("-I", 0) == 0) o.includes.push_back(a.substr(2));
@@ -138,6 +163,12 @@ bool parse(int argc, char** argv, Options& o, std::string& error) {
   else if (o.verify_dirs.empty() && o.kernel.empty()) error = "--kernel NAME is required";
   else if (o.candidates_only && o.out.empty()) error = "--candidates-only needs --out DIR";
   else if (o.policy != "builtin" && o.policy != "llm") error = "--policy must be builtin or llm";
+  else if (o.policy != "llm" && (!o.llm_endpoint.empty() || !o.llm_model.empty() || o.llm_max_turns != 0))
+    error = "--llm-endpoint, --llm-model and --llm-max-turns need --policy llm";
+  else if (o.policy == "llm" && (o.candidates_only || !o.verify_dirs.empty()))
+    error = "--policy llm proposes candidates while they are verified on this GPU; it cannot write them with "
+            "--candidates-only or verify directories with --verify-dir";
+  else if (o.policy == "llm" && o.llm_max_turns < 0) error = "--llm-max-turns must be >= 1";
   else if (o.max_candidates < 1 || o.sets < 1 || o.runs < 1) error = "--max-candidates, --sets and --runs must be >= 1";
   return error.empty();
 }
@@ -410,17 +441,93 @@ int verify_dirs(const Options& o) {
   return any_winner ? 0 : 1;
 }
 
+// The LLM policy's settings: the WARPLENS_LLM_* environment, overridden by
+// the --llm-* options. The key only ever comes from the environment.
+std::optional<llm::LlmConfig> llm_config(const Options& o, std::string& error) {
+  llm::LlmConfig c = llm::config_from_environment();
+  if (!o.llm_endpoint.empty()) c.base_url = o.llm_endpoint;
+  if (!o.llm_model.empty()) c.model = o.llm_model;
+  if (o.llm_max_turns > 0) c.max_turns = o.llm_max_turns;
+  if (c.base_url.empty()) {
+    error = std::string("--policy llm needs an endpoint: --llm-endpoint URL (or ") + llm::kBaseUrlVariable + ")";
+    return std::nullopt;
+  }
+  if (c.model.empty()) {
+    error = std::string("--policy llm needs a model: --llm-model NAME (or ") + llm::kModelVariable + ")";
+    return std::nullopt;
+  }
+  if (std::string bad = llm::validate(c); !bad.empty()) {
+    // Some messages quote the URL; one with user:password@ must not be shown.
+    if (c.base_url.find('@') != std::string::npos)
+      for (std::size_t at; (at = bad.find(c.base_url)) != std::string::npos;)
+        bad.replace(at, c.base_url.size(), "(the URL, not shown: it contains credentials)");
+    error = "--llm-endpoint/--llm-model: " + bad;
+    return std::nullopt;
+  }
+  return c;
+}
+
+// What the LLM policy may call while it drafts: the static analysis (when
+// this build has the front end) and an nvcc compile check.
+PolicyTools llm_policy_tools(const Options& o, const fs::path& file) {
+  PolicyTools t;
+  std::vector<std::string> includes;
+  for (const auto& i : o.includes) includes.push_back(fs::absolute(i).string());
+  if (frontend_available())
+    t.analyze = [file, includes](const std::string& source) {
+      AnalysisOptions a;
+      for (const auto& i : includes) a.extra_args.push_back("-I" + i);
+      return analyze(SourceFile{file.string(), source}, a, g_stop.get_token());
+    };
+  const std::string arch = o.arch.empty() ? "native" : o.arch;
+  const std::string nvcc = o.nvcc;
+  const double timeout = o.timeout_s;
+  t.compile_errors = [file, includes, arch, nvcc, timeout](const std::string& source) -> std::optional<std::string> {
+    // In a private scratch directory, never next to the user's file; removed after.
+    static std::atomic<int> counter{0};
+    const fs::path dir = fs::temp_directory_path() /
+                         ("warplens-llm-compile-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
+    fs::create_directories(dir);
+    verifier::CompileRequest req;
+    req.source = dir / file.filename();
+    req.output = dir / "candidate.cubin";
+    req.arch = arch;
+    req.include_dirs = includes;
+    req.include_dirs.push_back(file.parent_path().string());  // the original's own headers
+    req.nvcc = nvcc;
+    req.timeout_s = timeout;
+    std::ofstream(req.source) << source;
+    const verifier::CompileResult r = verifier::compile_to_cubin(req, g_stop.get_token());
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    if (r.ok) return std::nullopt;
+    return r.log.empty() ? std::string("nvcc failed: ") + r.command : r.log;
+  };
+  return t;
+}
+
 int optimize_file(const Options& o) {
   auto text = read_text(o.file);
   if (!text) {
     std::fprintf(stderr, "warplens optimize: cannot read %s\n", o.file.c_str());
     return 2;
   }
+  std::unique_ptr<Policy> llm_policy;
   if (o.policy == "llm") {
-    std::fprintf(stderr, "warplens optimize: the LLM policy is not part of this build yet (use --policy builtin)\n");
-    return 2;
-  }
-  if (!rewrite_engine_available()) {
+    std::string error;
+    auto config = llm_config(o, error);
+    if (!config) {
+      std::fprintf(stderr, "warplens optimize: %s\n", error.c_str());
+      return 2;
+    }
+    llm::LlmPolicyOrError made = llm::make_llm_policy(*config);
+    if (!made.policy) {
+      std::fprintf(stderr, "warplens optimize: %s\n", made.error.c_str());
+      return 2;
+    }
+    std::fprintf(stderr, "warplens optimize: LLM policy: %s\n", llm::describe(*config).c_str());
+    llm_policy = std::move(made.policy);
+  } else if (!rewrite_engine_available()) {
     std::fprintf(stderr,
                  "warplens optimize: this build has no Clang rewrite engine; generate candidates elsewhere with "
                  "--candidates-only and verify them here with --verify-dir\n");
@@ -435,7 +542,9 @@ int optimize_file(const Options& o) {
   SearchOptions so;
   so.engine = engine_options(o);
   so.max_expansions = std::max(8, o.max_candidates);
-  RewriteSearch policy(so);
+  RewriteSearch builtin(so);
+  Policy& policy = llm_policy ? *llm_policy : static_cast<Policy&>(builtin);
+  const PolicyTools tools = llm_policy ? llm_policy_tools(o, file) : PolicyTools{};
   std::unique_ptr<CandidateVerifier> verifier;
   if (!o.capture.empty()) {
     CaptureVerifierOptions co;
@@ -454,7 +563,8 @@ int optimize_file(const Options& o) {
     std::fprintf(stderr, "warplens optimize: [%.0f s] %d verified, %d faster, best %.2fx: %s\n", p.elapsed_seconds,
                  p.verified, p.faster, p.best_speedup, p.message.c_str());
   };
-  OptimizeResult r = run_optimize_job(req, policy, *verifier, nullptr, progress, g_stop.get_token());
+  OptimizeResult r =
+      run_optimize_job(req, policy, *verifier, llm_policy ? &tools : nullptr, progress, g_stop.get_token());
   if (!o.report.empty()) write_or_warn(o.report, render_markdown(r, *text));
   if (o.json) std::printf("%s\n", render_json(r).c_str());
   else std::printf("%s", render_markdown(r, *text).c_str());

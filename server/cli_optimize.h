@@ -2,6 +2,8 @@
 //
 //   warplens optimize FILE --kernel NAME [--budget SECONDS] [--policy builtin|llm] [--json]
 //       search, verify every candidate on this GPU, report the verified winners
+//   warplens optimize FILE --kernel NAME --policy llm --llm-endpoint URL --llm-model NAME
+//       the same with the LLM policy proposing (API key from WARPLENS_LLM_API_KEY only)
 //   warplens optimize FILE --kernel NAME --candidates-only --out DIR
 //       write the built-in engine's candidates (no GPU; needs Clang)
 //   warplens optimize --verify-dir DIR [--verify-dir DIR ...]

@@ -35,10 +35,10 @@ go="$OUT/.torch-go"; rm -f "$go"
 python3 "$root/tests/gpu/optimize_torch_baselines.py" "$root/examples/optimize" --out "$OUT/torch.json" \
   --wait-for "$go" > "$OUT/torch.log" 2>&1 &
 torch_pid=$!
-stamp "building warplens-optimize (WARPLENS_WITH_CLANG=OFF)"
+stamp "building warplens-optimize (WARPLENS_WITH_CLANG=OFF, WARPLENS_WITH_LLM=OFF: no endpoint to talk to there)"
 jobs=$(( cores > 4 ? cores - 2 : cores ))
 if ! { cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPLENS_WITH_CLANG=OFF \
-         -DWARPLENS_BUILD_BENCH=OFF > "$OUT/cmake.log" 2>&1 &&
+         -DWARPLENS_BUILD_BENCH=OFF -DWARPLENS_WITH_LLM=OFF > "$OUT/cmake.log" 2>&1 &&
        ninja -C "$build" -j "$jobs" warplens-optimize > "$OUT/build.log" 2>&1; }; then
   tail -n 40 "$OUT/cmake.log" "$OUT/build.log"; kill "$torch_pid" 2>/dev/null; exit 1
 fi

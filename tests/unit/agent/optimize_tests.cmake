@@ -17,3 +17,8 @@ if(WARPLENS_WITH_CLANG)
   target_compile_definitions(agent_rewrite_tests PRIVATE
     WARPLENS_NVCC="${_nvcc}" WARPLENS_REWRITE_SNIPPETS="${_here}/rewrite_snippets")
 endif()
+
+# `--policy llm` against the scripted test-double endpoint (no network).
+if(WARPLENS_WITH_LLM)
+  target_sources(agent_optimize_tests PRIVATE ${PROJECT_SOURCE_DIR}/tests/support/scripted_llm_endpoint.cpp)
+endif()

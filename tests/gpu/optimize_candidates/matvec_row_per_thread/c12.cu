@@ -1,8 +1,8 @@
 // warplens candidate c12 for kernel `matvec_rows` (policy builtin)
 // plan: warp-per-row() + restrict-const() + launch-bounds(min-blocks=4)
-// warp-per-row: thread-per-row loop over `k`: lanes of a warp read `A[row * N + k]` a row apart; a warp per row reads each row contiguously; restrict-const: 3 pointer parameter(s) gain const/__restrict__; launch-bounds: at least 4 blocks of 256 threads per multiprocessor (caps registers at 64; the kernel's locals alone need about 16)
-// note: warp-per-row: each row is reduced by one full warp (blocks are multiples of 32); the row guard is uniform across the warp
-// note: warp-per-row: accumulators only grow by +=: the lanes' partial sums add up to the same total (floating-point order changes)
+// warp-per-row: thread-per-row work in 1 loop(s): lanes of a warp access `A[row * N + k]` a row apart; a warp per row walks each row contiguously; restrict-const: 3 pointer parameter(s) gain const/__restrict__; launch-bounds: at least 4 blocks of 256 threads per multiprocessor (caps registers at 64; the kernel's locals alone need about 16)
+// note: warp-per-row: each row is handled by one full warp (blocks are multiples of 32); the row guard is uniform across the warp
+// note: warp-per-row: reductions combine only by sum, max or min, and every lane receives the total; element-wise loops write one element per iteration; stores outside loops run once, in lane 0; __syncwarp orders stores before later reads by other lanes
 // note: warp-per-row: the launch grid covers the rows, and starts 32x the threads
 // note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
 // note: restrict-const: const added only to pointers the kernel never writes through
@@ -48,7 +48,7 @@ inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd,
 }  // namespace wl_launch
 #endif
 
-// Added by warplens (warp-per-row): sum over the 32 lanes of a warp.
+// Added by warplens (warp-per-row): sum over the 32 lanes of a warp, in every lane.
 template <typename T>
 __device__ __forceinline__ T wl_warp_sum(T v) {
   for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_xor_sync(0xffffffffu, v, offset);
@@ -66,7 +66,7 @@ __global__ void __launch_bounds__(256, 4) matvec_rows(const float* __restrict__ 
     }
     acc = wl_warp_sum(acc);
     if (wl_lane == 0) {
-    y[row] = acc;
+      y[row] = acc;
     }
   }
 }

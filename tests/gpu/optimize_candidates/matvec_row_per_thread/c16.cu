@@ -1,8 +1,8 @@
 // warplens candidate c16 for kernel `matvec_rows` (policy builtin)
 // plan: warp-per-row() + unroll(factor=2)
-// warp-per-row: thread-per-row loop over `k`: lanes of a warp read `A[row * N + k]` a row apart; a warp per row reads each row contiguously; unroll: 1 innermost loop(s) without #pragma unroll
-// note: warp-per-row: each row is reduced by one full warp (blocks are multiples of 32); the row guard is uniform across the warp
-// note: warp-per-row: accumulators only grow by +=: the lanes' partial sums add up to the same total (floating-point order changes)
+// warp-per-row: thread-per-row work in 1 loop(s): lanes of a warp access `A[row * N + k]` a row apart; a warp per row walks each row contiguously; unroll: 1 innermost loop(s) without #pragma unroll
+// note: warp-per-row: each row is handled by one full warp (blocks are multiples of 32); the row guard is uniform across the warp
+// note: warp-per-row: reductions combine only by sum, max or min, and every lane receives the total; element-wise loops write one element per iteration; stores outside loops run once, in lane 0; __syncwarp orders stores before later reads by other lanes
 // note: warp-per-row: the launch grid covers the rows, and starts 32x the threads
 // note: unroll: unrolling keeps every iteration (the compiler handles remainders)
 // warplens-launch: kernel=matvec_rows block=same swap-xy=0 scale=32/1,1/1,1/1 persistent=0
@@ -46,7 +46,7 @@ inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd,
 }  // namespace wl_launch
 #endif
 
-// Added by warplens (warp-per-row): sum over the 32 lanes of a warp.
+// Added by warplens (warp-per-row): sum over the 32 lanes of a warp, in every lane.
 template <typename T>
 __device__ __forceinline__ T wl_warp_sum(T v) {
   for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_xor_sync(0xffffffffu, v, offset);
@@ -65,7 +65,7 @@ __global__ void matvec_rows(const float* A, const float* x, float* y, int M, int
     }
     acc = wl_warp_sum(acc);
     if (wl_lane == 0) {
-    y[row] = acc;
+      y[row] = acc;
     }
   }
 }

@@ -1,5 +1,5 @@
 // test: kernel=decay rewrite=warp-per-row
-// expect: refuses read or updated other than by
+// expect: refuses an accumulator is read, or combined other than
 // The accumulator is scaled every step: the order of the terms matters.
 __global__ void decay(const float* A, float* y, int M, int N) {
   int row = blockIdx.x * blockDim.x + threadIdx.x;
