@@ -4,5 +4,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/bootstrap.sh"
+# Real editors for the `editors` tests: Chromium, code-server, playwright-core
+# (Debian packages and npm only; cached under ~/.cache/warplens).
+"$root/scripts/setup-editor-tests.sh" >/dev/null
 "$root/scripts/build.sh"
 ctest --test-dir "${WARPLENS_BUILD_DIR:-$root/build}" --output-on-failure -j "$(nproc)" "$@"

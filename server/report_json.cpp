@@ -115,6 +115,7 @@ json file_report_json(const FileReport& report, Converter& convert) {
   file["file"] = report.path;
   file["parsed"] = result.parsed;
   file["parseMs"] = result.parse_ms;
+  file["analysisMs"] = result.analysis_ms;  // static analyses only (not nvcc)
   file["toolchain"] = toolchain_json(result.toolchain);
   json kernels = json::array();
   if (report.resources) {

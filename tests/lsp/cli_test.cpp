@@ -155,9 +155,9 @@ TEST_CASE("--log-file takes the log off stderr; stdout stays clean") {
   CHECK(r.out.rfind("Content-Length: ", 0) == 0);  // only frames on stdout
 }
 
-// --- Needs the Clang front end (analysis/clang). Remove the skips when it lands. ---
+// --- With the Clang front end (analysis/clang). ---
 
-TEST_CASE("check reports a syntax error as a clang error with 1-based line and column" * doctest::skip(true)) {
+TEST_CASE("check reports a syntax error as a clang error with 1-based line and column") {
   Files f;
   std::string file = f.write("broken.cu", "__global__ void k() {\n  int x = ;\n}\n");
   auto r = run_warplens({"check", file}, 120s);
@@ -171,7 +171,7 @@ TEST_CASE("check reports a syntax error as a clang error with 1-based line and c
   CHECK(out[0]["source"] == "clang");
 }
 
-TEST_CASE("report lists the kernel, its parameters and its launch" * doctest::skip(true)) {
+TEST_CASE("report lists the kernel, its parameters and its launch") {
   Files f;
   std::string a = f.write("a.cu", kKernel);
   auto r = run_warplens({"report", a}, 120s);

@@ -1,0 +1,129 @@
+// The names, parameters and purposes of the built-in rewrites. Kept apart
+// from their Clang implementations (agent/rewrites/) so that builds without
+// Clang can still list them, read candidate plans and print documentation.
+// docs/rewrites.md has one section per entry.
+#include "agent/rewrite_engine.h"
+#include "analysis/findings.h"
+
+namespace warplens::agent {
+
+const char* to_string(RewriteStage s) {
+  switch (s) {
+    case RewriteStage::Structure: return "structure";
+    case RewriteStage::Memory: return "memory";
+    case RewriteStage::Loop: return "loop";
+    case RewriteStage::Launch: return "launch";
+  }
+  return "?";
+}
+
+const std::vector<RewriteInfo>& rewrite_catalogue() {
+  using S = RewriteStage;
+  static const std::vector<RewriteInfo> catalogue = {
+      {"pad-shared",
+       "pad the innermost dimension of a __shared__ array so a warp's accesses spread over all 32 banks",
+       S::Memory,
+       {{"pad", {1, 2, 4}, "elements added to the innermost dimension"}},
+       {codes::kSharedBankConflict}},
+      {"stage-shared-tile",
+       "stage a transposed (strided) global access through a padded 32x32 shared tile so both the load and "
+       "the store are coalesced",
+       S::Structure,
+       {{"rows", {8, 16, 32}, "thread rows per block (each thread moves 32/rows elements)"}},
+       {codes::kUncoalescedGlobal}},
+      {"restrict-const",
+       "mark read-only pointer parameters `const __restrict__` (and written ones `__restrict__`) when no "
+       "launch passes aliasing pointers",
+       S::Memory,
+       {},
+       {}},
+      {"vectorize",
+       "process `width` consecutive elements per thread with 8/16-byte loads and stores, with an alignment "
+       "guard and a scalar tail; grid-stride, so any grid is correct",
+       S::Memory,
+       {{"width", {4, 2}, "elements per vector access"},
+        {"shrink-grid", {1, 0}, "1: launch width-times fewer threads; 0: keep the original grid"}},
+       {codes::kUncoalescedGlobal}},
+      {"vectorize-struct",
+       "load and store a whole array-of-structures element with 16/8-byte accesses instead of one field "
+       "at a time, through a local copy",
+       S::Memory,
+       {},
+       {codes::kUncoalescedGlobal}},
+      {"vectorize-loop",
+       "read and write a per-thread loop's contiguous chunk (`for (k = 0; k < C; ++k) ... A[base + k]`) with "
+       "16/8-byte accesses, behind an alignment check",
+       S::Memory,
+       {},
+       {codes::kUncoalescedGlobal}},
+      {"block-size",
+       "launch with another block shape, the grid recomputed to cover the same threads",
+       S::Launch,
+       {{"x", {128, 256, 512, 1024}, "block x extent"}, {"y", {1}, "block y extent"}},
+       {codes::kLowOccupancy}},
+      {"launch-bounds",
+       "add __launch_bounds__(block, min-blocks) so the compiler caps registers for that many resident blocks",
+       S::Launch,
+       {{"min-blocks", {2, 3, 4, 8}, "blocks that must fit on one multiprocessor"}},
+       {codes::kLowOccupancy, codes::kRegisterSpill}},
+      {"unroll", "add `#pragma unroll factor` to innermost loops that have none", S::Loop,
+       {{"factor", {4, 8, 2}, "unroll factor"}}, {}},
+      {"grid-stride",
+       "turn a one-element-per-thread kernel into a grid-stride loop (correct for any grid) and optionally "
+       "launch a persistent grid",
+       S::Loop,
+       {{"blocks-per-sm", {8, 16, 32}, "at most this many blocks per SM (the kernel is correct for any grid)"}},
+       {}},
+      {"warp-shuffle-reduction",
+       "replace a shared-memory tree reduction (interleaved or sequential addressing) with warp shuffles and "
+       "one shared slot per warp",
+       S::Structure,
+       {},
+       {codes::kWarpDivergence, codes::kSharedBankConflict}},
+      {"reduction-grid-stride",
+       "let each thread of an atomically-combined block reduction accumulate many elements (grid-stride, "
+       "optionally vectorised) and launch a persistent grid",
+       S::Structure,
+       {{"vector", {4, 1}, "elements per load"}, {"blocks-per-sm", {4, 8}, "blocks per SM"}},
+       {}},
+      {"swap-thread-mapping",
+       "exchange the x and y roles of a 2-D kernel whose threadIdx.x drives the slow (strided) dimension of "
+       "its global accesses; the launch swaps grid and block so the same (i, j) pairs are computed",
+       S::Structure,
+       {},
+       {codes::kUncoalescedGlobal}},
+      {"tile-k-loop",
+       "stage the operands of a 2-D kernel's reduction loop (acc += f(A[row, k], B[k, col])) through shared "
+       "tiles, so each element is loaded once per block instead of once per thread",
+       S::Structure,
+       {{"tile", {32, 16}, "tile edge; the block becomes tile x tile"}},
+       {codes::kUncoalescedGlobal}},
+      {"interleave-chunks",
+       "make a thread-per-chunk loop (thread t handles elements t*K .. t*K+K-1) interleaved (element k*T + t), "
+       "so each step of the loop is coalesced; the same elements are processed",
+       S::Structure,
+       {},
+       {codes::kUncoalescedGlobal}},
+      {"warp-per-row",
+       "give each row-per-thread reduction loop a whole warp: lanes stride the row, a shuffle reduction "
+       "combines them, lane 0 finishes; 32x the threads",
+       S::Structure,
+       {},
+       {codes::kUncoalescedGlobal}},
+      {"fuse-elementwise",
+       "fuse two back-to-back element-wise launches that communicate through a temporary buffer into one "
+       "kernel; the temporary is no longer written or read",
+       S::Structure,
+       {},
+       {codes::kFusableIntermediate}},
+  };
+  return catalogue;
+}
+
+const RewriteInfo* find_rewrite(const std::string& name) {
+  for (const auto& r : rewrite_catalogue())
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+}  // namespace warplens::agent

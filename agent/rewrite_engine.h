@@ -1,0 +1,97 @@
+// The built-in rewrite engine, seen from outside: named, parameterised
+// source-to-source rewrites of one kernel, applied on the Clang AST.
+//
+// This header is Clang-free so the search, the job and the CLI build in both
+// profiles. The implementation lives in agent/rewrites/ (WARPLENS_WITH_CLANG)
+// or, without Clang, in agent/rewrites/unavailable/, which reports that the
+// engine is missing (candidates are then read from a directory instead).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "agent/candidate.h"
+#include "analysis/analyzer.h"
+
+namespace warplens::agent {
+
+// Rough order in which rewrites compose: restructure first, then memory
+// accesses, then loops, then the launch shape.
+enum class RewriteStage : int { Structure = 0, Memory = 1, Loop = 2, Launch = 3 };
+const char* to_string(RewriteStage s);
+
+struct RewriteParam {
+  std::string name;
+  std::vector<std::int64_t> values;  // the values the search explores
+  std::string meaning;
+};
+
+struct RewriteInfo {
+  std::string name;     // "pad-shared"
+  std::string summary;  // one line
+  RewriteStage stage = RewriteStage::Memory;
+  std::vector<RewriteParam> params;
+  std::vector<std::string> addresses;  // finding codes it can fix, e.g. "shared-bank-conflict"
+};
+
+struct ApplyResult {
+  bool ok = false;
+  std::string error;                  // why it could not be applied
+  std::string source;                 // the whole rewritten file
+  std::string result_kernel;          // kernel to keep optimising (renamed by fusion)
+  std::vector<LaunchChange> launch_changes;
+  std::optional<FusionDeclaration> fusion;
+  std::vector<std::string> notes;     // safety conditions that were checked
+};
+
+// A rewrite that applies to the kernel, with one parameterisation.
+struct RewriteOption {
+  RewriteStep step;
+  RewriteStage stage = RewriteStage::Memory;
+  std::string motivation;        // what in the kernel calls for it, with numbers
+  double predicted_gain = 1.0;   // heuristic, for ordering only
+  std::vector<std::string> addresses;
+  std::optional<ApplyResult> result;  // filled when the survey was asked to apply
+};
+
+struct RefusedRewrite {
+  std::string rewrite;
+  std::string reason;  // the safety or applicability condition that failed
+};
+
+struct EngineOptions {
+  std::string arch = "sm_90";
+  std::string cuda_path;                 // empty: CUDA_PATH, then /usr/local/cuda
+  std::vector<std::string> extra_args;   // e.g. -I, -D for the parse
+};
+
+struct KernelSurvey {
+  bool parsed = false;
+  std::string error;                     // parse errors, unknown kernel
+  std::vector<std::string> kernels;      // every __global__ function in the file
+  std::vector<RewriteOption> options;    // applicable rewrites and parameters
+  std::vector<RefusedRewrite> refused;   // why the others do not apply
+  double parse_seconds = 0;
+};
+
+// True when this build has the Clang-based engine.
+bool rewrite_engine_available();
+
+// Every rewrite the engine knows (also without Clang: for docs and --help).
+const std::vector<RewriteInfo>& rewrite_catalogue();
+const RewriteInfo* find_rewrite(const std::string& name);
+
+// Parses `file` once, lists which rewrites apply to `kernel` (with their
+// parameter variants) and, when `apply` is set, applies each of them to the
+// same parse.
+KernelSurvey survey_kernel(const SourceFile& file, const std::string& kernel, const EngineOptions& options,
+                           bool apply, std::stop_token stop = {});
+
+// Parses and applies one step.
+ApplyResult apply_rewrite(const SourceFile& file, const std::string& kernel, const RewriteStep& step,
+                          const EngineOptions& options, std::stop_token stop = {});
+
+}  // namespace warplens::agent

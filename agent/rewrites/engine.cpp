@@ -1,0 +1,169 @@
+// The Clang implementation of rewrite_engine.h: parse once, run every
+// registered rewrite's check on the kernel, apply on request.
+#include <chrono>
+
+#include "agent/rewrite_engine.h"
+#include "agent/rewrites/rewrite.h"
+
+namespace warplens::agent {
+namespace rw {
+
+// One accessor per rewrite file.
+const Rewrite& pad_shared_rewrite();
+const Rewrite& stage_shared_tile_rewrite();
+const Rewrite& restrict_const_rewrite();
+const Rewrite& vectorize_rewrite();
+const Rewrite& vectorize_struct_rewrite();
+const Rewrite& vectorize_loop_rewrite();
+const Rewrite& block_size_rewrite();
+const Rewrite& launch_bounds_rewrite();
+const Rewrite& unroll_rewrite();
+const Rewrite& grid_stride_rewrite();
+const Rewrite& warp_shuffle_reduction_rewrite();
+const Rewrite& reduction_grid_stride_rewrite();
+const Rewrite& swap_thread_mapping_rewrite();
+const Rewrite& tile_k_loop_rewrite();
+const Rewrite& interleave_chunks_rewrite();
+const Rewrite& warp_per_row_rewrite();
+const Rewrite& fuse_elementwise_rewrite();
+
+const std::vector<const Rewrite*>& clang_rewrites() {
+  // Catalogue order (rewrite_catalogue.cpp).
+  static const std::vector<const Rewrite*> all = {
+      &pad_shared_rewrite(),       &stage_shared_tile_rewrite(),      &restrict_const_rewrite(),
+      &vectorize_rewrite(),        &vectorize_struct_rewrite(), &vectorize_loop_rewrite(),       &block_size_rewrite(),
+      &launch_bounds_rewrite(),    &unroll_rewrite(),                 &grid_stride_rewrite(),
+      &warp_shuffle_reduction_rewrite(), &reduction_grid_stride_rewrite(), &swap_thread_mapping_rewrite(), &tile_k_loop_rewrite(),
+      &interleave_chunks_rewrite(), &warp_per_row_rewrite(),          &fuse_elementwise_rewrite(),
+  };
+  return all;
+}
+
+std::int64_t param(const RewriteStep& step, const std::string& name) {
+  if (auto it = step.params.find(name); it != step.params.end()) return it->second;
+  if (const RewriteInfo* info = find_rewrite(step.rewrite))
+    for (const auto& p : info->params)
+      if (p.name == name && !p.values.empty()) return p.values.front();
+  return 0;
+}
+
+namespace {
+
+const Rewrite* find_clang_rewrite(const std::string& name) {
+  for (const Rewrite* r : clang_rewrites())
+    if (name == r->name()) return r;
+  return nullptr;
+}
+
+const clang::FunctionDecl* find_kernel(const ParsedFile& f, const std::string& name, std::vector<std::string>& all) {
+  const clang::FunctionDecl* found = nullptr;
+  for (const clang::FunctionDecl* k : kernels_in(f)) {
+    all.push_back(k->getNameAsString());
+    if (k->getNameAsString() == name && !found) found = k;
+  }
+  return found;
+}
+
+ApplyResult run_apply(KernelContext& ctx, const Rewrite& rewrite, const RewriteStep& step) {
+  ApplyResult r;
+  RewriteOutput out(ctx.file);
+  std::string error;
+  if (!rewrite.apply(ctx, step, out, error)) {
+    r.error = error.empty() ? out.edits.error() : error;
+    if (r.error.empty()) r.error = step.rewrite + " does not apply";
+    return r;
+  }
+  auto text = out.edits.result();
+  if (!text) {
+    r.error = "edits do not apply: " + out.edits.error();
+    return r;
+  }
+  if (*text == ctx.file.text) {
+    r.error = step.rewrite + " changed nothing";
+    return r;
+  }
+  r.ok = true;
+  r.source = std::move(*text);
+  r.result_kernel = out.result_kernel.empty() ? ctx.kernel->getNameAsString() : out.result_kernel;
+  r.launch_changes = std::move(out.launch_changes);
+  r.fusion = std::move(out.fusion);
+  r.notes = std::move(out.notes);
+  return r;
+}
+
+}  // namespace
+}  // namespace rw
+
+bool rewrite_engine_available() { return true; }
+
+KernelSurvey survey_kernel(const SourceFile& file, const std::string& kernel, const EngineOptions& options,
+                           bool apply, std::stop_token stop) {
+  KernelSurvey survey;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::string error;
+  auto parsed = rw::parse_file(file, options, error);
+  survey.parse_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!parsed) {
+    survey.error = error;
+    return survey;
+  }
+  survey.parsed = true;
+  const clang::FunctionDecl* k = rw::find_kernel(*parsed, kernel, survey.kernels);
+  if (!k) {
+    survey.error = "no __global__ function named `" + kernel + "` in " + file.path;
+    return survey;
+  }
+  rw::KernelContext ctx(*parsed, k);
+  for (const rw::Rewrite* r : rw::clang_rewrites()) {
+    if (stop.stop_requested()) break;
+    const RewriteInfo* info = find_rewrite(r->name());
+    rw::CheckResult check = r->check(ctx);
+    if (check.proposals.empty()) {
+      survey.refused.push_back({r->name(), check.refusal.empty() ? "does not apply" : check.refusal});
+      continue;
+    }
+    for (auto& p : check.proposals) {
+      RewriteOption o;
+      o.step = p.step;
+      o.step.rewrite = r->name();
+      o.stage = info ? info->stage : RewriteStage::Memory;
+      o.addresses = info ? info->addresses : std::vector<std::string>{};
+      o.motivation = p.motivation;
+      o.predicted_gain = p.predicted_gain;
+      if (apply) o.result = rw::run_apply(ctx, *r, o.step);
+      survey.options.push_back(std::move(o));
+    }
+  }
+  return survey;
+}
+
+ApplyResult apply_rewrite(const SourceFile& file, const std::string& kernel, const RewriteStep& step,
+                          const EngineOptions& options, std::stop_token stop) {
+  ApplyResult r;
+  const rw::Rewrite* rewrite = rw::find_clang_rewrite(step.rewrite);
+  if (!rewrite) {
+    r.error = "unknown rewrite `" + step.rewrite + "`";
+    return r;
+  }
+  std::string error;
+  auto parsed = rw::parse_file(file, options, error);
+  if (!parsed) {
+    r.error = error;
+    return r;
+  }
+  std::vector<std::string> all;
+  const clang::FunctionDecl* k = rw::find_kernel(*parsed, kernel, all);
+  if (!k) {
+    r.error = "no __global__ function named `" + kernel + "`";
+    return r;
+  }
+  rw::KernelContext ctx(*parsed, k);
+  rw::CheckResult check = rewrite->check(ctx);
+  if (check.proposals.empty()) {
+    r.error = step.rewrite + " does not apply: " + check.refusal;
+    return r;
+  }
+  return rw::run_apply(ctx, *rewrite, step);
+}
+
+}  // namespace warplens::agent

@@ -1,0 +1,403 @@
+// fuse-elementwise (issue 9): two back-to-back launches where kernel A writes
+// a temporary buffer element-for-element and kernel B reads it back at the
+// same element become one launch of a fused kernel that computes A's value
+// in a register where B read it. The temporary is then neither written nor
+// read: its traffic (a full write and a full read) disappears.
+//
+// Conditions, all checked:
+//   - A and B are one-element-per-thread kernels over the same index and the
+//     same bound (the launches pass the same argument for it);
+//   - A's only work is `tmp[i] = E` with E built from A's parameters and i;
+//     B only reads tmp, at [i];
+//   - the two launches are consecutive statements with identical
+//     configurations (grid, block, shared memory, stream);
+//   - the temporary is a local variable of the launching function whose only
+//     other uses are its allocation and cudaFree: no copy, no other kernel,
+//     nothing after B reads it.
+// The fused kernel takes A's parameters followed by B's minus the temporary
+// (the FusionDeclaration tells a replaying verifier the same).
+#include "agent/rewrites/kernel_shapes.h"
+#include "agent/rewrites/rewrite.h"
+
+namespace warplens::agent::rw {
+namespace {
+
+using namespace clang;
+using clang::Expr;
+
+struct Pair {
+  const CUDAKernelCallExpr* first = nullptr;
+  const CUDAKernelCallExpr* second = nullptr;
+};
+
+struct Plan {
+  const FunctionDecl* a = nullptr;
+  const FunctionDecl* b = nullptr;
+  std::vector<Pair> pairs;
+  int tmp_in_a = -1, tmp_in_b = -1;
+  const BinaryOperator* a_store = nullptr;
+  IndexVar a_index;
+  std::vector<const ArraySubscriptExpr*> b_reads;
+};
+
+std::vector<const CUDAKernelCallExpr*> all_launches(const ParsedFile& f) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const ParsedFile* f;
+    std::vector<const CUDAKernelCallExpr*> found;
+    bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr* c) {
+      if (f->sm().isInMainFile(f->sm().getExpansionLoc(c->getBeginLoc()))) found.push_back(c);
+      return true;
+    }
+  } finder;
+  finder.f = &f;
+  finder.TraverseDecl(f.ctx().getTranslationUnitDecl());
+  return finder.found;
+}
+
+// The statement that follows `s` in its enclosing compound statement.
+const Stmt* next_statement(const ParsedFile& f, const Stmt* s) {
+  auto parents = f.ctx().getParents(*s);
+  if (parents.empty()) return nullptr;
+  const auto* c = parents[0].get<CompoundStmt>();
+  if (!c) return nullptr;
+  for (auto it = c->body_begin(); it != c->body_end(); ++it)
+    if (*it == s) return std::next(it) == c->body_end() ? nullptr : *std::next(it);
+  return nullptr;
+}
+
+const VarDecl* local_var(const clang::Expr* arg) {
+  const auto* ref = dyn_cast<DeclRefExpr>(arg->IgnoreParenImpCasts());
+  if (!ref) return nullptr;
+  const auto* v = dyn_cast<VarDecl>(ref->getDecl());
+  if (!v || isa<ParmVarDecl>(v) || !v->hasLocalStorage()) return nullptr;
+  return v;
+}
+
+std::string config_text(const KernelContext& ctx, const CUDAKernelCallExpr* l) {
+  LaunchConfig c = launch_config(l);
+  std::string s;
+  for (const clang::Expr* e : {c.grid, c.block, c.shared_bytes, c.stream}) {
+    if (!e) break;
+    auto t = ctx.text(e);
+    if (!t) return "";
+    s += (s.empty() ? "" : ", ") + *t;
+  }
+  return s;
+}
+
+bool same_argument(const KernelContext& ctx, const clang::Expr* x, const clang::Expr* y) {
+  const auto* rx = dyn_cast<DeclRefExpr>(strip(x));
+  const auto* ry = dyn_cast<DeclRefExpr>(strip(y));
+  if (rx && ry) return rx->getDecl() == ry->getDecl();
+  auto tx = ctx.text(x), ty = ctx.text(y);
+  return tx && ty && *tx == *ty;
+}
+
+std::optional<Plan> plan(KernelContext& ctx, std::string& why) {
+  const ParsedFile& f = ctx.file;
+  std::map<std::pair<const FunctionDecl*, const FunctionDecl*>, std::vector<Pair>> candidates;
+  for (const CUDAKernelCallExpr* l : all_launches(f)) {
+    const FunctionDecl* k1 = l->getDirectCallee();
+    const auto* next = dyn_cast_or_null<CUDAKernelCallExpr>(next_statement(f, l));
+    if (!k1 || !next || !next->getDirectCallee()) continue;
+    const FunctionDecl* k2 = next->getDirectCallee();
+    if (k1->getCanonicalDecl() == k2->getCanonicalDecl()) continue;
+    if (k1->getCanonicalDecl() != ctx.kernel->getCanonicalDecl() && k2->getCanonicalDecl() != ctx.kernel->getCanonicalDecl())
+      continue;
+    candidates[{k1->getCanonicalDecl(), k2->getCanonicalDecl()}].push_back({l, next});
+  }
+  if (candidates.empty()) {
+    why = "no launch of this kernel is immediately followed or preceded by another kernel's launch";
+    return std::nullopt;
+  }
+  for (auto& [kernels, pairs] : candidates) {
+    Plan p;
+    p.a = kernels.first->getDefinition();
+    p.b = kernels.second->getDefinition();
+    p.pairs = pairs;
+    if (!p.a || !p.b || !is_main_file(f, p.a->getLocation()) || !is_main_file(f, p.b->getLocation())) {
+      why = "both kernels must be defined in this file";
+      continue;
+    }
+    KernelContext ca(ctx.file, p.a), cb(ctx.file, p.b);
+    auto ea = match_elementwise(ca, why);
+    if (!ea) {
+      why = "`" + p.a->getNameAsString() + "` is not element-wise: " + why;
+      continue;
+    }
+    auto eb = match_elementwise(cb, why);
+    if (!eb) {
+      why = "`" + p.b->getNameAsString() + "` is not element-wise: " + why;
+      continue;
+    }
+    // A: a single `tmp[i] = E;`.
+    if (ea->region.body.size() != 1 || ea->region.prologue.size() != 1) {
+      why = "`" + p.a->getNameAsString() + "` does more than one store";
+      continue;
+    }
+    p.a_store = dyn_cast<BinaryOperator>(ea->region.body[0]);
+    if (!p.a_store || p.a_store->getOpcode() != BO_Assign) {
+      why = "`" + p.a->getNameAsString() + "` is not `tmp[i] = expression`";
+      continue;
+    }
+    const ParmVarDecl* tmp_a = nullptr;
+    for (const auto& arr : ea->arrays)
+      if (arr.written) {
+        if (tmp_a || arr.read || !arr.written_unconditionally) tmp_a = nullptr, why = "A writes more than one array";
+        else tmp_a = arr.param;
+      }
+    if (!tmp_a) {
+      if (why.empty()) why = "no temporary written by A";
+      continue;
+    }
+    p.tmp_in_a = ca.param_index(tmp_a);
+    p.a_index = ea->index;
+    const clang::Expr* value = p.a_store->getRHS();
+    bool value_ok = true;
+    std::function<void(const Stmt*)> check_refs = [&](const Stmt* s) {
+      if (!s) return;
+      if (const auto* r = dyn_cast<DeclRefExpr>(s)) {
+        const ValueDecl* d = r->getDecl();
+        if (const auto* v = dyn_cast<VarDecl>(d); v && v->hasLocalStorage() && !isa<ParmVarDecl>(v) &&
+                                                   v != p.a_index.var)
+          value_ok = false;
+        if (d == tmp_a) value_ok = false;
+      }
+      for (const Stmt* c : s->children()) check_refs(c);
+    };
+    check_refs(value);
+    if (!value_ok) {
+      why = "A's value uses locals other than its index";
+      continue;
+    }
+    // Launch pairs: same configuration, the same temporary, the same bound.
+    const int bound_a = ca.param_index(dyn_cast_or_null<ParmVarDecl>(
+        dyn_cast<DeclRefExpr>(strip(ea->bound)) ? dyn_cast<DeclRefExpr>(strip(ea->bound))->getDecl() : nullptr));
+    const int bound_b = cb.param_index(dyn_cast_or_null<ParmVarDecl>(
+        dyn_cast<DeclRefExpr>(strip(eb->bound)) ? dyn_cast<DeclRefExpr>(strip(eb->bound))->getDecl() : nullptr));
+    if (bound_a < 0 || bound_b < 0) {
+      why = "the bounds are not parameters";
+      continue;
+    }
+    const VarDecl* tmp_var = nullptr;
+    bool pairs_ok = true;
+    for (const Pair& pr : p.pairs) {
+      const std::string c1 = config_text(ctx, pr.first), c2 = config_text(ctx, pr.second);
+      if (c1.empty() || c1 != c2) {
+        why = "the two launches differ in grid, block, shared memory or stream";
+        pairs_ok = false;
+        break;
+      }
+      const VarDecl* v = local_var(pr.first->getArg(static_cast<unsigned>(p.tmp_in_a)));
+      if (!v) {
+        why = "the temporary is not a local variable of the launching function";
+        pairs_ok = false;
+        break;
+      }
+      int in_b = -1;
+      for (unsigned k = 0; k < pr.second->getNumArgs(); ++k)
+        if (local_var(pr.second->getArg(k)) == v) {
+          if (in_b >= 0) in_b = -2;
+          else in_b = static_cast<int>(k);
+        }
+      if (in_b < 0 || (p.tmp_in_b >= 0 && in_b != p.tmp_in_b)) {
+        why = "B does not take the temporary exactly once";
+        pairs_ok = false;
+        break;
+      }
+      p.tmp_in_b = in_b;
+      for (unsigned k = 0; k < pr.first->getNumArgs(); ++k)
+        if (static_cast<int>(k) != p.tmp_in_a && local_var(pr.first->getArg(k)) == v) pairs_ok = false;
+      if (!same_argument(ctx, pr.first->getArg(static_cast<unsigned>(bound_a)),
+                         pr.second->getArg(static_cast<unsigned>(bound_b)))) {
+        why = "the two launches pass different bounds";
+        pairs_ok = false;
+        break;
+      }
+      tmp_var = v;
+      // Every use of the temporary: allocation, cudaFree, these launches.
+      const FunctionDecl* host = enclosing_function(f, pr.first);
+      if (!host || !host->getBody()) {
+        pairs_ok = false;
+        break;
+      }
+      std::set<const DeclRefExpr*> allowed;
+      for (const Pair& q : p.pairs)
+        for (const CUDAKernelCallExpr* l : {q.first, q.second})
+          for (const clang::Expr* arg : l->arguments())
+            if (const auto* r = dyn_cast<DeclRefExpr>(arg->IgnoreParenImpCasts()); r && r->getDecl() == v) allowed.insert(r);
+      std::function<void(const Stmt*)> uses = [&](const Stmt* s) {
+        if (!s || !pairs_ok) return;
+        // A lambda's captures are not uses (`[&]` names the temporary where it
+        // is captured); what its body does with it is.
+        if (const auto* lambda = dyn_cast<LambdaExpr>(s)) return uses(lambda->getBody());
+        if (const auto* call = dyn_cast<CallExpr>(s); call && call->getDirectCallee() && !isa<CUDAKernelCallExpr>(call)) {
+          const std::string n = call->getDirectCallee()->getNameAsString();
+          if ((n == "cudaFree" || n == "cudaFreeAsync") && call->getNumArgs() >= 1)
+            if (const auto* r = dyn_cast<DeclRefExpr>(call->getArg(0)->IgnoreParenImpCasts()); r && r->getDecl() == v)
+              allowed.insert(r);
+          if ((n == "cudaMalloc" || n == "cudaMallocAsync") && call->getNumArgs() >= 1) {
+            const clang::Expr* a0 = call->getArg(0)->IgnoreParenImpCasts();
+            if (const auto* c = dyn_cast<ExplicitCastExpr>(a0)) a0 = c->getSubExpr()->IgnoreParenImpCasts();
+            if (const auto* uo = dyn_cast<UnaryOperator>(a0); uo && uo->getOpcode() == UO_AddrOf)
+              if (const auto* r = dyn_cast<DeclRefExpr>(uo->getSubExpr()->IgnoreParenImpCasts()); r && r->getDecl() == v)
+                allowed.insert(r);
+          }
+        }
+        if (const auto* bo = dyn_cast<BinaryOperator>(s); bo && bo->getOpcode() == BO_Assign)
+          if (const auto* r = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParenImpCasts()); r && r->getDecl() == v)
+            allowed.insert(r);
+        if (const auto* r = dyn_cast<DeclRefExpr>(s); r && r->getDecl() == v && !allowed.count(r)) {
+          why = "the temporary `" + v->getNameAsString() + "` is used elsewhere (" +
+                ctx.text(r).value_or("?") + " at offset " + std::to_string(ctx.offset(r->getBeginLoc())) + ")";
+          pairs_ok = false;
+          return;
+        }
+        for (const Stmt* c : s->children()) uses(c);
+      };
+      uses(host->getBody());
+      if (!pairs_ok) break;
+    }
+    if (!pairs_ok || !tmp_var) continue;
+    // B reads the temporary only as tmp[i] (match_elementwise: only [i] or uniform subscripts).
+    const ParmVarDecl* tmp_b = p.b->getParamDecl(static_cast<unsigned>(p.tmp_in_b));
+    bool b_ok = false;
+    for (const auto& arr : eb->arrays)
+      if (arr.param == tmp_b) {
+        if (arr.written) break;
+        p.b_reads = arr.uses;
+        b_ok = true;
+      }
+    if (!b_ok) {
+      why = "B writes the temporary or does not read it element-wise";
+      continue;
+    }
+    return p;
+  }
+  return std::nullopt;
+}
+
+class FuseElementwise final : public Rewrite {
+ public:
+  const char* name() const override { return "fuse-elementwise"; }
+
+  CheckResult check(KernelContext& ctx) const override {
+    std::string why;
+    auto p = plan(ctx, why);
+    if (!p) return CheckResult::refuse(why);
+    CheckResult r;
+    Proposal prop;
+    prop.step = {name(), {}};
+    prop.motivation = "`" + p->a->getNameAsString() + "` writes a temporary that `" + p->b->getNameAsString() +
+                      "` reads right back element by element (" + std::to_string(p->pairs.size()) +
+                      " launch pair(s)): one fused pass saves a write and a read of it";
+    prop.predicted_gain = 1.5;
+    r.proposals.push_back(prop);
+    return r;
+  }
+
+  bool apply(KernelContext& ctx, const RewriteStep&, RewriteOutput& out, std::string& error) const override {
+    auto p = plan(ctx, error);
+    if (!p) return false;
+    KernelContext ca(ctx.file, p->a), cb(ctx.file, p->b);
+    const std::string fused = fresh_name(ctx.file, p->a->getNameAsString() + "_" + p->b->getNameAsString() + "_fused")
+                                  .substr(3);  // drop the wl_ prefix: a kernel name people will read
+    // A's parameters, renamed so they cannot clash with B's.
+    std::map<const ValueDecl*, std::string> a_names;
+    std::string params;
+    for (unsigned k = 0; k < p->a->getNumParams(); ++k) {
+      const ParmVarDecl* q = p->a->getParamDecl(k);
+      const std::string nn = fresh_name(ctx.file, "a_" + q->getNameAsString());
+      a_names[q] = nn;
+      params += (params.empty() ? "" : ", ") + q->getType().getAsString() + " " + nn;
+    }
+    for (unsigned k = 0; k < p->b->getNumParams(); ++k) {
+      if (static_cast<int>(k) == p->tmp_in_b) continue;
+      auto t = cb.text(p->b->getParamDecl(k)->getSourceRange());
+      if (!t) {
+        error = "a parameter of B is not plain source text";
+        return false;
+      }
+      params += ", " + *t;
+    }
+    // B's body with tmp[i] replaced by A's value at that element.
+    std::map<const Stmt*, std::string> reads;
+    for (const ArraySubscriptExpr* r : p->b_reads) {
+      auto idx = cb.text(r->getIdx());
+      if (!idx) {
+        error = "B's subscript crosses a macro";
+        return false;
+      }
+      std::map<const ValueDecl*, std::string> names = a_names;
+      names[p->a_index.var] = "(" + *idx + ")";
+      auto value = text_with_renames(ca, p->a_store->getRHS(), names);
+      if (!value) {
+        error = "A's value crosses a macro";
+        return false;
+      }
+      reads[r] = "(" + *value + ")";
+    }
+    auto body = text_with_replacements(cb, p->b->getBody(), {}, reads);
+    if (!body) {
+      error = "B's body crosses a macro";
+      return false;
+    }
+    const std::string kernel = "\n\n// Added by warplens (fuse-elementwise): `" + p->a->getNameAsString() + "` and `" +
+                               p->b->getNameAsString() + "` in one pass; the temporary is neither written nor read.\n" +
+                               "__global__ void " + fused + "(" + params + ") " + *body + "\n";
+    if (!out.edits.insert_at_offset(cb.offset_after_statement(p->b->getBody()), kernel)) {
+      error = out.edits.error();
+      return false;
+    }
+    for (const Pair& pr : p->pairs) {
+      std::string args;
+      for (unsigned k = 0; k < pr.first->getNumArgs(); ++k) {
+        auto t = ctx.text(pr.first->getArg(k));
+        if (!t) {
+          error = "a launch argument crosses a macro";
+          return false;
+        }
+        args += (args.empty() ? "" : ", ") + *t;
+      }
+      for (unsigned k = 0; k < pr.second->getNumArgs(); ++k) {
+        if (static_cast<int>(k) == p->tmp_in_b) continue;
+        auto t = ctx.text(pr.second->getArg(k));
+        if (!t) {
+          error = "a launch argument crosses a macro";
+          return false;
+        }
+        args += ", " + *t;
+      }
+      const std::string launch = fused + "<<<" + config_text(ctx, pr.first) + ">>>(" + args + ");";
+      if (!out.edits.replace_offsets(ctx.offset(pr.first->getBeginLoc()), ctx.offset_after_statement(pr.second),
+                                     launch)) {
+        error = out.edits.error();
+        return false;
+      }
+    }
+    FusionDeclaration decl;
+    decl.fused_kernel = fused;
+    decl.first = p->a->getNameAsString();
+    decl.second = p->b->getNameAsString();
+    for (unsigned k = 0; k < p->a->getNumParams(); ++k) decl.params.push_back({0, static_cast<int>(k)});
+    for (unsigned k = 0; k < p->b->getNumParams(); ++k)
+      if (static_cast<int>(k) != p->tmp_in_b) decl.params.push_back({1, static_cast<int>(k)});
+    decl.elided = p->tmp_in_a;
+    out.fusion = decl;
+    out.result_kernel = fused;
+    out.notes.push_back("both kernels are element-wise over the same index and bound; the launches are consecutive "
+                        "with identical configurations");
+    out.notes.push_back("the temporary's only other uses are its allocation and cudaFree: nothing else reads it");
+    out.notes.push_back("the temporary stays allocated and is passed to the fused kernel, unused");
+    return true;
+  }
+};
+
+}  // namespace
+
+const Rewrite& fuse_elementwise_rewrite() {
+  static const FuseElementwise r;
+  return r;
+}
+
+}  // namespace warplens::agent::rw

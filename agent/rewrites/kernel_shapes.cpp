@@ -1,0 +1,557 @@
+#include "agent/rewrites/kernel_shapes.h"
+
+namespace warplens::agent::rw {
+
+using namespace clang;
+using clang::Expr;
+
+std::vector<const Stmt*> statements_of(const Stmt* s) {
+  std::vector<const Stmt*> out;
+  if (!s) return out;
+  if (const auto* c = dyn_cast<CompoundStmt>(s)) {
+    for (const Stmt* x : c->body()) out.push_back(x);
+  } else {
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::vector<IndexVar> global_index_vars(const KernelContext& ctx) {
+  std::vector<IndexVar> out;
+  std::function<void(const Stmt*)> walk = [&](const Stmt* s) {
+    if (!s) return;
+    if (const auto* ds = dyn_cast<DeclStmt>(s)) {
+      for (const Decl* d : ds->decls()) {
+        const auto* v = dyn_cast<VarDecl>(d);
+        if (!v || !v->getInit() || ctx.modified.count(v) || !v->getType()->isIntegerType()) continue;
+        auto p = ctx.polynomial(v->getInit());
+        if (!p) continue;
+        for (int dim = 0; dim < 3; ++dim)
+          if (is_global_id(*p, dim)) out.push_back({v, dim, ds});
+      }
+    }
+    for (const Stmt* c : s->children()) walk(c);
+  };
+  walk(ctx.body);
+  return out;
+}
+
+const IndexVar* index_var_for(const std::vector<IndexVar>& vars, const ValueDecl* d) {
+  for (const auto& v : vars)
+    if (v.var->getCanonicalDecl() == d->getCanonicalDecl()) return &v;
+  return nullptr;
+}
+
+namespace {
+
+bool is_cuda_or_math_function(const FunctionDecl* fd) {
+  if (!fd) return true;
+  const std::string name = fd->getNameAsString();
+  if (name.rfind("__", 0) == 0 || name.rfind("atomic", 0) == 0) return true;
+  // Functions from system/CUDA headers are library code.
+  const SourceManager& sm = fd->getASTContext().getSourceManager();
+  return sm.isInSystemHeader(fd->getLocation()) || !fd->hasBody();
+}
+
+bool function_uses_thread_state(const FunctionDecl* fd, int depth) {
+  if (!fd || depth > 4 || is_cuda_or_math_function(fd)) return false;
+  const Stmt* body = fd->getBody();
+  if (!body) return false;
+  bool found = false;
+  std::function<void(const Stmt*)> walk = [&](const Stmt* s) {
+    if (!s || found) return;
+    if (const auto* e = dyn_cast<Expr>(s); e && as_builtin(e)) found = true;
+    if (is_barrier_call(s)) found = true;
+    if (const auto* call = dyn_cast<CallExpr>(s))
+      if (function_uses_thread_state(call->getDirectCallee(), depth + 1)) found = true;
+    for (const Stmt* c : s->children()) walk(c);
+  };
+  walk(body);
+  return found || uses_warp_primitives(body);
+}
+
+// Conjuncts of a && b && c (or disjuncts of ||), parens stripped.
+void split_logical(const Expr* e, BinaryOperatorKind op, std::vector<const Expr*>& out) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto* bo = dyn_cast<BinaryOperator>(e); bo && bo->getOpcode() == op) {
+    split_logical(bo->getLHS(), op, out);
+    split_logical(bo->getRHS(), op, out);
+    return;
+  }
+  out.push_back(e);
+}
+
+bool is_return_only(const Stmt* s) {
+  if (isa<ReturnStmt>(s)) return true;
+  if (const auto* c = dyn_cast<CompoundStmt>(s)) return c->size() == 1 && isa<ReturnStmt>(c->body_front());
+  return false;
+}
+
+}  // namespace
+
+bool calls_thread_dependent_function(const Stmt* s) {
+  bool found = false;
+  std::function<void(const Stmt*)> walk = [&](const Stmt* x) {
+    if (!x || found) return;
+    if (const auto* call = dyn_cast<CallExpr>(x); call && !isa<CUDAKernelCallExpr>(call))
+      if (function_uses_thread_state(call->getDirectCallee(), 0)) found = true;
+    for (const Stmt* c : x->children()) walk(c);
+  };
+  walk(s);
+  return found;
+}
+
+bool uses_warp_primitives(const Stmt* s) {
+  return contains_call_named(s, [](const std::string& n) {
+    for (const char* p : {"__shfl", "__ballot", "__any", "__all", "__activemask", "__syncwarp", "__match",
+                          "__reduce", "tiled_partition", "coalesced_threads", "__uni"})
+      if (n.rfind(p, 0) == 0) return true;
+    return false;
+  });
+}
+
+bool uses_atomics(const Stmt* s) {
+  return contains_call_named(s, [](const std::string& n) {
+    return n.rfind("atomic", 0) == 0 || n.rfind("__atomic", 0) == 0;
+  });
+}
+
+bool identity_only_through_index_vars(const KernelContext& ctx, const std::vector<IndexVar>& vars,
+                                      std::string& why) {
+  std::set<const VarDecl*> index_decls;
+  for (const auto& v : vars) index_decls.insert(v.var);
+  bool ok = true;
+  std::function<void(const Stmt*)> walk = [&](const Stmt* s) {
+    if (!s || !ok) return;
+    if (const auto* ds = dyn_cast<DeclStmt>(s)) {
+      for (const Decl* d : ds->decls())
+        if (const auto* v = dyn_cast<VarDecl>(d); v && v->getInit() && !index_decls.count(v)) walk(v->getInit());
+      return;
+    }
+    if (const auto* bo = dyn_cast<BinaryOperator>(s); bo && bo->getOpcode() == BO_Mul) {
+      auto a = as_builtin(bo->getLHS()), b = as_builtin(bo->getRHS());
+      if (a && b && a->dim == b->dim &&
+          ((a->kind == SymbolKind::GridDim && b->kind == SymbolKind::BlockDim) ||
+           (a->kind == SymbolKind::BlockDim && b->kind == SymbolKind::GridDim)))
+        return;  // a grid stride
+    }
+    if (const auto* e = dyn_cast<Expr>(s)) {
+      if (auto b = as_builtin(e)) {
+        ok = false;
+        why = "the kernel reads thread/block coordinates outside a global index variable (" +
+              ctx.text(e).value_or("a builtin") + ")";
+        return;
+      }
+    }
+    for (const Stmt* c : s->children()) walk(c);
+  };
+  walk(ctx.body);
+  if (ok && calls_thread_dependent_function(ctx.body)) {
+    why = "the kernel calls a device function that depends on thread coordinates or synchronises";
+    return false;
+  }
+  return ok;
+}
+
+std::optional<GuardedRegion> guarded_region(const KernelContext& ctx, const std::vector<IndexVar>& vars,
+                                            std::string& why) {
+  if (!ctx.body) {
+    why = "the kernel has no body";
+    return std::nullopt;
+  }
+  GuardedRegion g;
+  std::vector<const Stmt*> stmts(ctx.body->body_begin(), ctx.body->body_end());
+  std::size_t i = 0;
+  for (; i < stmts.size(); ++i) {
+    if (isa<IfStmt>(stmts[i])) break;
+    if (!isa<DeclStmt>(stmts[i]) && !isa<NullStmt>(stmts[i])) {
+      why = "statements other than declarations before the bounds check";
+      return std::nullopt;
+    }
+    g.prologue.push_back(stmts[i]);
+  }
+  if (i == stmts.size()) {
+    why = "no bounds check (`if (i < n)`) on the global index";
+    return std::nullopt;
+  }
+  g.guard = cast<IfStmt>(stmts[i]);
+  if (g.guard->getElse() || g.guard->getInit() || g.guard->getConditionVariable()) {
+    why = "the bounds check has an else branch or an init statement";
+    return std::nullopt;
+  }
+  std::vector<const Expr*> terms;
+  if (is_return_only(g.guard->getThen())) {
+    g.early_exit = true;
+    for (std::size_t k = i + 1; k < stmts.size(); ++k) g.body.push_back(stmts[k]);
+    split_logical(g.guard->getCond(), BO_LOr, terms);
+  } else {
+    if (i + 1 != stmts.size()) {
+      why = "statements after the bounds-checked block";
+      return std::nullopt;
+    }
+    g.then_branch = g.guard->getThen();
+    g.body = statements_of(g.then_branch);
+    split_logical(g.guard->getCond(), BO_LAnd, terms);
+  }
+  for (const Expr* t : terms) {
+    const auto* bo = dyn_cast<BinaryOperator>(t);
+    bool matched = false;
+    if (bo) {
+      // Normal form: index OP bound, OP = `<` (guard) or `>=` (exit).
+      const Expr* lhs = bo->getLHS();
+      const Expr* rhs = bo->getRHS();
+      BinaryOperatorKind op = bo->getOpcode();
+      if (op == BO_GT) { std::swap(lhs, rhs); op = BO_LT; }
+      else if (op == BO_LE) { std::swap(lhs, rhs); op = BO_GE; }
+      const BinaryOperatorKind want = g.early_exit ? BO_GE : BO_LT;
+      if (op == want) {
+        if (const auto* ref = dyn_cast<DeclRefExpr>(strip(lhs)))
+          if (const IndexVar* iv = index_var_for(vars, ref->getDecl())) {
+            ExprRef b = ctx.lower(rhs);
+            if (b && !is_lane_varying(b)) {
+              g.bounds[iv->var] = rhs;
+              matched = true;
+            }
+          }
+      }
+    }
+    if (!matched) g.only_bounds = false;
+  }
+  if (g.bounds.empty()) {
+    why = "the kernel's condition does not bound a global index by a uniform value";
+    return std::nullopt;
+  }
+  return g;
+}
+
+bool only_pure_declarations(const KernelContext& ctx, const std::vector<const Stmt*>& stmts) {
+  for (const Stmt* s : stmts) {
+    const auto* ds = dyn_cast<DeclStmt>(s);
+    if (!ds) return false;
+    for (const Decl* d : ds->decls()) {
+      const auto* v = dyn_cast<VarDecl>(d);
+      if (!v) return false;
+      if (v->hasAttr<CUDASharedAttr>() || v->isStaticLocal()) return false;
+      if (const Expr* init = v->getInit()) {
+        if (!modified_variables(init).empty()) return false;
+        if (contains_call_named(init, [](const std::string& n) {
+              return n.rfind("atomic", 0) == 0 || n.rfind("__syncthreads", 0) == 0 || n == "printf" ||
+                     n == "malloc" || n == "free";
+            }))
+          return false;
+        if (contains_barrier(init)) return false;
+      }
+    }
+  }
+  (void)ctx;
+  return true;
+}
+
+std::optional<Grid2D> match_grid_2d(const KernelContext& ctx, std::string& why) {
+  Grid2D g;
+  g.vars = global_index_vars(ctx);
+  bool has_x = false, has_y = false;
+  for (const auto& v : g.vars) {
+    if (v.dim == 0 && !has_x) {
+      g.x = v;
+      has_x = true;
+    } else if (v.dim == 1 && !has_y) {
+      g.y = v;
+      has_y = true;
+    } else {
+      why = "needs exactly one x and one y global index";
+      return std::nullopt;
+    }
+  }
+  if (!has_x || !has_y) {
+    why = "not a 2-D kernel (needs x and y global indices)";
+    return std::nullopt;
+  }
+  if (!identity_only_through_index_vars(ctx, g.vars, why)) return std::nullopt;
+  if (contains_barrier(ctx.body) || uses_warp_primitives(ctx.body) || uses_atomics(ctx.body)) {
+    why = "barriers, warp primitives or atomics";
+    return std::nullopt;
+  }
+  for (const Access& a : collect_accesses(ctx.body))
+    if (a.is_shared) {
+      why = "the kernel already uses shared memory";
+      return std::nullopt;
+    }
+  auto region = guarded_region(ctx, g.vars, why);
+  if (!region) return std::nullopt;
+  g.region = *region;
+  if (!g.region.bounds.count(g.x.var) || !g.region.bounds.count(g.y.var)) {
+    why = "both x and y must be bounds-checked";
+    return std::nullopt;
+  }
+  return g;
+}
+
+std::optional<Elementwise> match_elementwise(const KernelContext& ctx, std::string& why) {
+  Elementwise m;
+  m.vars = global_index_vars(ctx);
+  if (m.vars.size() != 1 || m.vars[0].dim != 0) {
+    why = "needs exactly one 1-D global index";
+    return std::nullopt;
+  }
+  m.index = m.vars[0];
+  if (!identity_only_through_index_vars(ctx, m.vars, why)) return std::nullopt;
+  if (contains_barrier(ctx.body) || uses_warp_primitives(ctx.body)) {
+    why = "barriers or warp primitives";
+    return std::nullopt;
+  }
+  auto region = guarded_region(ctx, m.vars, why);
+  if (!region) return std::nullopt;
+  if (!region->bounds.count(m.index.var) || !region->only_bounds || region->bounds.size() != 1) {
+    why = "the guard is not a plain `i < n`";
+    return std::nullopt;
+  }
+  m.region = *region;
+  m.bound = region->bounds.at(m.index.var);
+  for (const Stmt* s : m.region.prologue) {
+    if (refers_to(s, m.index.var) && s != m.index.decl) {
+      why = "a declaration before the guard depends on the index";
+      return std::nullopt;
+    }
+    if (s == m.index.decl && cast<DeclStmt>(s)->isSingleDecl() == false) {
+      why = "the index is declared together with other variables";
+      return std::nullopt;
+    }
+  }
+  if (!only_pure_declarations(ctx, m.region.prologue)) {
+    why = "declarations with effects before the guard";
+    return std::nullopt;
+  }
+  for (const Stmt* s : m.region.body) {
+    if (contains_return(s)) {
+      why = "a return inside the element's work";
+      return std::nullopt;
+    }
+    if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) {
+      why = "break/continue at the top of the element's work";
+      return std::nullopt;
+    }
+  }
+  // Locals declared before the guard are not modified by the element's work.
+  for (const Stmt* s : m.region.prologue)
+    for (const Decl* d : cast<DeclStmt>(s)->decls())
+      if (const auto* v = dyn_cast<VarDecl>(d))
+        for (const Stmt* b : m.region.body)
+          if (modified_variables(b).count(v)) {
+            why = "the element's work modifies `" + v->getNameAsString() + "`, declared before the guard";
+            return std::nullopt;
+          }
+  std::set<const Stmt*> top_level(m.region.body.begin(), m.region.body.end());
+  for (const Stmt* s : m.region.body)
+    for (const Access& a : collect_accesses(s)) {
+      if (a.is_shared) {
+        why = "shared memory";
+        return std::nullopt;
+      }
+      if (a.indices.size() != 1) {
+        why = "a multi-dimensional subscript";
+        return std::nullopt;
+      }
+      const Expr* idx = strip(a.indices[0]);
+      const auto* ref = dyn_cast<DeclRefExpr>(idx);
+      const bool at_i = ref && ref->getDecl()->getCanonicalDecl() == m.index.var->getCanonicalDecl();
+      if (!at_i) {
+        if (is_lane_varying(ctx.lower(a.indices[0]))) {
+          why = "subscript `" + ctx.text(a.expr).value_or("?") + "` is neither [i] nor the same for every thread";
+          return std::nullopt;
+        }
+        if (a.write) {
+          why = "a store to a location shared by all threads";
+          return std::nullopt;
+        }
+        continue;
+      }
+      const auto* param = dyn_cast_or_null<ParmVarDecl>(a.base);
+      if (!param || !param->getType()->isPointerType()) {
+        why = "`" + ctx.text(a.expr).value_or("?") + "` does not index a pointer parameter";
+        return std::nullopt;
+      }
+      auto it = std::find_if(m.arrays.begin(), m.arrays.end(), [&](const auto& x) { return x.param == param; });
+      if (it == m.arrays.end()) {
+        m.arrays.push_back({param, false, false, false, {}});
+        it = m.arrays.end() - 1;
+      }
+      it->read |= a.read;
+      it->written |= a.write;
+      it->uses.push_back(a.expr);
+      if (a.write && !a.read && !a.member)
+        for (const Stmt* t : top_level)
+          if (const auto* bo = dyn_cast<BinaryOperator>(t); bo && bo->getOpcode() == BO_Assign &&
+                                                             bo->getLHS()->IgnoreParenImpCasts() == a.expr)
+            it->written_unconditionally = true;
+    }
+  // Pointers used other than by [i] subscripts (offsets, calls) are out of reach.
+  for (const auto& arr : m.arrays) {
+    std::size_t refs = 0;
+    for (const Stmt* s : m.region.body) refs += references_to(s, arr.param).size();
+    if (refs != arr.uses.size()) {
+      why = "`" + arr.param->getNameAsString() + "` is used other than by [i] subscripts";
+      return std::nullopt;
+    }
+  }
+  if (m.arrays.empty()) {
+    why = "no per-element global access";
+    return std::nullopt;
+  }
+  return m;
+}
+
+bool launches_pass_distinct_pointers(const KernelContext& ctx, const std::vector<const ParmVarDecl*>& params,
+                                     std::string& why) {
+  if (ctx.launches.empty()) {
+    why = "no launch in this file shows which pointers are passed";
+    return false;
+  }
+  for (const CUDAKernelCallExpr* l : ctx.launches) {
+    std::set<const Decl*> seen;
+    for (const ParmVarDecl* p : params) {
+      const int i = ctx.param_index(p);
+      if (i < 0 || static_cast<unsigned>(i) >= l->getNumArgs()) return false;
+      const Expr* arg = l->getArg(static_cast<unsigned>(i))->IgnoreParenImpCasts();
+      if (const auto* c = dyn_cast<ExplicitCastExpr>(arg)) arg = c->getSubExpr()->IgnoreParenImpCasts();
+      const auto* ref = dyn_cast<DeclRefExpr>(arg);
+      if (!ref) {
+        why = "a launch passes `" + ctx.text(arg).value_or("an expression") + "` for `" + p->getNameAsString() +
+              "`: cannot rule out aliasing";
+        return false;
+      }
+      if (!seen.insert(ref->getDecl()->getCanonicalDecl()).second) {
+        why = "a launch passes `" + ref->getDecl()->getNameAsString() + "` for two pointer parameters";
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+std::optional<std::string> text_with_replacements(const KernelContext& ctx, const Stmt* s,
+                                                  const std::map<const ValueDecl*, std::string>& names,
+                                                  const std::map<const Stmt*, std::string>& nodes) {
+  auto range = ctx.char_range(s->getSourceRange());
+  if (!range) return std::nullopt;
+  const unsigned begin = ctx.sm().getFileOffset(range->getBegin()), end = ctx.sm().getFileOffset(range->getEnd());
+  struct Splice {
+    unsigned b, e;
+    std::string text;
+  };
+  std::vector<Splice> splices;
+  bool ok = true;
+  std::function<void(const Stmt*)> walk = [&](const Stmt* x) {
+    if (!x || !ok) return;
+    if (auto it = nodes.find(x); it != nodes.end()) {
+      auto r = ctx.char_range(x->getSourceRange());
+      if (!r) {
+        ok = false;
+        return;
+      }
+      splices.push_back({ctx.sm().getFileOffset(r->getBegin()), ctx.sm().getFileOffset(r->getEnd()), it->second});
+      return;
+    }
+    if (const auto* ref = dyn_cast<DeclRefExpr>(x)) {
+      for (const auto& [d, text] : names)
+        if (d->getCanonicalDecl() == ref->getDecl()->getCanonicalDecl()) {
+          if (ref->getBeginLoc().isMacroID()) {
+            ok = false;
+            return;
+          }
+          const unsigned b = ctx.sm().getFileOffset(ref->getLocation());
+          splices.push_back({b, b + static_cast<unsigned>(ref->getNameInfo().getAsString().size()), text});
+        }
+    }
+    for (const Stmt* c : x->children()) walk(c);
+  };
+  walk(s);
+  if (!ok) return std::nullopt;
+  std::sort(splices.begin(), splices.end(), [](const Splice& a, const Splice& b) { return a.b < b.b; });
+  std::string out;
+  unsigned at = begin;
+  for (const Splice& sp : splices) {
+    if (sp.b < at || sp.e > end) return std::nullopt;  // nested or outside: give up
+    out += ctx.slice(at, sp.b) + sp.text;
+    at = sp.e;
+  }
+  out += ctx.slice(at, end);
+  return out;
+}
+
+std::optional<std::string> text_with_renames(const KernelContext& ctx, const Stmt* s,
+                                             const std::map<const ValueDecl*, std::string>& names) {
+  return text_with_replacements(ctx, s, names, {});
+}
+
+namespace {
+const char* kVectorHelpers = R"(// Added by warplens (vectorize): `V` consecutive elements in one 8/16/32-byte access.
+template <int V, typename T>
+__device__ __forceinline__ void wl_vector_load(T (&dst)[V], const T* src) {
+  if constexpr (sizeof(T) * V == 16) {
+    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
+  } else if constexpr (sizeof(T) * V == 8) {
+    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
+  } else if constexpr (sizeof(T) * V == 32) {
+    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
+    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
+  } else {
+    for (int k = 0; k < V; ++k) dst[k] = src[k];
+  }
+}
+template <int V, typename T>
+__device__ __forceinline__ void wl_vector_store(T* dst, const T (&src)[V]) {
+  if constexpr (sizeof(T) * V == 16) {
+    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
+  } else if constexpr (sizeof(T) * V == 8) {
+    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
+  } else if constexpr (sizeof(T) * V == 32) {
+    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
+    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
+  } else {
+    for (int k = 0; k < V; ++k) dst[k] = src[k];
+  }
+}
+)";
+}  // namespace
+
+const char* vector_helpers_text() { return kVectorHelpers; }
+
+std::optional<std::array<std::int64_t, 32>> lane_values(const ExprRef& e, const Dim3& block) {
+  if (!e) return std::nullopt;
+  if (auto p = to_polynomial(e)) {
+    for (const auto& [mono, coeff] : p->terms) {
+      bool lane = false, unknown = false;
+      for (const Symbol& s : mono) {
+        if (s.kind == SymbolKind::ThreadIdx) lane = true;
+        else if (s.kind != SymbolKind::BlockDim && s.kind != SymbolKind::WarpSize) unknown = true;
+      }
+      if (lane && unknown) return std::nullopt;
+    }
+  }
+  std::array<std::int64_t, 32> out{};
+  for (int lane = 0; lane < 32; ++lane) {
+    const std::int64_t bx = std::max<std::int64_t>(1, block.x), by = std::max<std::int64_t>(1, block.y);
+    const std::int64_t t[3] = {lane % bx, (lane / bx) % by, lane / (bx * by)};
+    bool bad = false;
+    auto v = evaluate(e, [&](const Symbol& s) -> std::optional<std::int64_t> {
+      switch (s.kind) {
+        case SymbolKind::ThreadIdx: return t[s.dim];
+        case SymbolKind::BlockDim: return s.dim == 0 ? block.x : s.dim == 1 ? block.y : block.z;
+        case SymbolKind::WarpSize: return 32;
+        case SymbolKind::Local:
+          if (!s.uniform) bad = true;
+          return 0;
+        case SymbolKind::LoopCounter:
+          if (!s.uniform) bad = true;
+          return 0;
+        default: return 0;
+      }
+    });
+    if (!v || bad) return std::nullopt;
+    out[lane] = *v;
+  }
+  return out;
+}
+
+}  // namespace warplens::agent::rw

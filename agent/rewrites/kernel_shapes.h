@@ -1,0 +1,142 @@
+// Kernel shapes that several rewrites share: the global index variables
+// (`int i = blockIdx.x * blockDim.x + threadIdx.x;`), the bounds guard that
+// makes extra threads harmless (`if (i < n) {...}` or `if (i >= n) return;`),
+// whether thread identity is used only through those variables, and whether a
+// launch provably covers the guarded range.
+#pragma once
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "agent/rewrites/clang_support.h"
+
+namespace warplens::agent::rw {
+
+struct IndexVar {
+  const clang::VarDecl* var = nullptr;
+  int dim = 0;                           // blockIdx.d * blockDim.d + threadIdx.d
+  const clang::DeclStmt* decl = nullptr;
+};
+
+// Unmodified locals of the kernel whose initialiser is a global thread index.
+std::vector<IndexVar> global_index_vars(const KernelContext& ctx);
+const IndexVar* index_var_for(const std::vector<IndexVar>& vars, const clang::ValueDecl* d);
+
+// True when threadIdx/blockIdx appear only in the initialisers of global index
+// variables, and blockDim/gridDim only there or in `gridDim.d * blockDim.d`
+// (a grid stride); no called device function uses them either. Then the
+// kernel's behaviour depends on a thread only through its global index.
+bool identity_only_through_index_vars(const KernelContext& ctx, const std::vector<IndexVar>& vars,
+                                      std::string& why);
+
+// The kernel body split around its bounds guard:
+//   { prologue...; if (cond) BODY }                 (no else, nothing after)
+//   { prologue...; if (exit_cond) return; BODY... }
+struct GuardedRegion {
+  const clang::IfStmt* guard = nullptr;
+  bool early_exit = false;
+  std::vector<const clang::Stmt*> prologue;  // declarations before the guard
+  std::vector<const clang::Stmt*> body;      // the guarded statements (then-branch contents or the rest)
+  const clang::Stmt* then_branch = nullptr;  // for the `if (cond) BODY` form
+  // For each index variable, the uniform bound it is checked against (`i < n`).
+  std::map<const clang::VarDecl*, const clang::Expr*> bounds;
+  bool only_bounds = true;  // the condition has no conjuncts other than the bounds
+};
+std::optional<GuardedRegion> guarded_region(const KernelContext& ctx, const std::vector<IndexVar>& vars,
+                                            std::string& why);
+
+// True when every launch of the kernel starts at least `bound` threads along
+// dimension `dim`: the grid is `(E + B - 1) / B` (or a variable holding it)
+// with B the block extent and E the argument passed for `bound`, or all values
+// are constants and grid * block >= bound.
+bool launches_cover(const KernelContext& ctx, int dim, const clang::Expr* bound, std::string& why);
+
+// Block shape of every launch when constant and identical; nullopt otherwise.
+std::optional<Dim3> constant_block(const KernelContext& ctx);
+
+// Statements of a compound statement, or the statement itself.
+std::vector<const clang::Stmt*> statements_of(const clang::Stmt* s);
+
+// True when every statement is a declaration whose initialisers have no
+// side effects (no calls except pure math, no assignments).
+bool only_pure_declarations(const KernelContext& ctx, const std::vector<const clang::Stmt*>& stmts);
+
+// A warp-level primitive (__shfl*, __ballot*, __any/__all, __activemask,
+// __syncwarp, __match*, __reduce*): code that depends on how threads form warps.
+bool uses_warp_primitives(const clang::Stmt* s);
+bool uses_atomics(const clang::Stmt* s);
+// Called functions other than CUDA/math builtins whose body uses thread builtins.
+bool calls_thread_dependent_function(const clang::Stmt* s);
+
+// A 2-D kernel with one x and one y global index, both bounds-checked by
+// its guard, thread identity used only through them, and no barriers, warp
+// primitives, atomics or shared memory: each (x, y) is independent work.
+struct Grid2D {
+  std::vector<IndexVar> vars;
+  IndexVar x, y;
+  GuardedRegion region;
+};
+std::optional<Grid2D> match_grid_2d(const KernelContext& ctx, std::string& why);
+
+// A one-element-per-thread kernel:
+//   [declarations]; int i = blockIdx.x * blockDim.x + threadIdx.x; [declarations]
+//   if (i < n) { BODY }        (or `if (i >= n) return; BODY`)
+// where thread identity is used only through i, BODY has no barrier, shared
+// memory, warp primitive, return or loop-level break, the prologue does not
+// depend on i, and every global subscript in BODY is exactly `p[i]` or
+// lane-uniform.
+struct Elementwise {
+  std::vector<IndexVar> vars;
+  IndexVar index;  // a copy: the struct is returned and copied freely
+  GuardedRegion region;
+  const clang::Expr* bound = nullptr;
+  // Global pointer parameters accessed at [i], with their roles in BODY.
+  struct Array {
+    const clang::ParmVarDecl* param = nullptr;
+    bool read = false, written = false;
+    bool written_unconditionally = false;  // a top-level `p[i] = ...` statement of BODY
+    std::vector<const clang::ArraySubscriptExpr*> uses;
+  };
+  std::vector<Array> arrays;
+};
+std::optional<Elementwise> match_elementwise(const KernelContext& ctx, std::string& why);
+
+// Every launch in the file passes distinct plain variables for the given
+// pointer parameters (no argument twice, no pointer arithmetic).
+bool launches_pass_distinct_pointers(const KernelContext& ctx, const std::vector<const clang::ParmVarDecl*>& params,
+                                     std::string& why);
+
+// Source text of `s` with every reference to a declaration in `names`
+// replaced by the mapped text (for copying code into another scope).
+std::optional<std::string> text_with_renames(const KernelContext& ctx, const clang::Stmt* s,
+                                             const std::map<const clang::ValueDecl*, std::string>& names);
+// Same, also replacing whole sub-expressions (e.g. p[i] -> wl_p[wl_c]).
+std::optional<std::string> text_with_replacements(const KernelContext& ctx, const clang::Stmt* s,
+                                                  const std::map<const clang::ValueDecl*, std::string>& names,
+                                                  const std::map<const clang::Stmt*, std::string>& nodes);
+
+// A statement at the top level of the kernel that reduces a __shared__ array
+// over the whole block into slot 0: a tree loop proven by symbolic execution
+// (warp_shuffle_reduction.cpp), or the shuffle block that rewrite generates.
+struct BlockReduction {
+  const clang::Stmt* statement = nullptr;
+  const clang::VarDecl* shared = nullptr;
+  bool is_sum = false;
+};
+std::optional<BlockReduction> find_block_reduction(const KernelContext& ctx, std::string& why);
+
+// Device helpers wl_vector_load / wl_vector_store (8/16/32-byte accesses of
+// V elements), inserted once per file by the rewrites that need them.
+const char* vector_helpers_text();
+
+// Values of `e` for the 32 lanes of the first warp of a block of shape
+// `block`: lanes map to threadIdx x-fastest; uniform unknowns (block
+// indices, loop counters, parameters added to a per-lane term) are 0 since
+// they shift every lane alike. Nullopt when a lane-varying term is multiplied
+// by an unknown or a lane-varying unknown appears.
+std::optional<std::array<std::int64_t, 32>> lane_values(const ExprRef& e, const Dim3& block);
+
+}  // namespace warplens::agent::rw

@@ -1,0 +1,450 @@
+// Launch sites: reading their grid/block values, proving that a launch
+// covers a kernel's bounds (also through launches an earlier rewrite
+// reshaped), and rewriting them to apply a LaunchChange through the inserted
+// wl_launch helpers.
+#include "agent/rewrites/kernel_shapes.h"
+
+namespace warplens::agent::rw {
+
+using namespace clang;
+using clang::Expr;
+
+// ---- launch sites -------------------------------------------------------------------
+
+LaunchConfig launch_config(const CUDAKernelCallExpr* launch) {
+  LaunchConfig c;
+  const CallExpr* cfg = launch->getConfig();
+  if (!cfg) return c;
+  auto arg = [&](unsigned i) -> const Expr* {
+    if (i >= cfg->getNumArgs()) return nullptr;
+    const Expr* a = cfg->getArg(i);
+    if (isa<CXXDefaultArgExpr>(a)) return nullptr;
+    return a;
+  };
+  c.grid = arg(0);
+  c.block = arg(1);
+  c.shared_bytes = arg(2);
+  c.stream = arg(3);
+  return c;
+}
+
+namespace {
+
+const Expr* strip_construct(const Expr* e) {
+  for (;;) {
+    const Expr* next = e->IgnoreParenImpCasts();
+    if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(next)) next = m->getSubExpr();
+    if (const auto* b = dyn_cast<CXXBindTemporaryExpr>(next)) next = b->getSubExpr();
+    if (const auto* c = dyn_cast<CXXConstructExpr>(next);
+        c && c->getNumArgs() == 1 && c->getConstructor()->isCopyOrMoveConstructor())
+      next = c->getArg(0);
+    if (next == e) return e;
+    e = next;
+  }
+}
+
+std::optional<std::int64_t> host_int_impl(const ParsedFile& f, const Expr* e, int depth = 0) {
+  if (!e || depth > 8 || e->isValueDependent()) return std::nullopt;
+  Expr::EvalResult r;
+  if (e->EvaluateAsInt(r, f.ctx())) return r.Val.getInt().getExtValue();
+  const Expr* s = strip(e);
+  if (const auto* m = dyn_cast<MemberExpr>(s)) {
+    const std::string field = m->getMemberDecl()->getName().str();
+    const int d = field == "x" ? 0 : field == "y" ? 1 : field == "z" ? 2 : -1;
+    if (d < 0) return std::nullopt;
+    auto v = eval_dim3(f, m->getBase());
+    if (!v) return std::nullopt;
+    return d == 0 ? v->x : d == 1 ? v->y : v->z;
+  }
+  if (const auto* ref = dyn_cast<DeclRefExpr>(s))
+    if (const auto* v = dyn_cast<VarDecl>(ref->getDecl()); v && v->hasLocalStorage() && v->getInit()) {
+      const FunctionDecl* fn = dyn_cast_or_null<FunctionDecl>(v->getDeclContext());
+      if (fn && fn->getBody() && !modified_variables(fn->getBody()).count(v)) return host_int_impl(f, v->getInit(), depth + 1);
+    }
+  if (const auto* bo = dyn_cast<BinaryOperator>(s)) {
+    auto a = host_int_impl(f, bo->getLHS(), depth + 1), b = host_int_impl(f, bo->getRHS(), depth + 1);
+    if (!a || !b) return std::nullopt;
+    switch (bo->getOpcode()) {
+      case BO_Add: return *a + *b;
+      case BO_Sub: return *a - *b;
+      case BO_Mul: return *a * *b;
+      case BO_Div: return *b ? std::optional<std::int64_t>(*a / *b) : std::nullopt;
+      default: return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> host_int(const ParsedFile& f, const Expr* e) { return host_int_impl(f, e); }
+
+std::optional<Dim3> eval_dim3(const ParsedFile& f, const Expr* e) {
+  if (!e) return std::nullopt;
+  e = strip_construct(e);
+  if (const auto* c = dyn_cast<CXXConstructExpr>(e)) {
+    std::int64_t v[3] = {1, 1, 1};
+    for (unsigned i = 0; i < c->getNumArgs() && i < 3; ++i) {
+      const Expr* a = c->getArg(i);
+      if (isa<CXXDefaultArgExpr>(a)) continue;
+      auto x = host_int(f, a);
+      if (!x) return std::nullopt;
+      v[i] = *x;
+    }
+    return Dim3{v[0], v[1], v[2]};
+  }
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
+    if (const auto* v = dyn_cast<VarDecl>(ref->getDecl()); v && v->hasLocalStorage() && v->getInit()) {
+      const FunctionDecl* fn = dyn_cast_or_null<FunctionDecl>(v->getDeclContext());
+      if (v->getType()->isIntegerType()) {
+        if (auto x = host_int(f, e)) return Dim3{*x, 1, 1};
+        return std::nullopt;
+      }
+      if (fn && fn->getBody() && !modified_variables(fn->getBody()).count(v)) return eval_dim3(f, v->getInit());
+    }
+    return std::nullopt;
+  }
+  if (e->getType()->isIntegerType())
+    if (auto x = host_int(f, e)) return Dim3{*x, 1, 1};
+  return std::nullopt;
+}
+
+const FunctionDecl* enclosing_function(const ParsedFile& f, const Stmt* s) {
+  DynTypedNodeList parents = f.ctx().getParents(*s);
+  while (!parents.empty()) {
+    if (const auto* fd = parents[0].get<FunctionDecl>()) {
+      // A lambda's operator() is a method of a local class; keep climbing to
+      // the function that contains it.
+      if (const auto* md = dyn_cast<CXXMethodDecl>(fd); md && md->getParent()->isLambda()) {
+        parents = f.ctx().getParents(*md->getParent());
+        continue;
+      }
+      return fd;
+    }
+    parents = f.ctx().getParents(parents[0]);
+  }
+  return nullptr;
+}
+
+// ---- launch helpers -----------------------------------------------------------------
+
+namespace {
+
+constexpr const char* kLaunchHelpers = R"(
+#ifndef WARPLENS_LAUNCH_HELPERS
+#define WARPLENS_LAUNCH_HELPERS
+// Added by warplens: launch shapes for rewritten kernels. wl_launch::grid
+// applies the documented rule (docs/optimize.md, "Launch changes"): scale the
+// threads per dimension, cover them with the new block, cap persistent grids.
+namespace wl_launch {
+inline unsigned cover(unsigned long long threads, unsigned block) {
+  unsigned long long g = (threads + block - 1) / block;
+  return g == 0 ? 1u : static_cast<unsigned>(g);
+}
+inline dim3 swap_xy(dim3 d) { return dim3(d.y, d.x, d.z); }
+inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd, long long yn, long long yd,
+                 long long zn, long long zd, int blocks_per_sm) {
+  if (swap) {
+    g = swap_xy(g);
+    b = swap_xy(b);
+  }
+  dim3 r(cover((1ull * g.x * b.x * xn + xd - 1) / xd, nb.x), cover((1ull * g.y * b.y * yn + yd - 1) / yd, nb.y),
+         cover((1ull * g.z * b.z * zn + zd - 1) / zd, nb.z));
+  if (blocks_per_sm > 0) {
+    static int sms = 0;
+    if (sms == 0) {
+      int dev = 0;
+      cudaGetDevice(&dev);
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+      if (sms <= 0) sms = 1;
+    }
+    const unsigned cap = static_cast<unsigned>(sms * blocks_per_sm);
+    if (r.x > cap) r.x = cap;
+  }
+  return r;
+}
+}  // namespace wl_launch
+#endif
+)";
+
+}  // namespace
+
+bool ensure_launch_helpers(const ParsedFile& file, Edits& edits) {
+  if (file.text.find("WARPLENS_LAUNCH_HELPERS") != std::string::npos) return true;
+  // After the last #include that precedes the first kernel or function body.
+  std::size_t pos = 0, insert_at = std::string::npos;
+  std::size_t first_code = file.text.size();
+  for (const FunctionDecl* k : kernels_in(file)) {
+    unsigned off = file.sm().getFileOffset(file.sm().getExpansionLoc(k->getBeginLoc()));
+    first_code = std::min<std::size_t>(first_code, off);
+  }
+  while (pos < file.text.size() && pos < first_code) {
+    std::size_t eol = file.text.find('\n', pos);
+    if (eol == std::string::npos) eol = file.text.size();
+    std::size_t s = file.text.find_first_not_of(" \t", pos);
+    if (s != std::string::npos && s < eol && file.text.compare(s, 8, "#include") == 0) insert_at = eol + 1;
+    pos = eol + 1;
+  }
+  // No #include (nvcc includes the CUDA runtime implicitly): the top of the file.
+  if (insert_at == std::string::npos) insert_at = 0;
+  if (insert_at > file.text.size()) return false;
+  return edits.insert_at_offset(static_cast<unsigned>(insert_at), kLaunchHelpers);
+}
+
+bool launches_rewritable(const KernelContext& ctx, std::string& why) {
+  if (ctx.launches.empty()) {
+    why = "no launch of the kernel in this file: its launch shape cannot be changed here";
+    return false;
+  }
+  for (const CUDAKernelCallExpr* l : ctx.launches) {
+    LaunchConfig c = launch_config(l);
+    if (!c.grid || !c.block) {
+      why = "a launch without grid/block arguments";
+      return false;
+    }
+    if (l->getBeginLoc().isMacroID() || c.grid->getBeginLoc().isMacroID() || c.block->getBeginLoc().isMacroID()) {
+      why = "a launch is written inside a macro";
+      return false;
+    }
+    if (!ctx.text(c.grid) || !ctx.text(c.block)) {
+      why = "a launch's grid/block expressions are not plain source text";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool rewrite_launches(KernelContext& ctx, const LaunchChange& change, Edits& edits, std::string& error) {
+  if (!launches_rewritable(ctx, error)) return false;
+  if (!ensure_launch_helpers(ctx.file, edits)) {
+    error = "cannot place the launch helpers: " + edits.error();
+    return false;
+  }
+  for (const CUDAKernelCallExpr* l : ctx.launches) {
+    LaunchConfig c = launch_config(l);
+    const std::string g = *ctx.text(c.grid), b = *ctx.text(c.block);
+    std::string new_block;
+    if (change.block)
+      new_block = "dim3(" + std::to_string(change.block->x) + ", " + std::to_string(change.block->y) + ", " +
+                  std::to_string(change.block->z) + ")";
+    else if (change.swap_xy)
+      new_block = "wl_launch::swap_xy(dim3(" + b + "))";
+    else
+      new_block = "dim3(" + b + ")";
+    std::ostringstream grid;
+    grid << "wl_launch::grid(dim3(" << g << "), dim3(" << b << "), " << new_block << ", "
+         << (change.swap_xy ? "true" : "false");
+    for (int d = 0; d < 3; ++d) grid << ", " << change.thread_scale[d].num << ", " << change.thread_scale[d].den;
+    grid << ", " << change.persistent_blocks_per_sm << ")";
+    if (!edits.replace(c.grid, grid.str())) {
+      error = edits.error();
+      return false;
+    }
+    if ((change.block || change.swap_xy) && !edits.replace(c.block, new_block)) {
+      error = edits.error();
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<Dim3> constant_block(const KernelContext& ctx) {
+  std::optional<Dim3> block;
+  for (const CUDAKernelCallExpr* l : ctx.launches) {
+    auto b = eval_dim3(ctx.file, launch_config(l).block);
+    if (!b || (block && !(*block == *b))) return std::nullopt;
+    block = b;
+  }
+  return block;
+}
+
+namespace {
+
+// Additive terms of an expression: (sign, term).
+void additive_terms(const ParsedFile& f, const Expr* e, int sign, std::vector<std::pair<int, const Expr*>>& out,
+                    int depth = 0) {
+  const Expr* s = strip(e);
+  if (const auto* bo = dyn_cast<BinaryOperator>(s); bo && (bo->getOpcode() == BO_Add || bo->getOpcode() == BO_Sub)) {
+    additive_terms(f, bo->getLHS(), sign, out, depth);
+    additive_terms(f, bo->getRHS(), bo->getOpcode() == BO_Add ? sign : -sign, out, depth);
+    return;
+  }
+  out.push_back({sign, s});
+}
+
+// Follows an unmodified host local to its initialiser.
+const Expr* follow_local(const ParsedFile& f, const Expr* e) {
+  for (int depth = 0; depth < 8; ++depth) {
+    const Expr* s = strip(e);
+    const auto* ref = dyn_cast<DeclRefExpr>(s);
+    if (!ref) return s;
+    const auto* v = dyn_cast<VarDecl>(ref->getDecl());
+    if (!v || !v->hasLocalStorage() || !v->getInit() || isa<ParmVarDecl>(v)) return s;
+    const auto* fn = dyn_cast_or_null<FunctionDecl>(v->getDeclContext());
+    if (!fn || !fn->getBody() || modified_variables(fn->getBody()).count(v)) return s;
+    e = v->getInit();
+  }
+  return strip(e);
+}
+
+bool same_value(const ParsedFile& f, const Expr* a, const Expr* b) {
+  const Expr* x = strip(a);
+  const Expr* y = strip(b);
+  if (const auto* rx = dyn_cast<DeclRefExpr>(x))
+    if (const auto* ry = dyn_cast<DeclRefExpr>(y)) return rx->getDecl()->getCanonicalDecl() == ry->getDecl()->getCanonicalDecl();
+  auto cx = host_int(f, x), cy = host_int(f, y);
+  if (cx && cy) return *cx == *cy;
+  // Same spelling (e.g. `n / CHUNK` in both places).
+  CharSourceRange rx = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(x->getSourceRange()), f.sm(), f.lang());
+  CharSourceRange ry = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(y->getSourceRange()), f.sm(), f.lang());
+  if (rx.isInvalid() || ry.isInvalid()) return false;
+  return Lexer::getSourceText(rx, f.sm(), f.lang()) == Lexer::getSourceText(ry, f.sm(), f.lang()) &&
+         Lexer::getSourceText(rx, f.sm(), f.lang()).find_first_of("()+-*/") == StringRef::npos;
+}
+
+// Component `dim` of a grid argument (an integer for x, a dim3 constructor or
+// variable).
+const Expr* grid_component(const ParsedFile& f, const Expr* grid, int dim) {
+  const Expr* g = grid;
+  for (int depth = 0; depth < 8; ++depth) {
+    const Expr* s = g->IgnoreParenImpCasts();
+    if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(s)) s = m->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto* c = dyn_cast<CXXConstructExpr>(s)) {
+      if (c->getNumArgs() == 1 && c->getConstructor()->isCopyOrMoveConstructor()) {
+        g = c->getArg(0);
+        continue;
+      }
+      if (static_cast<unsigned>(dim) < c->getNumArgs() && !isa<CXXDefaultArgExpr>(c->getArg(dim))) return c->getArg(dim);
+      return nullptr;  // defaulted to 1
+    }
+    if (s->getType()->isIntegerType()) return dim == 0 ? s : nullptr;
+    if (const auto* ref = dyn_cast<DeclRefExpr>(s)) {
+      const auto* v = dyn_cast<VarDecl>(ref->getDecl());
+      if (!v || !v->getInit()) return nullptr;
+      const auto* fn = dyn_cast_or_null<FunctionDecl>(v->getDeclContext());
+      if (!fn || !fn->getBody() || modified_variables(fn->getBody()).count(v)) return nullptr;
+      g = v->getInit();
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+namespace {
+
+const Expr* strip_casts_and_copies(const Expr* e) {
+  for (int depth = 0; depth < 16 && e; ++depth) {
+    const Expr* next = e->IgnoreParenImpCasts();
+    if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(next)) next = m->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto* b = dyn_cast<CXXBindTemporaryExpr>(next)) next = b->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(next)) next = f->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto* c = dyn_cast<CXXConstructExpr>(next);
+        c && c->getNumArgs() == 1 && c->getConstructor()->isCopyOrMoveConstructor())
+      next = c->getArg(0)->IgnoreParenImpCasts();
+    if (next == e) return e;
+    e = next;
+  }
+  return e;
+}
+
+// wl_launch::grid(g, b, nb, swap, xn, xd, yn, yd, zn, zd, blocks_per_sm): a
+// launch already reshaped by an earlier rewrite.
+const CallExpr* reshaped_launch(const Expr* grid) {
+  const auto* call = dyn_cast<CallExpr>(strip_casts_and_copies(grid));
+  if (!call || call->getNumArgs() != 11 || !call->getDirectCallee()) return nullptr;
+  const FunctionDecl* fd = call->getDirectCallee();
+  if (fd->getName() != "grid") return nullptr;
+  const auto* ns = dyn_cast<NamespaceDecl>(fd->getDeclContext());
+  return ns && ns->getName() == "wl_launch" ? call : nullptr;
+}
+
+// Does a launch with this grid and block start at least `bound` threads along `dim`?
+bool covers(const ParsedFile& f, const Expr* grid, const Expr* block, int dim, const Expr* bound_arg,
+            std::optional<std::int64_t> bconst, std::string& why, int depth = 0) {
+  if (depth > 8) return false;
+  if (const CallExpr* r = reshaped_launch(grid)) {
+    bool swap = false;
+    if (!r->getArg(3)->EvaluateAsBooleanCondition(swap, f.ctx())) return false;
+    auto num = host_int(f, r->getArg(4 + 2 * dim)), den = host_int(f, r->getArg(5 + 2 * dim));
+    auto persistent = host_int(f, r->getArg(10));
+    if (!num || !den || !persistent || *persistent != 0 || *num < *den) {
+      why = "an earlier rewrite launches fewer threads along this axis";
+      return false;
+    }
+    const int source = swap && dim < 2 ? 1 - dim : dim;
+    // The reshaped launch starts at least the threads the inner launch started along `source`.
+    return covers(f, r->getArg(0), r->getArg(1), source, bound_arg, bconst, why, depth + 1);
+  }
+  auto blockv = eval_dim3(f, strip_casts_and_copies(block));
+  const std::int64_t bextent = !blockv ? 0 : dim == 0 ? blockv->x : dim == 1 ? blockv->y : blockv->z;
+  const Expr* gc = grid ? grid_component(f, strip_casts_and_copies(grid), dim) : nullptr;
+  if (blockv && gc) {
+    auto g = host_int(f, gc);
+    std::optional<std::int64_t> n = bconst ? bconst : host_int(f, bound_arg);
+    if (g && n) {
+      if (*g * bextent >= *n) return true;
+      why = "a launch starts fewer threads than the bound";
+      return false;
+    }
+  }
+  if (!gc || !blockv) {
+    why = "the grid or block of a launch is not a form warplens can check";
+    return false;
+  }
+  // (E + D - 1) / D with D the block extent and E the bound's argument.
+  const Expr* g = follow_local(f, gc);
+  const auto* div = dyn_cast<BinaryOperator>(g);
+  if (div && div->getOpcode() == BO_Div) {
+    auto d = host_int(f, div->getRHS());
+    std::vector<std::pair<int, const Expr*>> terms;
+    additive_terms(f, div->getLHS(), 1, terms);
+    std::int64_t constant = 0;
+    const Expr* e = nullptr;
+    int variable_terms = 0;
+    for (auto& [sign, t] : terms) {
+      if (auto v = host_int(f, t)) constant += sign * *v;
+      else if (sign > 0) {
+        e = t;
+        ++variable_terms;
+      } else {
+        variable_terms = 99;
+      }
+    }
+    if (d && *d == bextent && variable_terms == 1 && constant == *d - 1 && bound_arg && same_value(f, e, bound_arg))
+      return true;
+  }
+  why = "cannot prove that a launch's grid covers the bound (expected a grid of (n + block - 1) / block)";
+  return false;
+}
+
+}  // namespace
+
+bool launches_cover(const KernelContext& ctx, int dim, const Expr* bound, std::string& why) {
+  if (ctx.launches.empty()) {
+    why = "no launch in this file to check the grid against the bound";
+    return false;
+  }
+  const Expr* b = strip(bound);
+  const auto* bref = dyn_cast<DeclRefExpr>(b);
+  const ParmVarDecl* bparam = bref ? dyn_cast<ParmVarDecl>(bref->getDecl()) : nullptr;
+  auto bconst = ctx.eval_int(bound);
+  if (!bparam && !bconst) {
+    why = "the bound `" + ctx.text(bound).value_or("?") + "` is neither a parameter nor a constant";
+    return false;
+  }
+  for (const CUDAKernelCallExpr* l : ctx.launches) {
+    LaunchConfig c = launch_config(l);
+    const Expr* bound_arg = bparam ? l->getArg(static_cast<unsigned>(ctx.param_index(bparam))) : nullptr;
+    if (!covers(ctx.file, c.grid, c.block, dim, bound_arg, bconst, why)) {
+      if (why.find("bound") != std::string::npos && bound)
+        why += " `" + ctx.text(bound).value_or("?") + "`";
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace warplens::agent::rw

@@ -1,0 +1,21 @@
+# PyTorch equivalent of interleaved_reduction.cu (KernelBench style).
+import torch
+import torch.nn as nn
+
+N = 64 << 20
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return x.sum()
+
+
+def get_inputs():
+    return [torch.rand(N) * 2 - 1]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,83 @@
+// warplens candidate c01 for kernel `bias_relu` (policy builtin)
+// plan: fuse-elementwise()
+// fuse-elementwise: `mul` writes a temporary that `bias_relu` reads right back element by element (2 launch pair(s)): one fused pass saves a write and a read of it
+// note: fuse-elementwise: both kernels are element-wise over the same index and bound; the launches are consecutive with identical configurations
+// note: fuse-elementwise: the temporary's only other uses are its allocation and cudaFree: nothing else reads it
+// note: fuse-elementwise: the temporary stays allocated and is passed to the fused kernel, unused
+// warplens-fused: kernel=mul_bias_relu_fused first=mul second=bias_relu params=A0,A1,A2,A3,B1,B2,B3 elides=A2
+// An element-wise chain written as two kernels: `mul` materialises x * y in a
+// temporary buffer that `bias_relu` reads straight back. The temporary costs
+// a full write and a full read of n floats that a fused kernel never makes.
+#include "harness.cuh"
+
+__global__ void mul(const float* x, const float* y, float* tmp, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) tmp[i] = x[i] * y[i];
+}
+
+__global__ void bias_relu(const float* t, float bias, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float v = t[i] + bias;
+    out[i] = v > 0.0f ? v : 0.0f;
+  }
+}
+
+// Added by warplens (fuse-elementwise): `mul` and `bias_relu` in one pass; the temporary is neither written nor read.
+__global__ void mul_bias_relu_fused(const float * wl_a_x, const float * wl_a_y, float * wl_a_tmp, int wl_a_n, float bias, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float v = (wl_a_x[(i)] * wl_a_y[(i)]) + bias;
+    out[i] = v > 0.0f ? v : 0.0f;
+  }
+}
+
+
+int main(int argc, char** argv) {
+  example::Run run(argc, argv, "elementwise_chain");
+  const int full_n = 64 << 20;
+  const int odd_n[] = {1000003, 257, 31, 65537};
+  const float bias = 0.1f;
+  const int threads = 256;
+  for (int set = 0; set < run.sets(); ++set) {
+    const int n = set == 0 ? full_n : odd_n[(set - 1) % 4];
+    float* d_x = example::device_alloc<float>(n);
+    float* d_y = example::device_alloc<float>(n);
+    float* d_out = example::device_alloc<float>(n);
+    float* d_tmp = example::device_alloc<float>(n);
+    std::vector<float> hx = example::fill_uniform(d_x, n, run.seed(set) * 2);
+    std::vector<float> hy = example::fill_uniform(d_y, n, run.seed(set) * 2 + 1);
+    example::poison(d_out, n * sizeof(float));
+    const int blocks = (n + threads - 1) / threads;
+    mul_bias_relu_fused<<<blocks, threads>>>(d_x, d_y, d_tmp, n, bias, d_out, n);
+    run.sync("chain");
+    std::vector<float> got = example::to_host(d_out, n), want(n);
+    for (int i = 0; i < n; ++i) want[i] = std::max(hx[i] * hy[i] + bias, 0.0f);
+    run.check(set, "out", example::compare(got, want, 1e-6, 1e-7));
+    run.check(set, "x (must be unchanged)", example::compare(example::to_host(d_x, n), hx, 0.0, 0.0));
+    run.check(set, "y (must be unchanged)", example::compare(example::to_host(d_y, n), hy, 0.0, 0.0));
+    WL_CHECK(cudaFree(d_x));
+    WL_CHECK(cudaFree(d_y));
+    WL_CHECK(cudaFree(d_out));
+    WL_CHECK(cudaFree(d_tmp));
+  }
+  if (run.timing()) {
+    const int n = full_n;
+    float* x = example::device_alloc<float>(n);
+    float* y = example::device_alloc<float>(n);
+    float* out = example::device_alloc<float>(n);
+    float* tmp = example::device_alloc<float>(n);
+    example::fill_uniform(x, n, run.seed(0) * 2);
+    example::fill_uniform(y, n, run.seed(0) * 2 + 1);
+    const int blocks = (n + threads - 1) / threads;
+    run.time([&] {
+      mul_bias_relu_fused<<<blocks, threads>>>(x, y, tmp, n, bias, out, n);
+    });
+    WL_CHECK(cudaFree(x));
+    WL_CHECK(cudaFree(y));
+    WL_CHECK(cudaFree(out));
+    WL_CHECK(cudaFree(tmp));
+  }
+  // The fewest bytes: read x and y, write out (the temporary is not needed).
+  return run.finish(3.0 * full_n * sizeof(float), 3.0 * full_n);
+}

@@ -1,0 +1,118 @@
+// warplens candidate c01 for kernel `matmul_naive_rowx` (policy builtin)
+// plan: swap-thread-mapping()
+// swap-thread-mapping: 1 access(es) such as `C[row * N + col]` are contiguous along y but strided along x: swapping makes lanes consecutive
+// note: swap-thread-mapping: x and y relabelled in the kernel and in every launch: the same (x, y) pairs are computed
+// note: swap-thread-mapping: no warp-level primitives: only the grouping of threads into warps changes
+// warplens-launch: kernel=matmul_naive_rowx block=same swap-xy=1 scale=1/1,1/1,1/1 persistent=0
+// Naive matrix product C = A * B, one thread per output element, with the
+// thread order the wrong way round: threadIdx.x walks down the rows. Lanes of
+// a warp then read A and write C K (resp. N) floats apart: every access is
+// uncoalesced, although the same pairs (row, col) are computed as in the
+// good order.
+#include "harness.cuh"
+
+#ifndef WARPLENS_LAUNCH_HELPERS
+#define WARPLENS_LAUNCH_HELPERS
+// Added by warplens: launch shapes for rewritten kernels. wl_launch::grid
+// applies the documented rule (docs/optimize.md, "Launch changes"): scale the
+// threads per dimension, cover them with the new block, cap persistent grids.
+namespace wl_launch {
+inline unsigned cover(unsigned long long threads, unsigned block) {
+  unsigned long long g = (threads + block - 1) / block;
+  return g == 0 ? 1u : static_cast<unsigned>(g);
+}
+inline dim3 swap_xy(dim3 d) { return dim3(d.y, d.x, d.z); }
+inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd, long long yn, long long yd,
+                 long long zn, long long zd, int blocks_per_sm) {
+  if (swap) {
+    g = swap_xy(g);
+    b = swap_xy(b);
+  }
+  dim3 r(cover((1ull * g.x * b.x * xn + xd - 1) / xd, nb.x), cover((1ull * g.y * b.y * yn + yd - 1) / yd, nb.y),
+         cover((1ull * g.z * b.z * zn + zd - 1) / zd, nb.z));
+  if (blocks_per_sm > 0) {
+    static int sms = 0;
+    if (sms == 0) {
+      int dev = 0;
+      cudaGetDevice(&dev);
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+      if (sms <= 0) sms = 1;
+    }
+    const unsigned cap = static_cast<unsigned>(sms * blocks_per_sm);
+    if (r.x > cap) r.x = cap;
+  }
+  return r;
+}
+}  // namespace wl_launch
+#endif
+
+__global__ void matmul_naive_rowx(const float* A, const float* B, float* C, int M, int N, int K) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < M && col < N) {
+    float acc = 0.0f;
+    for (int k = 0; k < K; ++k) {
+      acc += A[row * K + k] * B[k * N + col];
+    }
+    C[row * N + col] = acc;
+  }
+}
+
+void matmul(const float* A, const float* B, float* C, int M, int N, int K) {
+  dim3 block(16, 16);
+  dim3 grid((M + block.x - 1) / block.x, (N + block.y - 1) / block.y);
+  matmul_naive_rowx<<<wl_launch::grid(dim3(grid), dim3(block), wl_launch::swap_xy(dim3(block)), true, 1, 1, 1, 1, 1, 1, 0), wl_launch::swap_xy(dim3(block))>>>(A, B, C, M, N, K);
+}
+
+int main(int argc, char** argv) {
+  example::Run run(argc, argv, "matmul_naive_rowx");
+  const int full = 2048;
+  const int odd[][3] = {{129, 257, 65}, {31, 33, 1000}, {300, 17, 129}, {64, 96, 31}};
+  for (int set = 0; set < run.sets(); ++set) {
+    const int M = set == 0 ? full : odd[(set - 1) % 4][0];
+    const int N = set == 0 ? full : odd[(set - 1) % 4][1];
+    const int K = set == 0 ? full : odd[(set - 1) % 4][2];
+    float* A = example::device_alloc<float>(static_cast<std::size_t>(M) * K);
+    float* B = example::device_alloc<float>(static_cast<std::size_t>(K) * N);
+    float* C = example::device_alloc<float>(static_cast<std::size_t>(M) * N);
+    std::vector<float> hA = example::fill_uniform(A, static_cast<std::size_t>(M) * K, run.seed(set) * 2);
+    std::vector<float> hB = example::fill_uniform(B, static_cast<std::size_t>(K) * N, run.seed(set) * 2 + 1);
+    example::poison(C, static_cast<std::size_t>(M) * N * sizeof(float));
+    matmul(A, B, C, M, N, K);
+    run.sync("matmul");
+    std::vector<float> hC = example::to_host(C, static_cast<std::size_t>(M) * N);
+    // Full size: 4096 sampled elements plus the corners; small sizes: all of them.
+    example::Comparison cmp;
+    const std::size_t total = static_cast<std::size_t>(M) * N;
+    const std::size_t samples = set == 0 ? 4096 : total;
+    for (std::size_t s = 0; s < samples; ++s) {
+      std::size_t idx = set == 0 ? (s < 2 ? s * (total - 1) : example::mix64(s) % total) : s;
+      const int r = static_cast<int>(idx / N), c = static_cast<int>(idx % N);
+      double want = 0, mag = 0;
+      for (int k = 0; k < K; ++k) {
+        want += static_cast<double>(hA[static_cast<std::size_t>(r) * K + k]) * hB[static_cast<std::size_t>(k) * N + c];
+        mag += std::fabs(static_cast<double>(hA[static_cast<std::size_t>(r) * K + k]) * hB[static_cast<std::size_t>(k) * N + c]);
+      }
+      example::compare_one(cmp, idx, want, hC[idx], 0.0, 1e-5 * mag + 1e-6);
+    }
+    run.check(set, "C", cmp);
+    run.check(set, "A (must be unchanged)", example::compare(example::to_host(A, hA.size()), hA, 0.0, 0.0));
+    run.check(set, "B (must be unchanged)", example::compare(example::to_host(B, hB.size()), hB, 0.0, 0.0));
+    WL_CHECK(cudaFree(A));
+    WL_CHECK(cudaFree(B));
+    WL_CHECK(cudaFree(C));
+  }
+  const std::size_t n = static_cast<std::size_t>(full) * full;
+  if (run.timing()) {
+    float* A = example::device_alloc<float>(n);
+    float* B = example::device_alloc<float>(n);
+    float* C = example::device_alloc<float>(n);
+    example::fill_uniform(A, n, run.seed(0) * 2);
+    example::fill_uniform(B, n, run.seed(0) * 2 + 1);
+    run.time([&] { matmul(A, B, C, full, full, full); });
+    WL_CHECK(cudaFree(A));
+    WL_CHECK(cudaFree(B));
+    WL_CHECK(cudaFree(C));
+  }
+  return run.finish(3.0 * n * sizeof(float), 2.0 * n * full);
+}

@@ -1,0 +1,162 @@
+// warplens candidate c02 for kernel `invert4x4` (policy builtin)
+// plan: vectorize-loop() + launch-bounds(min-blocks=2)
+// vectorize-loop: 2 per-thread loop(s) over a contiguous chunk (16 elements): 4-wide accesses; launch-bounds: at least 2 blocks of 512 threads per multiprocessor (caps registers at 64; the kernel's locals alone need about 97)
+// note: vectorize-loop: every chunk start is a multiple of the vector width and the pointers are checked for alignment at run time (else the original loop runs)
+// note: vectorize-loop: arrays are only read or only written in the loop: grouping the element accesses changes no value
+// note: launch-bounds: every launch in the file uses at most 512 threads per block
+// Batched 4x4 matrix inverse (cofactor expansion) with double-precision
+// intermediates: every thread keeps a whole matrix, its 16 cofactors and the
+// inverse live in registers (about 100 of them). Launched with 512 threads a
+// block, only one block fits on a multiprocessor: 16 warps, a quarter of the
+// possible occupancy, too few memory requests in flight for the bandwidth.
+#include "harness.cuh"
+
+// Added by warplens (vectorize): `V` consecutive elements in one 8/16/32-byte access.
+template <int V, typename T>
+__device__ __forceinline__ void wl_vector_load(T (&dst)[V], const T* src) {
+  if constexpr (sizeof(T) * V == 16) {
+    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
+  } else if constexpr (sizeof(T) * V == 8) {
+    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
+  } else if constexpr (sizeof(T) * V == 32) {
+    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
+    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
+  } else {
+    for (int k = 0; k < V; ++k) dst[k] = src[k];
+  }
+}
+template <int V, typename T>
+__device__ __forceinline__ void wl_vector_store(T* dst, const T (&src)[V]) {
+  if constexpr (sizeof(T) * V == 16) {
+    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
+  } else if constexpr (sizeof(T) * V == 8) {
+    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
+  } else if constexpr (sizeof(T) * V == 32) {
+    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
+    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
+  } else {
+    for (int k = 0; k < V; ++k) dst[k] = src[k];
+  }
+}
+__global__ void __launch_bounds__(512, 2) invert4x4(const float* A, float* Ainv, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    double m[16];
+    if (true && reinterpret_cast<unsigned long long>(A) % 16 == 0) {
+      // Rewritten by warplens (vectorize-loop): 4 elements per access.
+#pragma unroll
+      for (int wl_k = 0; wl_k < 16; wl_k += 4) {
+        float wl_A_v[4];
+        wl_vector_load<4>(wl_A_v, A + (i * 16 + 0) + wl_k);
+#pragma unroll
+        for (int wl_c = 0; wl_c < 4; ++wl_c) {
+          const int k = wl_k + wl_c;
+          m[k] = wl_A_v[wl_c];
+        }
+      }
+    } else {
+      for (int k = 0; k < 16; ++k) m[k] = A[i * 16 + k];
+    }
+    double inv[16];
+    inv[0] = m[5] * m[10] * m[15] - m[5] * m[11] * m[14] - m[9] * m[6] * m[15] + m[9] * m[7] * m[14] + m[13] * m[6] * m[11] - m[13] * m[7] * m[10];
+    inv[4] = -m[4] * m[10] * m[15] + m[4] * m[11] * m[14] + m[8] * m[6] * m[15] - m[8] * m[7] * m[14] - m[12] * m[6] * m[11] + m[12] * m[7] * m[10];
+    inv[8] = m[4] * m[9] * m[15] - m[4] * m[11] * m[13] - m[8] * m[5] * m[15] + m[8] * m[7] * m[13] + m[12] * m[5] * m[11] - m[12] * m[7] * m[9];
+    inv[12] = -m[4] * m[9] * m[14] + m[4] * m[10] * m[13] + m[8] * m[5] * m[14] - m[8] * m[6] * m[13] - m[12] * m[5] * m[10] + m[12] * m[6] * m[9];
+    inv[1] = -m[1] * m[10] * m[15] + m[1] * m[11] * m[14] + m[9] * m[2] * m[15] - m[9] * m[3] * m[14] - m[13] * m[2] * m[11] + m[13] * m[3] * m[10];
+    inv[5] = m[0] * m[10] * m[15] - m[0] * m[11] * m[14] - m[8] * m[2] * m[15] + m[8] * m[3] * m[14] + m[12] * m[2] * m[11] - m[12] * m[3] * m[10];
+    inv[9] = -m[0] * m[9] * m[15] + m[0] * m[11] * m[13] + m[8] * m[1] * m[15] - m[8] * m[3] * m[13] - m[12] * m[1] * m[11] + m[12] * m[3] * m[9];
+    inv[13] = m[0] * m[9] * m[14] - m[0] * m[10] * m[13] - m[8] * m[1] * m[14] + m[8] * m[2] * m[13] + m[12] * m[1] * m[10] - m[12] * m[2] * m[9];
+    inv[2] = m[1] * m[6] * m[15] - m[1] * m[7] * m[14] - m[5] * m[2] * m[15] + m[5] * m[3] * m[14] + m[13] * m[2] * m[7] - m[13] * m[3] * m[6];
+    inv[6] = -m[0] * m[6] * m[15] + m[0] * m[7] * m[14] + m[4] * m[2] * m[15] - m[4] * m[3] * m[14] - m[12] * m[2] * m[7] + m[12] * m[3] * m[6];
+    inv[10] = m[0] * m[5] * m[15] - m[0] * m[7] * m[13] - m[4] * m[1] * m[15] + m[4] * m[3] * m[13] + m[12] * m[1] * m[7] - m[12] * m[3] * m[5];
+    inv[14] = -m[0] * m[5] * m[14] + m[0] * m[6] * m[13] + m[4] * m[1] * m[14] - m[4] * m[2] * m[13] - m[12] * m[1] * m[6] + m[12] * m[2] * m[5];
+    inv[3] = -m[1] * m[6] * m[11] + m[1] * m[7] * m[10] + m[5] * m[2] * m[11] - m[5] * m[3] * m[10] - m[9] * m[2] * m[7] + m[9] * m[3] * m[6];
+    inv[7] = m[0] * m[6] * m[11] - m[0] * m[7] * m[10] - m[4] * m[2] * m[11] + m[4] * m[3] * m[10] + m[8] * m[2] * m[7] - m[8] * m[3] * m[6];
+    inv[11] = -m[0] * m[5] * m[11] + m[0] * m[7] * m[9] + m[4] * m[1] * m[11] - m[4] * m[3] * m[9] - m[8] * m[1] * m[7] + m[8] * m[3] * m[5];
+    inv[15] = m[0] * m[5] * m[10] - m[0] * m[6] * m[9] - m[4] * m[1] * m[10] + m[4] * m[2] * m[9] + m[8] * m[1] * m[6] - m[8] * m[2] * m[5];
+    double det = m[0] * inv[0] + m[1] * inv[4] + m[2] * inv[8] + m[3] * inv[12];
+    double r = 1.0 / det;
+    if (true && reinterpret_cast<unsigned long long>(Ainv) % 16 == 0) {
+      // Rewritten by warplens (vectorize-loop): 4 elements per access.
+#pragma unroll
+      for (int wl_k = 0; wl_k < 16; wl_k += 4) {
+        float wl_Ainv_v[4];
+#pragma unroll
+        for (int wl_c = 0; wl_c < 4; ++wl_c) {
+          const int k = wl_k + wl_c;
+          wl_Ainv_v[wl_c] = static_cast<float>(inv[k] * r);
+        }
+        wl_vector_store<4>(Ainv + (i * 16 + 0) + wl_k, wl_Ainv_v);
+      }
+    } else {
+      for (int k = 0; k < 16; ++k) Ainv[i * 16 + k] = static_cast<float>(inv[k] * r);
+    }
+  }
+}
+
+void invert(const float* A, float* Ainv, int n) {
+  const int threads = 512;
+  invert4x4<<<(n + threads - 1) / threads, threads>>>(A, Ainv, n);
+}
+
+// Random matrices plus 4 I: well conditioned, so fp32 storage decides the error.
+static std::vector<float> make_matrices(float* dev, int n, std::uint64_t seed) {
+  std::vector<float> h = example::fill_uniform(dev, 16u * n, seed);
+  for (int i = 0; i < n; ++i)
+    for (int d = 0; d < 4; ++d) h[16u * i + 5 * d] += 4.0f;
+  WL_CHECK(cudaMemcpy(dev, h.data(), h.size() * sizeof(float), cudaMemcpyHostToDevice));
+  return h;
+}
+
+static void reference(const float* a, double* out) {
+  // Gauss-Jordan with partial pivoting, in double: independent of the kernel's method.
+  double w[4][8];
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 8; ++c) w[r][c] = c < 4 ? a[4 * r + c] : (c - 4 == r ? 1.0 : 0.0);
+  for (int c = 0; c < 4; ++c) {
+    int p = c;
+    for (int r = c + 1; r < 4; ++r)
+      if (std::fabs(w[r][c]) > std::fabs(w[p][c])) p = r;
+    for (int k = 0; k < 8; ++k) std::swap(w[c][k], w[p][k]);
+    const double d = w[c][c];
+    for (int k = 0; k < 8; ++k) w[c][k] /= d;
+    for (int r = 0; r < 4; ++r)
+      if (r != c) {
+        const double f = w[r][c];
+        for (int k = 0; k < 8; ++k) w[r][k] -= f * w[c][k];
+      }
+  }
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) out[4 * r + c] = w[r][c + 4];
+}
+
+int main(int argc, char** argv) {
+  example::Run run(argc, argv, "register_heavy");
+  const int full_n = 8 << 20;
+  const int odd_n[] = {100003, 257, 31, 65537};
+  for (int set = 0; set < run.sets(); ++set) {
+    const int n = set == 0 ? full_n : odd_n[(set - 1) % 4];
+    float* A = example::device_alloc<float>(16u * n);
+    float* Ainv = example::device_alloc<float>(16u * n);
+    std::vector<float> hA = make_matrices(A, n, run.seed(set));
+    example::poison(Ainv, 16u * n * sizeof(float));
+    invert(A, Ainv, n);
+    run.sync("invert");
+    std::vector<float> got = example::to_host(Ainv, 16u * n);
+    std::vector<double> want(16u * n);
+    for (int i = 0; i < n; ++i) reference(&hA[16u * i], &want[16u * i]);
+    run.check(set, "Ainv", example::compare(got, want, 1e-5, 1e-6));
+    run.check(set, "A (must be unchanged)", example::compare(example::to_host(A, 16u * n), hA, 0.0, 0.0));
+    WL_CHECK(cudaFree(A));
+    WL_CHECK(cudaFree(Ainv));
+  }
+  if (run.timing()) {
+    float* A = example::device_alloc<float>(16u * full_n);
+    float* Ainv = example::device_alloc<float>(16u * full_n);
+    make_matrices(A, full_n, run.seed(0));
+    run.time([&] { invert(A, Ainv, full_n); });
+    WL_CHECK(cudaFree(A));
+    WL_CHECK(cudaFree(Ainv));
+  }
+  return run.finish(128.0 * full_n, 250.0 * full_n);
+}

@@ -1,0 +1,7 @@
+// `warplens-optimize`: the optimize command as its own executable, for the GPU
+// script (tests/gpu/run_optimize_h200.sh) and for machines where the main
+// `warplens` binary does not dispatch `optimize` yet. Same arguments as
+// `warplens optimize` (server/cli_optimize.h).
+#include "server/cli_optimize.h"
+
+int main(int argc, char** argv) { return warplens::run_optimize_command(argc, argv); }

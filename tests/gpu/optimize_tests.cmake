@@ -1,0 +1,15 @@
+# The optimize engine on a GPU: `warplens-optimize` (the optimize command as
+# an executable of its own, built from server/cli_optimize.cpp without the
+# rest of the server, so the GPU machine builds little) and a smoke test that
+# verifies the committed candidates of one example end to end.
+add_executable(warplens-optimize ${CMAKE_CURRENT_LIST_DIR}/optimize_cli_main.cpp
+  ${PROJECT_SOURCE_DIR}/server/cli_optimize.cpp)
+target_link_libraries(warplens-optimize PRIVATE warplens_agent warplens_analyzer nlohmann_json::nlohmann_json
+  spdlog::spdlog)
+target_include_directories(warplens-optimize PRIVATE ${PROJECT_SOURCE_DIR})
+warplens_warnings(warplens-optimize)
+
+add_test(NAME optimize_gpu_smoke
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/optimize_gpu_smoke.sh $<TARGET_FILE:warplens-optimize>
+          ${CMAKE_CURRENT_LIST_DIR}/optimize_candidates/strided_copy)
+set_tests_properties(optimize_gpu_smoke PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600)

@@ -1,0 +1,19 @@
+# The optimize engine's tests: candidates, search, job, reports (no Clang),
+# and the rewrites (Clang; each output must compile with nvcc).
+set(_here ${CMAKE_CURRENT_LIST_DIR})
+file(GLOB WARPLENS_OPTIMIZE_TESTS CONFIGURE_DEPENDS
+  ${_here}/search_*.cpp ${_here}/job_*.cpp ${_here}/report_*.cpp ${_here}/candidate_*.cpp)
+# The optimize command is compiled in (server/cli_optimize.cpp) without the rest of the server.
+warplens_test(agent_optimize_tests SOURCES ${WARPLENS_OPTIMIZE_TESTS} ${PROJECT_SOURCE_DIR}/server/cli_optimize.cpp
+  DEPS warplens_agent warplens_analyzer)
+
+if(WARPLENS_WITH_CLANG)
+  file(GLOB WARPLENS_REWRITE_TESTS CONFIGURE_DEPENDS ${_here}/rewrite_*.cpp)
+  warplens_test(agent_rewrite_tests SOURCES ${WARPLENS_REWRITE_TESTS} DEPS warplens_agent TIMEOUT 900)
+  set(_nvcc "")
+  if(CUDAToolkit_NVCC_EXECUTABLE)
+    set(_nvcc ${CUDAToolkit_NVCC_EXECUTABLE})
+  endif()
+  target_compile_definitions(agent_rewrite_tests PRIVATE
+    WARPLENS_NVCC="${_nvcc}" WARPLENS_REWRITE_SNIPPETS="${_here}/rewrite_snippets")
+endif()
