@@ -4,14 +4,17 @@
 // one memory for this analysis (an alias class); every event on any of them
 // touches that memory. For a producer launch the search is:
 //   1. the next event that touches the memory must be a launch that reads it
-//      (the consumer); a host read or copy out first means the host needs
-//      the value, an overwrite or free first means nobody reads it;
+//      (the consumer), on the same stream; a host read or copy out first
+//      means the host needs the value, an overwrite or free first means
+//      nobody reads it; in a loop, a reader at the top of the loop body
+//      reads the previous iteration's value (carried state: a doubt);
 //   2. the index mapping must match (same offset, same launch shape) or the
 //      producer must be element-wise;
-//   3. everything else is checked and each failure becomes a doubt: streams,
-//      loops and branches, aliases and escapes, what happens in between, and
-//      whether the memory is dead on every path after the consumer (loop
-//      back edges included).
+//   3. nothing may read the memory after the consumer on any path (loop back
+//      edges included): a second reader keeps it materialised;
+//   4. everything else is checked and each failure becomes a doubt: loops
+//      and branches, aliases and escapes, what happens in between, and
+//      whether the memory's lifetime ends here.
 #include "analysis/fusion_candidates.h"
 
 #include <algorithm>
@@ -283,33 +286,35 @@ class Flow {
     c.write = write;
     c.allocation = allocation_before(buffer, ia);
 
-    // 1. The consumer: the first event after the producer that touches the memory.
+    // 1. The consumer: the first event after the producer that touches the
+    // memory. Inside loops the scan stops at the end of the innermost loop
+    // around the producer and first follows the back edge (a reader at the
+    // top of the loop reads the previous iteration's value: carried state),
+    // then continues after the loop.
+    std::vector<int> loops;
+    for (int r = a.region; r >= 0; r = host_.regions[std::size_t(r)].parent)
+      if (host_.regions[std::size_t(r)].kind == HostRegionKind::Loop) loops.push_back(r);
     int ib = -1;
-    for (int j = ia + 1; j < int(host_.events.size()); ++j) {
-      Touch t = touch(j, memory);
-      if (!t.any) continue;
-      if (ev(j).kind == HostEventKind::Launch && t.reads) {
-        ib = j;
-        break;
-      }
-      if (t.reads || t.writes || t.dies) return std::nullopt;  // needed by the host, or never read
-      if (t.escapes) doubt(c, escape_text(j), ev(j).range);
-    }
     bool carried = false;
-    if (ib < 0) {
-      // Read at the next iteration, before the producer runs again?
-      for (int r = a.region; r >= 0 && ib < 0; r = host_.regions[std::size_t(r)].parent) {
-        if (host_.regions[std::size_t(r)].kind != HostRegionKind::Loop) continue;
-        for (int j = first_[std::size_t(r)]; j < ia; ++j) {
-          Touch t = touch(j, memory);
-          if (!t.any) continue;
-          if (ev(j).kind == HostEventKind::Launch && t.reads) ib = j;
-          break;
-        }
+    int j = ia + 1;
+    for (std::size_t li = 0; ib < 0; ++li) {
+      const int limit = li < loops.size() ? last_[std::size_t(loops[li])] + 1 : int(host_.events.size());
+      for (; j < limit && ib < 0; ++j) {
+        Touch t = touch(j, memory);
+        if (!t.any) continue;
+        if (ev(j).kind == HostEventKind::Launch && t.reads) ib = j;
+        else if (t.reads || t.writes || t.dies) return std::nullopt;  // needed by the host, or never read
+        else if (t.escapes) doubt(c, escape_text(j), ev(j).range);
       }
-      if (ib < 0) return std::nullopt;
-      carried = true;
+      if (ib >= 0 || li >= loops.size()) break;
+      for (int k = first_[std::size_t(loops[li])]; k < ia; ++k) {
+        Touch t = touch(k, memory);
+        if (!t.any) continue;
+        if (ev(k).kind == HostEventKind::Launch && t.reads) ib = k, carried = true;
+        break;  // whatever comes first decides what the next iteration sees
+      }
     }
+    if (ib < 0) return std::nullopt;
     const HostEvent& b = ev(ib);
     const KernelEffects* bfx = effects(b);
     const LaunchSite* bsite = site(b);
@@ -368,9 +373,10 @@ class Flow {
       doubt(c, "`" + b.spelling + "` runs before `" + a.spelling +
                    "` in the loop: it reads the value written in the previous iteration",
             b.range);
-    if (normalized_stream(a.stream) != normalized_stream(b.stream))
-      doubt(c, "the launches are on different streams (" + stream_name(a.stream) + " and " + stream_name(b.stream) +
-                   "): their order is whatever events and synchronisation make it");
+    // Different streams: the two launches may overlap or run in either order
+    // unless events order them, and one fused launch cannot be on both. Not
+    // a candidate (issue 9 asks for launches on the same stream).
+    if (normalized_stream(a.stream) != normalized_stream(b.stream)) return std::nullopt;
     if (!carried && a.region != b.region) doubt(c, region_text(a, b));
     for (int m : c.aliases)
       doubt(c, "`" + name(m) + "` may hold the same address as `" + name(buffer) + "`",
@@ -442,7 +448,7 @@ class Flow {
 
   // After the consumer: every path must reach the memory's end (free, full
   // overwrite, out of scope) before anything reads it. Returns false when
-  // the host needs the value.
+  // something (the host, another kernel) reads the value again.
   bool after(FusionCandidate& c, int ia, int ib, int memory) {
     const HostEvent& a = ev(ia);
     const LaunchSite* asite = site(a);
@@ -452,7 +458,6 @@ class Flow {
     std::set<int> visited;
     std::vector<int> work{ib + 1};
     bool reaches_end = false;
-    std::set<int> second_readers;
     while (!work.empty()) {
       int j = work.back();
       work.pop_back();
@@ -475,14 +480,10 @@ class Flow {
       bool unconditional = region_within(ev(ib).region, e.region);
       bool is_launch = e.kind == HostEventKind::Launch;
       if (j == ia) continue;  // the producer writes it again: dead until then
-      if (is_launch && t.reads) {
-        if (second_readers.insert(j).second)
-          doubt(c, "`" + e.spelling + "` (" + line(e.range) + ") also reads it: fusing `" + a.spelling +
-                       "` into one reader keeps the buffer for the other",
-                e.range);
-        continue;
-      }
-      if (t.reads) return false;  // copied out or read on the host: the value is needed
+      // Another kernel or the host reads the value: it has to be
+      // materialised anyway (a second reader, a reduction over it, a copy
+      // back), so fusing saves nothing that the warning could promise.
+      if (t.reads) return false;
       if (t.escapes) doubt(c, escape_text(j), e.range);
       bool kill = t.dies || t.full_write;
       if (is_launch && t.writes && !t.reads && !t.offset && !t.kernel_unknown && asite && site(e) &&
@@ -569,10 +570,6 @@ class Flow {
       case BufferStorage::Local: break;
     }
     return n + " is not allocated and freed here: whoever provided it may still read it";
-  }
-
-  static std::string stream_name(const std::string& s) {
-    return normalized_stream(s).empty() ? "the default stream" : "`" + s + "`";
   }
 
   std::string region_text(const HostEvent& a, const HostEvent& b) const {
