@@ -13,6 +13,7 @@
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/StmtCXX.h>
 
@@ -266,7 +267,8 @@ class BufferFinder : public RecursiveASTVisitor<BufferFinder> {
   BufferFinder(const Roots& roots) : roots_(roots) {}
   std::set<BufferKey> keys;
 
-  bool TraverseLambdaExpr(LambdaExpr*) { return true; }  // a separate function
+  // Lambdas: their bodies may be walked in place (HostWalker::runs_in_place).
+  bool TraverseLambdaExpr(LambdaExpr* l) { return TraverseStmt(l->getBody()); }
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr* k) {
     for (const clang::Expr* a : k->arguments()) add(roots_.pointer(a));
     return true;
@@ -567,6 +569,15 @@ class HostWalker {
       return;
     }
     if (auto* l = dyn_cast<LambdaExpr>(e)) {
+      if (runs_in_place(l)) {
+        // Called during the call it is handed to, any number of times
+        // (`run.time([&] { a<<<...>>>(tmp); b<<<...>>>(tmp); })`): its body
+        // is walked here as a loop body.
+        push_region(HostRegionKind::Loop, l->getSourceRange());
+        stmt(l->getBody());
+        pop_region();
+        return;
+      }
       for (const LambdaCapture& c : l->captures())
         if (c.capturesVariable())
           if (auto* v = dyn_cast<VarDecl>(c.getCapturedVar()))
@@ -582,6 +593,23 @@ class HostWalker {
     if (isa<UnaryExprOrTypeTraitExpr>(e) || isa<CXXNoexceptExpr>(e) || isa<CXXTypeidExpr>(e)) return;
     for (const Stmt* child : e->children())
       if (auto* c = dyn_cast_or_null<clang::Expr>(child)) expr(c);
+  }
+
+  // A lambda passed straight to a call (through conversions such as the
+  // construction of a std::function parameter) or invoked on the spot runs
+  // during that call; one stored in a variable may run at any later point.
+  bool runs_in_place(const LambdaExpr* l) {
+    DynTypedNodeList parents = ctx_.getParents(*l);
+    for (int depth = 0; parents.size() == 1 && depth < 8; ++depth) {
+      if (parents[0].get<CallExpr>()) return true;
+      const auto* p = parents[0].get<clang::Expr>();
+      if (!p || !(isa<ImplicitCastExpr>(p) || isa<MaterializeTemporaryExpr>(p) || isa<CXXBindTemporaryExpr>(p) ||
+                  isa<CXXConstructExpr>(p) || isa<CXXFunctionalCastExpr>(p) || isa<ExprWithCleanups>(p) ||
+                  isa<ParenExpr>(p)))
+        return false;
+      parents = ctx_.getParents(*p);
+    }
+    return false;
   }
 
   void stored_or_walk(const clang::Expr* a, const clang::Expr* where) {
