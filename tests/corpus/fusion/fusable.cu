@@ -61,6 +61,19 @@ void repeated(const float* x, float* out, int n, int steps) {
   CUDA_CHECK(cudaFree(t));
 }
 
+// Overwritten in full after the consumer instead of freed: what the next
+// reader sees is the memset, not the intermediate.
+void reset_after(const float* x, const float* y, float* out, float* out2, float* tmp_out, int n) {
+  float* tmp = nullptr;
+  CUDA_CHECK(cudaMalloc(&tmp, n * sizeof(float)));
+  mul<<<(n + 255) / 256, 256>>>(x, y, tmp, n);
+  bias_relu<<<(n + 255) / 256, 256>>>(tmp, 0.1f, out, n);  // expect: fusable-intermediate@warning
+  CUDA_CHECK(cudaMemset(tmp, 0, n * sizeof(float)));
+  add<<<(n + 255) / 256, 256>>>(tmp, x, out2, n);
+  CUDA_CHECK(cudaMemcpy(tmp_out, tmp, n * sizeof(float), cudaMemcpyDeviceToDevice));
+  CUDA_CHECK(cudaFree(tmp));
+}
+
 // An element-wise producer under a stencil: its value can be recomputed at
 // the three neighbours, but that is three times the producer's work.
 void stencil(const float* x, const float* y, float* out, int n) {
@@ -83,6 +96,7 @@ int main() {
   chain_on_stream(x, y, out, other, n, s);
   repeated(x, out, n, 4);
   stencil(x, y, out, n);
+  reset_after(x, y, out, other, out, n);
   CUDA_CHECK(cudaStreamSynchronize(s));
   CUDA_CHECK(cudaFree(x));
   CUDA_CHECK(cudaFree(y));

@@ -18,6 +18,11 @@ __global__ void bias_relu(const float* t, float bias, float* out, int n) {
   }
 }
 
+__global__ void relu_in_place(float* t, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) t[i] = t[i] > 0.0f ? t[i] : 0.0f;
+}
+
 __global__ void scale(const float* in, float s, float* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = in[i] * s;
@@ -117,6 +122,29 @@ void gather_then_transpose(const float* x, const int* index, float* out, int row
   CUDA_CHECK(cudaFree(tmp));
 }
 
+// The consumer updates the intermediate in place and the result is copied
+// out of it: the buffer holds the output, not an intermediate.
+void in_place_then_copied(const float* x, const float* y, float* out, int n) {
+  float* tmp = nullptr;
+  CUDA_CHECK(cudaMalloc(&tmp, n * sizeof(float)));
+  mul<<<(n + 255) / 256, 256>>>(x, y, tmp, n);
+  relu_in_place<<<(n + 255) / 256, 256>>>(tmp, n);
+  CUDA_CHECK(cudaMemcpy(out, tmp, n * sizeof(float), cudaMemcpyDeviceToDevice));
+  CUDA_CHECK(cudaFree(tmp));
+}
+
+// Managed memory read by the host after the launches.
+float managed_then_host(const float* x, const float* y, float* out, int n) {
+  float* tmp = nullptr;
+  CUDA_CHECK(cudaMallocManaged(&tmp, n * sizeof(float)));
+  mul<<<(n + 255) / 256, 256>>>(x, y, tmp, n);
+  bias_relu<<<(n + 255) / 256, 256>>>(tmp, 0.1f, out, n);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  float first = tmp[0];
+  CUDA_CHECK(cudaFree(tmp));
+  return first;
+}
+
 // The intermediate is the caller's output: it is read after this function.
 void caller_keeps(const float* x, const float* y, float* tmp, float* out, int n) {
   mul<<<(n + 255) / 256, 256>>>(x, y, tmp, n);
@@ -143,6 +171,8 @@ int main() {
   different_streams(x, y, out, n, s1, s2);
   gather_then_transpose(x, index, out, rows, cols);
   caller_keeps(x, y, keep, out, n);
+  in_place_then_copied(x, y, out, n);
+  std::printf("%f\n", managed_then_host(x, y, out, n));
   CUDA_CHECK(cudaDeviceSynchronize());
   return 0;
 }

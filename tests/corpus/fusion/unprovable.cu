@@ -83,6 +83,17 @@ void ping_pong(const float* x, float* out, int n, int steps) {
   CUDA_CHECK(cudaFree(b));
 }
 
+// The producer's input changes between the launches: a fused kernel would
+// read the new contents.
+void input_changed(float* x, const float* y, float* out, int n) {
+  float* tmp = nullptr;
+  CUDA_CHECK(cudaMalloc(&tmp, n * sizeof(float)));
+  mul<<<(n + 255) / 256, 256>>>(x, y, tmp, n);
+  CUDA_CHECK(cudaMemset(x, 0, n * sizeof(float)));
+  bias_relu<<<(n + 255) / 256, 256>>>(tmp, 0.1f, out, n);  // expect: fusable-intermediate@info
+  CUDA_CHECK(cudaFree(tmp));
+}
+
 // Only in one branch: the consumer may run without the producer.
 void conditional(const float* x, const float* y, float* out, int n, bool fresh) {
   float* tmp = nullptr;
@@ -103,6 +114,7 @@ int main() {
   carried(x, out, n, 3);
   ping_pong(x, out, n, 3);
   conditional(x, y, out, n, true);
+  input_changed(x, y, out, n);
   CUDA_CHECK(cudaDeviceSynchronize());
   return 0;
 }
