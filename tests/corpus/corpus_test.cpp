@@ -37,6 +37,41 @@ std::vector<std::filesystem::path> corpus_files(const std::filesystem::path& dir
   return out;
 }
 
+// Every file analysed, its labels parsed and its findings of the labelled
+// codes collected.
+struct CorpusRun {
+  std::vector<Label> expected;
+  std::vector<Observed> observed;
+  std::vector<AnalysisResult> results;  // owns the findings `observed` points into
+  std::vector<std::string> errors;
+  double parse_ms = 0, analysis_ms = 0;
+  int kernels = 0, parsed = 0;
+};
+
+CorpusRun run_corpus(const std::vector<std::filesystem::path>& files) {
+  CorpusRun run;
+  run.results.reserve(files.size());
+  for (const auto& path : files) {
+    SourceFile src{path.string(), read_file(path)};
+    auto labels = parse_labels(src.path, src.text, run.errors);
+    run.expected.insert(run.expected.end(), labels.begin(), labels.end());
+    run.results.push_back(analyze(src, AnalysisOptions{}));
+    const AnalysisResult& r = run.results.back();
+    run.parsed += r.parsed;
+    run.parse_ms += r.parse_ms;
+    run.analysis_ms += r.analysis_ms;
+    run.kernels += int(r.model.kernels().size());
+    for (const auto& f : r.findings)
+      if (f.source == "clang" && f.severity == Severity::Error)
+        std::printf("  clang error %s:%d: %s\n", path.filename().c_str(), f.location.range.start.line + 1,
+                    f.message.c_str());
+    auto obs = observed_findings(src.path, r.findings);
+    run.observed.insert(run.observed.end(), obs.begin(), obs.end());
+  }
+  for (const auto& e : run.errors) std::printf("  label error: %s\n", e.c_str());
+  return run;
+}
+
 }  // namespace
 
 TEST_CASE("the label parser reads kinds, degrees, ratios and severities, and rejects typos") {
@@ -85,33 +120,10 @@ TEST_CASE("corpus: precision and recall per code") {
     std::printf("corpus: no front end in this build, skipped\n");
     std::exit(77);
   }
-  std::vector<Label> expected;
-  std::vector<Observed> observed;
-  std::vector<AnalysisResult> results;
-  std::vector<std::string> errors;
   auto files = corpus_files();
   REQUIRE(files.size() >= 10);
-  results.reserve(files.size());
-  double parse_ms = 0, analysis_ms = 0;
-  int kernels = 0, parsed = 0;
-  for (const auto& path : files) {
-    SourceFile src{path.string(), read_file(path)};
-    auto labels = parse_labels(src.path, src.text, errors);
-    expected.insert(expected.end(), labels.begin(), labels.end());
-    results.push_back(analyze(src, AnalysisOptions{}));
-    const AnalysisResult& r = results.back();
-    parsed += r.parsed;
-    parse_ms += r.parse_ms;
-    analysis_ms += r.analysis_ms;
-    kernels += int(r.model.kernels().size());
-    for (const auto& f : r.findings)
-      if (f.source == "clang" && f.severity == Severity::Error)
-        std::printf("  clang error %s:%d: %s\n", path.filename().c_str(), f.location.range.start.line + 1,
-                    f.message.c_str());
-    auto obs = observed_findings(src.path, r.findings);
-    observed.insert(observed.end(), obs.begin(), obs.end());
-  }
-  for (const auto& e : errors) std::printf("  label error: %s\n", e.c_str());
+  CorpusRun run = run_corpus(files);
+  const auto& [expected, observed, results, errors, parse_ms, analysis_ms, kernels, parsed] = run;
   CHECK(errors.empty());
   if (parsed == 0) {
     // The front end is the placeholder: nothing to measure yet.
@@ -150,29 +162,10 @@ TEST_CASE("fusion corpus: fusable-intermediate precision and recall over launch 
     std::printf("fusion corpus: no front end in this build, skipped\n");
     std::exit(77);
   }
-  std::vector<Label> expected;
-  std::vector<Observed> observed;
-  std::vector<AnalysisResult> results;
-  std::vector<std::string> errors;
   auto files = corpus_files(std::filesystem::path(WARPLENS_CORPUS_DIR) / "fusion");
   REQUIRE(files.size() >= 3);
-  results.reserve(files.size());
-  int parsed = 0;
-  for (const auto& path : files) {
-    SourceFile src{path.string(), read_file(path)};
-    auto labels = parse_labels(src.path, src.text, errors);
-    expected.insert(expected.end(), labels.begin(), labels.end());
-    results.push_back(analyze(src, AnalysisOptions{}));
-    const AnalysisResult& r = results.back();
-    parsed += r.parsed;
-    for (const auto& f : r.findings)
-      if (f.source == "clang" && f.severity == Severity::Error)
-        std::printf("  clang error %s:%d: %s\n", path.filename().c_str(), f.location.range.start.line + 1,
-                    f.message.c_str());
-    auto obs = observed_findings(src.path, r.findings);
-    observed.insert(observed.end(), obs.begin(), obs.end());
-  }
-  for (const auto& e : errors) std::printf("  label error: %s\n", e.c_str());
+  CorpusRun run = run_corpus(files);
+  const auto& [expected, observed, results, errors, parse_ms, analysis_ms, kernels, parsed] = run;
   CHECK(errors.empty());
   if (parsed == 0) {
     std::printf("fusion corpus: the front end parsed none of the %zu files, skipped\n", files.size());
