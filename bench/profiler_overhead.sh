@@ -6,14 +6,17 @@
 #
 # Every configuration is timed end to end (wall clock of the whole command,
 # as a user waits for it), median of --runs runs, all in the same session:
-#   plain           the program alone
-#   warplens-1pass  warplens profile --passes 1 (per-line metrics + timings of
-#                   uninstrumented launches)
-#   warplens        warplens profile (default: adds a timing pass when a kernel
-#                   had no uninstrumented launch)
-#   ncu             ncu --section SourceCounters --clock-control none (every launch)
-#   ncu-first       the same, first launch of each kernel only (--kernel-id ::regex:.*:1),
-#                   i.e. the launches warplens measures
+#   plain                  the program alone
+#   warplens               warplens profile (default: two runs of the program,
+#                          a metrics pass with SASS metrics and a timing pass
+#                          with the Activity API, never both in one run)
+#   warplens-metrics-only  warplens profile --passes 1 (the metrics pass
+#                          alone: per-line metrics, no timings)
+#   ncu                    ncu --section SourceCounters --clock-control none
+#                          (every launch)
+#   ncu-first              the same, first launch of each kernel only
+#                          (--kernel-id ::regex:.*:1), i.e. the launches
+#                          warplens measures
 #
 # usage: bench/profiler_overhead.sh [--runs N] [--cli PATH] [--cli-arg ARG]... [--ncu PATH]
 #                                   [--label NAME] [--out FILE.tsv] -- PROGRAM [ARGS...]
@@ -79,8 +82,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "failed" || b == "failed" ||
 
 declare -A t
 t[plain]=$(median_seconds "$@")
-t[warplens-1pass]=$(median_seconds "$cli" "${cli_args[@]}" --passes 1 --format json --out "$tmp/p1.json" -- "$@")
 t[warplens]=$(median_seconds "$cli" "${cli_args[@]}" --format json --out "$tmp/p.json" -- "$@")
+t[warplens-metrics-only]=$(median_seconds "$cli" "${cli_args[@]}" --passes 1 --format json --out "$tmp/p1.json" -- "$@")
 # Per-line records in the last profile of each warplens configuration.
 line_records() {
   local n
@@ -88,7 +91,7 @@ line_records() {
   echo "${n:-0}"
 }
 declare -A lines=([plain]=n/a [ncu]=n/a [ncu-first]=n/a)
-lines[warplens-1pass]=$(line_records "$tmp/p1.json")
+lines[warplens-metrics-only]=$(line_records "$tmp/p1.json")
 lines[warplens]=$(line_records "$tmp/p.json")
 if [ -n "$ncu" ]; then
   t[ncu]=$(median_seconds "$ncu" --section SourceCounters --clock-control none -f -o "$tmp/ncu" "$@")
@@ -102,7 +105,7 @@ fi
 
 header=$'label\tconfig\tmedian_s\tx_plain\tncu_over_this\tncu_first_over_this\tline_records'
 echo "$header"
-for config in plain warplens-1pass warplens ncu ncu-first; do
+for config in plain warplens warplens-metrics-only ncu ncu-first; do
   row="$label"$'\t'"$config"$'\t'"${t[$config]}"$'\t'"$(ratio "${t[$config]}" "${t[plain]}")"
   row+=$'\t'"$(ratio "${t[ncu]}" "${t[$config]}")"$'\t'"$(ratio "${t[ncu-first]}" "${t[$config]}")"
   row+=$'\t'"${lines[$config]}"

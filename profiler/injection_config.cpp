@@ -57,6 +57,7 @@ std::vector<std::pair<std::string, std::string>> to_environment(const InjectionC
   e.emplace_back(env::kMetrics, c.settings.metrics ? "1" : "0");
   e.emplace_back(env::kSassMode, to_string(c.settings.sass_mode));
   e.emplace_back(env::kPass, c.pass);
+  e.emplace_back(env::kActivity, c.activity ? "1" : "0");
   e.emplace_back(env::kVerbose, c.verbose ? "1" : "0");
   if (!c.sass_dump_path.empty()) e.emplace_back(env::kSassDump, c.sass_dump_path);
   return e;
@@ -104,6 +105,9 @@ InjectionConfig config_from_environment(const std::function<const char*(const ch
     if (auto s = sass_setup_from_string(v)) c.sass_setup = *s;
     else problem(env::kSassSetup, v, "context or launch");
   }
+  // Decided after the metrics switch: unset (or unreadable) means "the
+  // other of the two", the combination that is known to work.
+  c.activity = !c.settings.metrics;
   if (const char* v = get(env::kActivity); v && *v && !parse_switch(v, &c.activity))
     problem(env::kActivity, v, "0 or 1");
   return c;

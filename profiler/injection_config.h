@@ -31,10 +31,13 @@ inline constexpr const char* kSassMode = "WARPLENS_PROFILE_SASS_MODE";     // pe
 inline constexpr const char* kPass = "WARPLENS_PROFILE_PASS";              // metrics | timing
 inline constexpr const char* kVerbose = "WARPLENS_PROFILE_VERBOSE";        // 1: log to stderr
 inline constexpr const char* kSassDump = "WARPLENS_PROFILE_SASS_DUMP";     // raw SASS records ("%p": pid)
-// Diagnostics, never set by the runner (so a value in its environment reaches
-// the program): when the SASS configuration is made, and the Activity API.
+// The Activity API (durations, launch records, copies): 1 or 0. Unset: on
+// exactly when SASS metrics are off, because with both on in one process
+// CUPTI 13.0 returned every SASS value as 0 on an H200 (second GPU run).
+inline constexpr const char* kActivity = "WARPLENS_PROFILE_ACTIVITY";
+// Diagnostic, never set by the runner (so a value in its environment reaches
+// the program): when the SASS configuration is made.
 inline constexpr const char* kSassSetup = "WARPLENS_PROFILE_SASS_SETUP";   // context | launch
-inline constexpr const char* kActivity = "WARPLENS_PROFILE_ACTIVITY";      // 1 or 0
 }  // namespace env
 
 // When the injection library configures SASS metrics (cuptiProfilerInitialize,
@@ -57,16 +60,20 @@ struct InjectionConfig {
   bool verbose = false;
   std::string sass_dump_path;     // may contain "%p"; empty: no dump
   SassSetup sass_setup = SassSetup::Context;
-  bool activity = true;           // false: no Activity API (diagnostics only)
+  // The Activity API. The runner never combines it with SASS metrics: the
+  // metrics pass runs with activity off, the timing pass with metrics off
+  // (see runner.h). Both on is possible only by hand, and earns the warning
+  // `sass-with-activity`.
+  bool activity = false;
 };
 
-// The variables the runner sets. The diagnostics (sass_setup, activity) are
-// left out, and so is an empty dump path, so the runner's own environment
-// decides them.
+// The variables the runner sets. The diagnostic sass_setup is left out, and
+// so is an empty dump path, so the runner's own environment decides them.
 std::vector<std::pair<std::string, std::string>> to_environment(const InjectionConfig& c);
 
 // `get` is getenv or a fake. Bad values keep their defaults and are
 // reported in `problems` (the library turns them into profile warnings).
+// Without WARPLENS_PROFILE_ACTIVITY, activity is on exactly when metrics are off.
 InjectionConfig config_from_environment(const std::function<const char*(const char*)>& get,
                                         std::vector<std::string>* problems);
 

@@ -83,7 +83,7 @@ std::vector<KernelSummary> kernel_summaries(const Profile& p, const KernelModel*
     if (s.mean_ns) {
       s.title = format_duration_ns(*s.mean_ns) + "/launch";
     } else if (k.metric_launches > 0) {
-      s.title = "no uninstrumented launch timed";
+      s.title = "not timed (no timing pass)";
     } else {
       s.title = "not timed";
     }

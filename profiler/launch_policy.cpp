@@ -74,4 +74,12 @@ std::uint64_t LaunchPolicy::measured(const std::string& mangled) const {
   return it == kernels_.end() ? 0 : it->second.measured;
 }
 
+std::vector<LaunchPolicy::Seen> LaunchPolicy::selected_kernels() const {
+  std::lock_guard lock(mu_);
+  std::vector<Seen> out;
+  for (const auto& [mangled, k] : kernels_)
+    if (k.selected && k.launches > 0) out.push_back({mangled, k.launches, k.measured});
+  return out;
+}
+
 }  // namespace warplens::profile

@@ -15,6 +15,7 @@
 #include <optional>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "profiler/profile_data.h"
 
@@ -47,6 +48,15 @@ class LaunchPolicy {
 
   std::uint64_t launches(const std::string& mangled) const;
   std::uint64_t measured(const std::string& mangled) const;
+
+  // Every kernel the filter selected and on_launch() saw, with its launch
+  // count: the kernels of a pass without the Activity API (the metrics pass).
+  struct Seen {
+    std::string mangled;
+    std::uint64_t launches = 0;
+    std::uint64_t measured = 0;
+  };
+  std::vector<Seen> selected_kernels() const;
 
  private:
   struct KernelState {

@@ -84,10 +84,14 @@ void merge_timing_pass(Profile& metrics, const Profile& timing) {
   for (const Kernel& k : timing.kernels) {
     Kernel* mine = metrics.find_kernel(k.mangled);
     if (!mine) {
+      // Launched only in the timing pass (the program does not repeat itself).
       Kernel copy = k;
       copy.counters.reset();
       copy.metric_launches = 0;
       metrics.kernels.push_back(std::move(copy));
+      metrics.add_warning("launches-differ",
+                          k.name + " was launched " + std::to_string(k.launch_count) +
+                              " times in the timing pass and never in the metrics pass");
       continue;
     }
     if (mine->launch_count != k.launch_count)
@@ -95,17 +99,43 @@ void merge_timing_pass(Profile& metrics, const Profile& timing) {
                           k.name + " was launched " + std::to_string(mine->launch_count) +
                               " times in the metrics pass and " + std::to_string(k.launch_count) +
                               " times in the timing pass (the program does not repeat itself "
-                              "exactly)");
+                              "exactly): its metrics are from the metrics pass's first " +
+                              std::to_string(mine->metric_launches) +
+                              " launch(es), its durations from the timing pass's launches");
     mine->launches.insert(mine->launches.end(), k.launches.begin(), k.launches.end());
     mine->timing.merge(k.timing);
   }
+  for (const Kernel& k : metrics.kernels) {
+    if (timing.find_kernel(k.mangled) || k.launch_count == 0) continue;
+    metrics.add_warning("launches-differ", k.name + " was launched " + std::to_string(k.launch_count) +
+                                               " times in the metrics pass and never in the timing pass; "
+                                               "it has no durations");
+  }
+  std::sort(metrics.kernels.begin(), metrics.kernels.end(),
+            [](const Kernel& a, const Kernel& b) { return a.name < b.name; });
+
+  // Devices: the driver describes them in both passes; fill what one lacks.
+  for (const Device& d : timing.devices) {
+    auto it = std::find_if(metrics.devices.begin(), metrics.devices.end(),
+                           [&](const Device& o) { return o.index == d.index; });
+    if (it == metrics.devices.end()) {
+      metrics.devices.push_back(d);
+      continue;
+    }
+    std::string chip = it->chip.empty() ? d.chip : it->chip;
+    if (it->name.empty() || it->cc_major == 0) *it = d;
+    it->chip = chip;
+  }
+
+  // Copies are traced by the Activity API, which only the timing pass runs.
+  metrics.memcpy = timing.memcpy;
+  metrics.collector.dropped_activity_records += timing.collector.dropped_activity_records;
+
   for (const Warning& w : timing.warnings) {
     if (w.code == "no-kernels" && !metrics.kernels.empty()) continue;
     if (!metrics.has_warning(w.code)) metrics.add_warning(w.code, "timing pass: " + w.message);
   }
   for (const Pass& p : timing.passes) metrics.passes.push_back(p);
-  // Transfers stay those of the metrics pass: the same program's copies,
-  // counted once.
 }
 
 }  // namespace warplens::profile

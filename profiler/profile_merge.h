@@ -13,10 +13,15 @@ namespace warplens::profile {
 // An empty input gives an empty profile; one input comes back unchanged.
 Profile merge_processes(std::vector<Profile> parts);
 
-// Adds the timing pass (the program run again without SASS metrics) to the
-// metrics pass: its launches and durations join each kernel's; everything
-// measured (lines, counters) stays from the metrics pass. A kernel launched a
-// different number of times in the two passes earns a warning.
+// Adds the timing pass (the program run again with the Activity API and
+// without SASS metrics) to the metrics pass (SASS metrics without the
+// Activity API). From the timing pass: each kernel's launches, durations
+// and geometry, the copies, the dropped-activity count; devices it
+// describes that the metrics pass did not (or only partly). From the
+// metrics pass: per-line records, counters, launch counts, metric launches,
+// the chip. A kernel launched a different number of times in the two passes
+// earns the warning `launches-differ`; the timing pass's warnings join with
+// the prefix "timing pass: ".
 void merge_timing_pass(Profile& metrics, const Profile& timing);
 
 }  // namespace warplens::profile

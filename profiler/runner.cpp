@@ -56,12 +56,15 @@ struct PassOutcome {
   std::vector<std::string> errors;  // unreadable profile files
 };
 
+// One run of the program: the metrics pass (SASS metrics, no Activity API)
+// or the timing pass (the Activity API, no SASS metrics).
 PassOutcome run_pass(const RunOptions& o, const std::string& dir, const std::string& library,
                      const std::string& pass, bool metrics, std::stop_token stop) {
   PassOutcome out;
   InjectionConfig config;
   config.settings = o.settings;
   config.settings.metrics = metrics;
+  config.activity = !metrics;
   config.pass = pass;
   config.verbose = o.verbose;
   config.output_path = dir + "/profile-" + pass + "-%p.json";
@@ -91,12 +94,6 @@ PassOutcome run_pass(const RunOptions& o, const std::string& dir, const std::str
     else out.errors.push_back(error);
   }
   return out;
-}
-
-bool needs_timing_pass(const Profile& p) {
-  return std::any_of(p.kernels.begin(), p.kernels.end(), [](const Kernel& k) {
-    return k.metric_launches > 0 && k.timing.launches == 0;
-  });
 }
 
 // Why a pass produced no profile, with what the program printed last.
@@ -166,9 +163,16 @@ RunResult run_profile(const RunOptions& o, std::stop_token stop, const Progress&
     dir = fs::absolute(dir, ec).string();
   }
 
+  // The first pass: the metrics pass, or with metrics off the timing pass
+  // alone. Its failure to write a profile is the run's failure.
   const bool metrics = o.settings.metrics;
-  report(metrics ? "running the program with per-line metrics" : "running the program", 0.05);
-  PassOutcome first = run_pass(o, dir, library, "metrics", metrics, stop);
+  const bool two = metrics && o.passes == Passes::Two;
+  const std::string first_kind = metrics ? "metrics" : "timing";
+  report(!metrics ? "running the program for timings"
+                  : two ? "running the program with per-line metrics (pass 1 of 2)"
+                        : "running the program with per-line metrics (one pass)",
+         0.05);
+  PassOutcome first = run_pass(o, dir, library, first_kind, metrics, stop);
   result.program_stdout = first.spec.stdout_path;
   result.program_stderr = first.spec.stderr_path;
   if (!first.process.started) return fail(RunStatus::StartFailed, first.process.start_error);
@@ -186,13 +190,17 @@ RunResult run_profile(const RunOptions& o, std::stop_token stop, const Progress&
 
   Profile profile = merge_processes(std::move(first.profiles));
   profile.passes.clear();
-  profile.passes.push_back({"metrics", first.process.wall_ms, first.process.exit_code, metrics});
+  profile.passes.push_back({first_kind, first.process.wall_ms, first.process.exit_code, metrics});
   double wall_ms = first.process.wall_ms;
+  if (metrics && !two)
+    profile.add_warning("metrics-only",
+                        "one pass (--passes 1): per-line metrics and counters only; no durations, "
+                        "launch geometry or copies, because the Activity API that measures them is "
+                        "never on while SASS metrics are collected (the default second pass "
+                        "measures them)");
 
-  const bool second = metrics && (o.passes == Passes::Two ||
-                                  (o.passes == Passes::Auto && needs_timing_pass(profile)));
-  if (second) {
-    report("running the program again for timings", 0.55);
+  if (two) {
+    report("running the program again for timings (pass 2 of 2)", 0.55);
     PassOutcome timing = run_pass(o, dir, library, "timing", false, stop);
     result.program_stdout = timing.spec.stdout_path;
     result.program_stderr = timing.spec.stderr_path;
@@ -201,12 +209,17 @@ RunResult run_profile(const RunOptions& o, std::stop_token stop, const Progress&
     if (timing.process.timed_out || timing.profiles.empty()) {
       profile.add_warning("timing-pass-failed",
                           "the timing pass failed (" + describe(timing.process, timing.spec) +
-                              "); durations of instrumented-only kernels are missing");
+                              "); durations, launch geometry and copies are missing");
     } else {
       Profile t = merge_processes(std::move(timing.profiles));
       t.passes.clear();
       t.passes.push_back({"timing", timing.process.wall_ms, timing.process.exit_code, false});
       merge_timing_pass(profile, t);
+      if (timing.process.exit_code != 0 && first.process.exit_code == 0) {
+        std::string tail = tail_of_file(timing.spec.stderr_path, 600);
+        profile.add_warning("program-failed", "timing pass: " + describe(timing.process, timing.spec) +
+                                                  (tail.empty() ? "" : "; its stderr ended with: " + tail));
+      }
     }
   }
 

@@ -5,13 +5,19 @@
 // its own process group with stdout/stderr going to files, enforces a
 // timeout, honours cancellation, and reads the profile(s) it wrote.
 //
-// Passes. Launches measured with SASS metrics run instrumented code, so
-// their durations do not count. In the metrics pass only the first
-// `metric_launches` launches of each kernel are measured; later launches are
-// timed normally. A kernel that was launched only that often has no
-// uninstrumented launch, so with Passes::Auto the runner then runs the
-// program a second time with metrics off (the timing pass) and takes the
-// durations from there. Passes::One never does; Passes::Two always does.
+// Passes. SASS metrics and the Activity API are never on in one process:
+// with both, CUPTI 13.0 returned every SASS value as 0 on an H200 (second
+// GPU run), while SASS metrics alone gave exact per-line numbers. So the
+// default runs the program twice:
+//   metrics pass  SASS metrics on (the first `metric_launches` launches of
+//                 each kernel, bracketed), Activity API off: per-line
+//                 metrics, kernel counters, launch counts, the device;
+//   timing pass   SASS metrics off, Activity API on: every launch with its
+//                 duration and geometry, and the memory copies;
+// and merges them (merge_timing_pass). Passes::One runs the metrics pass
+// alone (per-line metrics without any timing: the profile says so with the
+// warning `metrics-only`); Settings::metrics = false runs the timing pass
+// alone.
 #pragma once
 
 #include <chrono>
@@ -26,13 +32,16 @@
 
 namespace warplens::profile {
 
-enum class Passes { Auto, One, Two };
+enum class Passes {
+  Two,  // metrics pass, then timing pass (default)
+  One,  // the metrics pass only: no durations, launch geometry or copies
+};
 
 struct RunOptions {
   std::vector<std::string> command;        // the program and its arguments
   std::string working_directory;           // empty: ours
   Settings settings;                       // filter, limits, metrics on/off
-  Passes passes = Passes::Auto;
+  Passes passes = Passes::Two;
   std::chrono::seconds timeout{600};       // per pass
   std::string injection_library;           // empty: locate_injection_library()
   // Keeps the program's output and the raw profiles here (created if

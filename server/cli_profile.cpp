@@ -33,8 +33,9 @@ constexpr const char* kUsage =
     "       warplens profile --show PROFILE.json [--format json|tsv|text]\n"
     "\n"
     "Runs the program under warplens' CUPTI injection library and reports per-kernel times\n"
-    "and per-line measured metrics (coalescing, bank conflicts, divergence). FILE.cu is built\n"
-    "first with nvcc -lineinfo -O3 for this GPU; it must contain main().\n"
+    "and per-line measured metrics (coalescing, bank conflicts, divergence). The program runs\n"
+    "twice: once for the metrics, once for the timings. FILE.cu is built first with nvcc\n"
+    "-lineinfo -O3 for this GPU; it must contain main().\n"
     "\n"
     "options:\n"
     "  --kernel REGEX      only kernels whose name matches (ECMAScript, searched in the\n"
@@ -42,8 +43,10 @@ constexpr const char* kUsage =
     "  --launches N        launches per kernel measured with SASS metrics (default 1)\n"
     "  --budget-ms N       wall time the metric collection may add (default 30000)\n"
     "  --no-metrics        timings and launch data only\n"
-    "  --passes auto|1|2   run the program again for timings of kernels whose every\n"
-    "                      launch was instrumented (default auto)\n"
+    "  --passes 2|1        2 (default; auto is the same): a metrics pass (per-line\n"
+    "                      metrics) and a timing pass (durations, launches, copies),\n"
+    "                      never both in one run of the program; 1: the metrics pass\n"
+    "                      only (no timings)\n"
     "  --timeout S         per run of the program, in seconds (default 600)\n"
     "  --format F          json (the profile), tsv (per-line ratios) or text\n"
     "                      (default: json with --out, text otherwise)\n"
@@ -116,10 +119,9 @@ std::string parse_arguments(int argc, char** argv, CliOptions* o) {
       s.metrics = false;
     } else if (a == "--passes") {
       if (!(err = value(a, &v)).empty()) return err;
-      if (v == "auto") o->run.passes = prof::Passes::Auto;
+      if (v == "2" || v == "auto") o->run.passes = prof::Passes::Two;
       else if (v == "1") o->run.passes = prof::Passes::One;
-      else if (v == "2") o->run.passes = prof::Passes::Two;
-      else return "--passes takes auto, 1 or 2, got \"" + v + "\"";
+      else return "--passes takes 2 (or auto) or 1, got \"" + v + "\"";
     } else if (a == "--timeout") {
       if (!(err = value(a, &v)).empty()) return err;
       if (!parse_int(v, &n) || n <= 0) return "--timeout needs seconds, got \"" + v + "\"";

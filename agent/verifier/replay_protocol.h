@@ -28,6 +28,12 @@ namespace warplens::verifier {
 
 inline constexpr int kReplayProtocolVersion = 1;
 
+// warplens-replay's exit codes (the result file is written in every case).
+inline constexpr int kReplayExitDone = 0;    // read the result
+inline constexpr int kReplayExitError = 2;   // the replay itself failed (result.error)
+inline constexpr int kReplayExitHung = 3;    // a kernel missed its deadline; ended without waiting for the GPU
+inline constexpr int kReplayExitUsage = 64;  // bad command line
+
 struct KernelRef {
   std::string cubin;   // path of the compiled cubin
   std::string symbol;  // the captured symbol: looked up first

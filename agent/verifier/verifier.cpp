@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <future>
 
@@ -305,11 +306,24 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
                             ? "the candidate did not finish within " + std::to_string(static_cast<int>(req.timeout_s)) +
                                   " s and was killed"
                             : "the replay process ended without a result: " + explain_replay_failure(cand_run.process);
+      if (cand_run.process.process.timed_out) v.flags.push_back("hung");
       v.reasons.push_back("incorrect: " + why);
       decide_level(v);
       return done();
     }
     if (!candidate.ok) return error_out("replaying the candidate failed: " + candidate.error);
+    // The replay ends with kExitHung only after a run missed its deadline:
+    // whatever the result file says, that candidate is not correct.
+    const bool hung = candidate.timed_out || cand_run.process.process.exit_code == kReplayExitHung;
+    if (hung) {
+      v.flags.push_back("hung");
+      candidate.correct = false;
+      if (candidate.failure.empty()) {
+        char limit[32];
+        std::snprintf(limit, sizeof limit, "%.1f s", plan.run_deadline_s);
+        candidate.failure = std::string("the candidate did not finish within ") + limit + " (the replay ended as hung)";
+      }
+    }
     record_candidate_checks(v, plan, candidate);
     if (candidate.timing && v.correct) {
       bool outside = false;

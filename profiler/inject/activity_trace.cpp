@@ -72,6 +72,8 @@ CUptiResult start_activity_trace(Recorder& recorder) {
   return cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY);
 }
 
-void flush_activity_trace() { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
+void flush_activity_trace() {
+  if (g_recorder) cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);  // never started: nothing to flush
+}
 
 }  // namespace warplens::inject

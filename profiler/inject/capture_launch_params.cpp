@@ -55,15 +55,29 @@ bool fill_buffer(void** kernel_params, void** extra, LaunchParams& out) {
     return true;
   }
   if (extra) {
+    // The driver wants the size to be where the last parameter ends (no
+    // tail padding) and fails the launch otherwise; capture reads what the
+    // kernel has and leaves that judgement to the launch's own result.
     const void* buffer = nullptr;
     std::size_t size = 0;
     for (void** e = extra; *e != CU_LAUNCH_PARAM_END; e += 2) {
-      if (*e == CU_LAUNCH_PARAM_BUFFER_POINTER) buffer = e[1];
-      else if (*e == CU_LAUNCH_PARAM_BUFFER_SIZE && e[1]) size = *static_cast<const std::size_t*>(e[1]);
-      else break;
+      if (*e == CU_LAUNCH_PARAM_BUFFER_POINTER) {
+        buffer = e[1];
+      } else if (*e == CU_LAUNCH_PARAM_BUFFER_SIZE && e[1]) {
+        size = *static_cast<const std::size_t*>(e[1]);
+      } else if (*e != CU_LAUNCH_PARAM_BUFFER_SIZE) {
+        out.error = "the launch's `extra` array holds an entry warplens does not know";
+        return false;
+      }
     }
-    if (!buffer || size < end) {
-      out.error = "the launch passes its parameters through an `extra` buffer warplens cannot read";
+    if (!buffer || size == 0) {
+      out.error = std::string("the launch's `extra` array has no ") +
+                  (buffer ? "CU_LAUNCH_PARAM_BUFFER_SIZE" : "CU_LAUNCH_PARAM_BUFFER_POINTER");
+      return false;
+    }
+    if (size < end) {
+      out.error = "the launch's `extra` buffer holds " + std::to_string(size) +
+                  " bytes; the kernel's parameters end at byte " + std::to_string(end);
       return false;
     }
     std::memcpy(out.buffer.data(), buffer, end);

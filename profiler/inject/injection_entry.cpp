@@ -3,7 +3,8 @@
 //
 // It reads the configuration the runner put in the environment, subscribes
 // to CUPTI once (through the dispatcher, which other modules such as launch
-// capture share), starts the Activity API and registers the exit handler
+// capture share), starts the Activity API when this pass uses it (the timing
+// pass, never together with SASS metrics) and registers the exit handler
 // that writes the profile. It never fails the program: whatever CUPTI
 // refuses becomes a warning in the profile.
 #include <cstdlib>
@@ -59,17 +60,12 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
                                  "cuptiSubscribe failed: " + inject::describe(r) +
                                      "; per-line metrics and cubins are unavailable");
     }
-    if (config.activity) {
-      g_session->start_activity();
-    } else {
-      g_session->recorder().warn("activity-off",
-                                 std::string(profile::env::kActivity) +
-                                     "=0: the Activity API was left off (a diagnostic setting): no "
-                                     "launch records, durations or copies");
-    }
+    g_session->start_activity();  // only where the configuration asks for it
     std::atexit(finish_at_exit);
-    inject::log_detail("injection initialised (pass %s, metrics %s, SASS setup at %s, sass mode %s)",
+    inject::log_detail("injection initialised (pass %s, metrics %s, activity %s, SASS setup at %s, "
+                       "sass mode %s)",
                        config.pass.c_str(), config.settings.metrics ? "on" : "off",
+                       config.activity ? "on" : "off",
                        profile::to_string(config.sass_setup),
                        profile::to_string(config.settings.sass_mode));
   } catch (...) {

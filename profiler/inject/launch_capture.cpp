@@ -294,7 +294,14 @@ void LaunchCapture::leave(const LaunchCallback& cb) {
     }
     refuse(rec.kernel, rec.sequence, reason);
   };
-  if (!cb.succeeded()) return release("the launch call itself failed (the program sees the error)");
+  if (!cb.succeeded()) {
+    // Name the driver's error: it is the only trace of why (the program
+    // may not print it).
+    std::string code;
+    if (cb.domain == CUPTI_CB_DOMAIN_DRIVER_API && cb.data && cb.data->functionReturnValue)
+      code = " with " + cu_error_name(*static_cast<const CUresult*>(cb.data->functionReturnValue));
+    return release("the launch call itself failed" + code + " (the program sees the error)");
+  }
   ContextScope scope(cb.context());
   auto exit_started = std::chrono::steady_clock::now();
   CUresult r = cuCtxSynchronize();

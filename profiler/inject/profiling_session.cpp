@@ -8,6 +8,7 @@
 #include "profiler/inject/activity_trace.h"
 #include "profiler/inject/cupti_status.h"
 #include "profiler/inject/inject_log.h"
+#include "profiler/injection_config.h"
 
 namespace warplens::inject {
 namespace {
@@ -39,10 +40,25 @@ void ProfilingSession::attach(CallbackDispatcher& dispatcher) {
 }
 
 void ProfilingSession::start_activity() {
-  if (CUptiResult r = start_activity_trace(recorder_); r != CUPTI_SUCCESS)
+  const profile::InjectionConfig& config = recorder_.config();
+  if (!config.activity) {
+    log_detail("Activity API off (%s pass): launch counts from the callbacks, no durations",
+               config.pass.c_str());
+    return;
+  }
+  if (config.settings.metrics)
+    recorder_.warn("sass-with-activity",
+                   std::string(profile::env::kActivity) +
+                       "=1 with SASS metrics on: both in one process returned every SASS value as 0 "
+                       "on an H200 with CUDA 13.0 (per-line data is then missing); warplens profile "
+                       "runs them in separate passes");
+  if (CUptiResult r = start_activity_trace(recorder_); r != CUPTI_SUCCESS) {
     recorder_.warn("activity-unavailable",
                    "the CUPTI Activity API could not be enabled (" + describe(r) +
                        "): kernel durations and launch data are missing");
+    return;
+  }
+  activity_started_ = true;
 }
 
 void ProfilingSession::on_launch(const LaunchCallback& cb) {
@@ -125,7 +141,7 @@ void ProfilingSession::on_resource(CUpti_CallbackId cbid, const CUpti_ResourceDa
   } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
     // Last moment the context's data can be read.
     if (data.context && data.context == sass_.whole_run_context()) sass_.finish_whole_run(data.context);
-    flush_activity_trace();
+    if (activity_started_) flush_activity_trace();
   }
 }
 
@@ -137,9 +153,15 @@ void ProfilingSession::on_context_created(CUcontext ctx) {
   // order). Whole-run mode enables here too, so every module is loaded and
   // every kernel patched inside the enabled range. The probe made these
   // calls with the context current; a primary context may not be yet.
+  // Without SASS metrics nothing is done here: each launch describes its
+  // device (on_launch), as the timing pass always has.
   CUcontext current = nullptr;
   const bool push = cuCtxGetCurrent(&current) == CUDA_SUCCESS && current != ctx &&
                     cuCtxPushCurrent(ctx) == CUDA_SUCCESS;
+  // The device is described from the driver, never from activity records
+  // (off in this pass), even should the configuration below fail.
+  CUdevice device = 0;
+  if (cuCtxGetDevice(&device) == CUDA_SUCCESS) recorder_.note_device(device);
   if (sass_.prepare(ctx) && config.settings.sass_mode == profile::SassMode::WholeRun)
     sass_.enable_whole_run(ctx, /*soft=*/true);
   if (push) {
@@ -151,7 +173,7 @@ void ProfilingSession::on_context_created(CUcontext ctx) {
 void ProfilingSession::finish() {
   if (finished_.exchange(true)) return;
   if (CUcontext ctx = sass_.whole_run_context()) sass_.finish_whole_run(ctx);
-  flush_activity_trace();
+  if (activity_started_) flush_activity_trace();
 
   profile::Profile p = recorder_.build();
   sass_.contribute(p);

@@ -20,9 +20,13 @@ class ProfilingSession {
 
   Recorder& recorder() { return recorder_; }
 
-  // Registers with the dispatcher and starts the Activity API. Call from
-  // InitializeInjection, before CallbackDispatcher::start().
+  // Registers with the dispatcher. Call from InitializeInjection, before
+  // CallbackDispatcher::start().
   void attach(CallbackDispatcher& dispatcher);
+  // Starts the Activity API when the configuration asks for it (the timing
+  // pass) and leaves it off otherwise (the metrics pass: with both on in one
+  // process CUPTI 13.0 returned every SASS value as 0 on an H200). Both on,
+  // set by hand, runs with the warning `sass-with-activity`.
   void start_activity();
 
   void on_launch(const LaunchCallback& cb);
@@ -37,6 +41,7 @@ class ProfilingSession {
   CubinStore cubins_;
   SassCollector sass_;
   std::atomic<bool> finished_{false};
+  bool activity_started_ = false;
 };
 
 }  // namespace warplens::inject

@@ -3,10 +3,12 @@
 #include <cupti.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <ctime>
 #include <fstream>
 #include <sstream>
 
+#include "profiler/demangle.h"
 #include "profiler/inject/device_query.h"
 #include "profiler/inject/inject_log.h"
 
@@ -70,6 +72,10 @@ void Recorder::note_device(CUdevice device) {
 }
 
 void Recorder::set_chip(int device, const std::string& chip) {
+  // Described first: the chip is known at context creation, before any
+  // launch would have described the device (the second H200 run wrote a
+  // device with a chip and nothing else).
+  note_device(CUdevice(device));
   std::lock_guard lock(mu_);
   devices_[device].chip = chip;
 }
@@ -136,6 +142,19 @@ profile::Profile Recorder::build() {
   for (const auto& [index, d] : devices_) p.devices.push_back(d);
   std::vector<profile::Warning> table_warnings;
   p.kernels = launches_.kernels(config_.settings.launch_records, config_.pass, &table_warnings);
+  // Kernels the launch callbacks saw but the Activity API did not report:
+  // all of them in the metrics pass, where it is off (its records would
+  // come with durations; these are counts only).
+  for (const profile::LaunchPolicy::Seen& seen : policy_.selected_kernels()) {
+    if (p.find_kernel(seen.mangled)) continue;
+    profile::Kernel k;
+    k.mangled = seen.mangled;
+    k.name = profile::demangle(seen.mangled);
+    k.launch_count = seen.launches;
+    p.kernels.push_back(std::move(k));
+  }
+  std::sort(p.kernels.begin(), p.kernels.end(),
+            [](const profile::Kernel& a, const profile::Kernel& b) { return a.name < b.name; });
   for (profile::Kernel& k : p.kernels) {
     auto it = instrumented_.find(k.mangled);
     k.metric_launches = it == instrumented_.end() ? 0 : it->second;

@@ -3,10 +3,11 @@
 
 usage: profile_digest.py PROFILE.json
 
-Prints: line records, global-store records, the naive transpose's store and
-load sectors per request when present, the SASS collector counters, and the
-warning codes. Exit code 0 when the profile has per-line data with executed
-instructions, 1 when it has none, 2 when it cannot be read.
+Prints: the passes, line records (global-store records), the naive
+transpose's store and load sectors per request when present, how many
+kernels were timed, whether the device was described, the SASS collector
+counters, and the warning codes. Exit code 0 when the profile has per-line
+data with executed instructions, 1 when it has none, 2 when it cannot be read.
 """
 import json
 import sys
@@ -32,14 +33,21 @@ def main():
     lines = p.get("lines", [])
     measured = [l for l in lines if l.get("executed")]
     stores = [l for l in lines if l.get("kind") == "global_store"]
+    kernels = p.get("kernels", [])
+    timed = [k for k in kernels if k.get("timing", {}).get("launches")]
     c = p.get("collector", {})
-    parts = ["%d line records (%d global_store)" % (len(lines), len(stores))]
+    passes = "+".join(ps.get("kind", "?") for ps in p.get("passes", [])) or "?"
+    parts = ["passes %s; %d line records (%d global_store)" % (passes, len(lines), len(stores))]
     store = per_request(lines, "transpose_naive", "global_store")
     load = per_request(lines, "transpose_naive", "global_load")
     if store or load:
         parts.append("naive store %s, load %s sectors/req" % (store, load))
-    parts.append("SASS records %s values %s nonzero %s unmatched %s setup %s" % (
-        c.get("sass_records", "?"), c.get("sass_values", "?"), c.get("sass_nonzero_values", "?"),
+    parts.append("%d/%d kernels timed" % (len(timed), len(kernels)))
+    d = (p.get("devices") or [{}])[0]
+    parts.append("device %s %s %.0f GB/s chip %s" % (d.get("name") or "?", d.get("arch") or "?",
+                                                     d.get("peak_bandwidth_gbs") or 0, d.get("chip") or "-"))
+    parts.append("SASS records %s nonzero %s unmatched %s setup %s" % (
+        c.get("sass_records", "?"), c.get("sass_nonzero_values", "?"),
         c.get("sass_unmatched_values", "?"), c.get("sass_setup", "?") or "none"))
     codes = sorted({w.get("code", "?") for w in p.get("warnings", [])})
     if codes:

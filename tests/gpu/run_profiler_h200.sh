@@ -1,34 +1,29 @@
 #!/usr/bin/env bash
-# All of the profiler's GPU checks in one go, for the H200 machine (CUDA 13,
-# CUPTI, no Clang). From a fresh copy of the repository:
+# The profiler's GPU checks in one go, for the H200 machine (CUDA 13, CUPTI,
+# no Clang). From the repository root:
 #
 #   OUT=/some/dir tests/gpu/run_profiler_h200.sh
 #
-# Everything it produces is packed into ONE file, $OUT/profiler-results.tar.gz
-# (a folder profiler-results/), plus $OUT/summary.txt; the short summary is
-# printed last on stdout. The whole run keeps to a time budget (default 285 s,
-# WARPLENS_H200_BUDGET_S): every step gets at most what is left, and the
-# steps are ordered by how much their result is worth:
+# Steps (each capped so the whole run stays under WARPLENS_H200_BUDGET_S,
+# default 285 s, on a 16-core box):
+#   1. build the profiler targets with -DWARPLENS_WITH_CLANG=OFF into
+#      ${WARPLENS_BUILD_DIR:-build-h200} (shared with the other areas' scripts;
+#      only profiler targets are built here); in parallel nvcc builds the
+#      transpose for the benchmark
+#   2. the profiler GPU tests (ctest label gpu; they exit 77 without a GPU)
+#   3. `warplens profile` on tests/gpu/profiler_{transpose,strided_copy,
+#      bank_reduction}.cu (default: two passes, metrics then timing)
+#   4. the CPU unit tests against those fresh recordings
+#      (WARPLENS_PROFILE_FIXTURE_DIR), i.e. the fixtures are what CI expects
+#   5. bench/profiler_overhead.sh, one run per configuration
 #
-#  1. build (-DWARPLENS_WITH_CLANG=OFF, profiler targets only); in parallel
-#     nvcc builds the CUPTI matrix probe and the benchmark's program
-#  2. CPU unit tests, in the background (done before the benchmark)
-#  3. matrix: the reference SASS probe with one difference at a time towards
-#     what the injection library does (tests/gpu/cupti_sass_matrix.cu):
-#     says which difference, if any, turns CUPTI's values to 0
-#  4. canaries: the transpose profiled through the CLI in each collection
-#     configuration, each with its raw SASS record dump; the first that
-#     yields per-line data is used for everything after
-#  5. fixtures: transpose, strided copy, reductions (CLI), as JSON + views
-#  6. GPU tests (label gpu), each case's profile, log and dump kept
-#  7. the CI unit tests run against the new fixtures
-#  8. the overhead benchmark (plain vs warplens vs ncu SourceCounters)
-#
-# In the tarball: summary.txt, steps.log, environment.txt, build/test logs,
-# matrix/<variant>.log, canary-<name>/ (cli.log, metrics.stderr = the
-# library's verbose log, profile.json, sass-dump-*.tsv, digest.txt),
-# fixtures/*.json (commit as tests/fixtures/profile/<name>.json), fixture-runs/,
-# profiler/<case>/ (GPU tests), bench.tsv.
+# $OUT receives four small files only (the device returns at most 8):
+#   profiler-summary.txt     the summary, also printed last
+#   profiler-profiles.tar.gz profiles/<name>.json (+ .tsv, .txt views) for
+#                            tests/gpu/install_profiler_fixtures.sh
+#   profiler-logs.tar.gz     build/test/CLI logs, each cut to its last 64 KiB
+#   profiler-bench.tsv       the overhead benchmark's rows
+# No cubin, SASS dump or build output is ever put there.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,361 +32,191 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 start=$(date +%s)
 budget=${WARPLENS_H200_BUDGET_S:-285}
-work=$(mktemp -d "${TMPDIR:-/tmp}/warplens-h200-XXXXXX")
-R=$work/profiler-results
-mkdir -p "$R" "$work/bin"
-build=${WARPLENS_BUILD_DIR:-$root/build-h200}
+build=${WARPLENS_BUILD_DIR:-build-h200}
+case $build in /*) ;; *) build=$root/$build ;; esac
+work=$(mktemp -d "${TMPDIR:-/tmp}/warplens-profiler-h200-XXXXXX")
+logs=$work/logs
+profiles=$work/profiles
+mkdir -p "$logs" "$profiles" "$work/bin"
 jobs=$(nproc)
+script_rc=0
 declare -a summary
-add() { summary+=("$(printf '%-38s %s' "$1" "$2")"); }
+add() { summary+=("$(printf '%-40s %s' "$1" "$2")"); }
 elapsed() { echo $(( $(date +%s) - start )); }
-step() { echo "== $* ($(elapsed) s)" | tee -a "$R/steps.log" >&2; }
-# cap WANT [KEEP]: seconds a step may take: WANT at most, and never so long
-# that less than KEEP seconds remain for the steps after it that matter more
-# than it (the steps run roughly in order of importance; packing needs ~5 s).
+step() { echo "== $* ($(elapsed) s)" >&2; }
+# cap WANT KEEP: seconds a step may take: at most WANT, leaving KEEP seconds
+# for the steps after it.
 cap() {
-  local want=$1 keep=${2:-10} left
+  local want=$1 keep=$2 left
   left=$(( budget - $(elapsed) - keep ))
   (( left < want )) && want=$left
   (( want < 0 )) && want=0
   echo "$want"
 }
-skip() { add "$1" "skipped: time budget ($(elapsed) of ${budget} s used)"; }
-# wait_bounded PID SECONDS: waits for a background job at most SECONDS, then
-# ends it and its children.
-wait_bounded() {
-  local pid=$1 n=$2
-  while kill -0 "$pid" 2>/dev/null && (( n > 0 )); do sleep 1; n=$((n - 1)); done
-  if kill -0 "$pid" 2>/dev/null; then
-    pkill -P "$pid" 2>/dev/null
-    kill "$pid" 2>/dev/null
-  fi
-  wait "$pid" 2>/dev/null
-}
-script_rc=0
 
 finish() {
   trap - EXIT
-  # Never leave a background job (or its children) running past the script.
-  for pid in ${unit_pid:-} ${matrix_build_pid:-} ${bench_build_pid:-}; do
-    pkill -P "$pid" 2>/dev/null
-    kill "$pid" 2>/dev/null
-  done
+  [ -n "${bench_build_pid:-}" ] && kill "$bench_build_pid" 2>/dev/null
   {
-    printf '== warplens profiler on %s: summary (%d s of %d, results in %s) ==\n' \
-      "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)" "$(elapsed)" "$budget" \
-      "$OUT/profiler-results.tar.gz"
+    printf '== warplens profiler GPU checks on %s: %d s (budget %d s), build %s ==\n' \
+      "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)" "$(elapsed)" \
+      "$budget" "$build"
     printf '%s\n' "${summary[@]}"
-  } >"$R/summary.txt"
-  tar -czf "$OUT/profiler-results.tar.gz" -C "$work" profiler-results 2>"$work/tar.log" ||
-    echo "packing the results failed: $(cat "$work/tar.log")" >>"$R/summary.txt"
-  cp "$R/summary.txt" "$OUT/summary.txt"
+  } >"$OUT/profiler-summary.txt"
+  # Logs cut to their last 64 KiB: the tarball stays small whatever happened.
+  mkdir -p "$work/pack/logs"
+  for f in "$logs"/*; do
+    [ -f "$f" ] && tail -c 65536 "$f" >"$work/pack/logs/$(basename "$f")"
+  done
+  tar -czf "$OUT/profiler-logs.tar.gz" -C "$work/pack" logs 2>/dev/null
+  if compgen -G "$profiles/*" >/dev/null; then
+    tar -czf "$OUT/profiler-profiles.tar.gz" -C "$work" profiles 2>/dev/null
+  fi
   echo
-  cat "$R/summary.txt"
+  cat "$OUT/profiler-summary.txt"
   rm -rf "$work"
   exit "$script_rc"
 }
 trap finish EXIT
 
-# --- environment ------------------------------------------------------------
-step "environment"
-export PATH=$PATH:/usr/local/cuda/bin
-{
-  echo "date: $(date -u +%FT%TZ)"
-  echo "commit: $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
-  git -C "$root" status --short 2>/dev/null | head -20
-  nvidia-smi --query-gpu=name,compute_cap,driver_version,clocks.max.memory --format=csv 2>&1
-  nvcc --version 2>&1 | tail -2
-  (command -v ncu && ncu --version) 2>&1 | tail -2
-  cmake --version | head -1
-  echo "RestrictProfilingToAdminUsers: $(grep -s RmProfilingAdminOnly /proc/driver/nvidia/params || echo unknown)"
-  echo "CUDA_MODULE_LOADING=${CUDA_MODULE_LOADING:-unset}"
-  command -v python3 || echo "no python3: digests fall back to grep"
-  id
-} >"$R/environment.txt" 2>&1
-cuda_root=$(dirname "$(dirname "$(command -v nvcc)")")
-cuda_libs="-L$cuda_root/lib64 -L$cuda_root/extras/CUPTI/lib64 -L$cuda_root/targets/x86_64-linux/lib"
-export LD_LIBRARY_PATH=$cuda_root/lib64:$cuda_root/extras/CUPTI/lib64:${LD_LIBRARY_PATH:-}
-arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
-arch=sm_${arch:-90}
-
-# --- build --------------------------------------------------------------------
-step "build (and, in parallel, nvcc for the matrix probe and the benchmark program)"
-# shellcheck disable=SC2086
-(timeout 150 nvcc -O3 -lineinfo -arch="$arch" -o "$work/bin/cupti_sass_matrix" "$root/tests/gpu/cupti_sass_matrix.cu" \
-   $cuda_libs -lcupti -lcuda >"$R/matrix_build.log" 2>&1) >/dev/null 2>&1 &
-matrix_build_pid=$!
-(timeout 150 nvcc -lineinfo -O3 -arch="$arch" -o "$work/bin/transpose" "$root/tests/gpu/profiler_transpose.cu" \
-   >"$R/bench_build.log" 2>&1) >/dev/null 2>&1 &
-bench_build_pid=$!
-build_ok=no
-if timeout "$(cap 60 150)" cmake -S "$root" -B "$build" -G Ninja -DWARPLENS_WITH_CLANG=OFF \
-     -DCMAKE_BUILD_TYPE=Release >"$R/configure.log" 2>&1 &&
-   timeout "$(cap 170 110)" cmake --build "$build" -j "$jobs" --target warplens_inject warplens_profile_cli \
-     profiler_unit_tests profiler_cubin_store_tests profiler_inject_smoke_tests profiler_sass_flush_tests \
-     profiler_inject_pipeline_tests profiler_gpu_tests >"$R/build.log" 2>&1; then
-  build_ok=yes
-fi
-add "build (-DWARPLENS_WITH_CLANG=OFF)" "$build_ok in $(elapsed) s$( [ $build_ok = yes ] || echo " (see build.log)")"
-if [ $build_ok != yes ]; then
-  tail -30 "$R/build.log" >&2
-  script_rc=1
-  exit 1
-fi
-bin=$build/bin
-# WARPLENS_H200_CLI: another `warplens profile` (to rehearse this script
-# without a GPU, with a stand-in that writes recorded profiles).
-cli=${WARPLENS_H200_CLI:-$bin/warplens-profile}
-inject=$(find "$build" -name libwarplens_inject.so | head -1)
-add "injection library exports" "$(nm -D --defined-only "$inject" | awk '{print $3}' | tr '\n' ' ')"
-
 # doctest's summary line -> "P/N passed"
 doctest_result() {
   local log=$1 rc=$2 line
-  if [ "$rc" = 77 ]; then head -1 "$log"; return; fi
   if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then echo "timed out (see $(basename "$log"))"; return; fi
-  line=$(grep -a '^\[doctest\] test cases:' "$log" | tail -1)
+  # ctest -V prefixes each line with the test's number ("1: [doctest] ...").
+  line=$(grep -a '\[doctest\] test cases:' "$log" | tail -1 | sed 's/.*\[doctest\] test cases://')
   if [ -z "$line" ]; then echo "no result (exit $rc, see $(basename "$log"))"; return; fi
   echo "$line" | awk -F'|' '{gsub(/[^0-9]/,"",$1); gsub(/[^0-9]/,"",$2); gsub(/[^0-9]/,"",$3);
     printf "%s/%s passed%s", $2, $1, ($3 > 0 ? ", " $3 " FAILED" : "")}'
   [ "$rc" = 0 ] || echo " (exit $rc)"
 }
 
-# --- CPU unit tests, in the background -------------------------------------------
-step "CPU unit tests (background)"
-(
-  timeout 100 "$bin/profiler_unit_tests" >"$R/unit_tests.log" 2>&1; echo $? >"$R/unit_tests.rc"
-  for t in cubin_store sass_flush inject_pipeline inject_smoke; do
-    timeout 30 "$bin/profiler_${t}_tests" >"$R/${t}_tests.log" 2>&1; echo $? >"$R/${t}_tests.rc"
-  done
-) >/dev/null 2>&1 &
-unit_pid=$!
+# --- environment and build -------------------------------------------------------
+step "build"
+export PATH=$PATH:/usr/local/cuda/bin
+{
+  echo "date: $(date -u +%FT%TZ)"
+  echo "commit: $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
+  nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv 2>&1
+  nvcc --version 2>&1 | tail -2
+  (command -v ncu && ncu --version) 2>&1 | tail -2
+  cmake --version | head -1
+} >"$logs/environment.txt" 2>&1
+arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
+arch=sm_${arch:-90}
+(timeout 120 nvcc -lineinfo -O3 -arch="$arch" -o "$work/bin/transpose" \
+   "$root/tests/gpu/profiler_transpose.cu" >"$logs/bench_build.log" 2>&1) &
+bench_build_pid=$!
+build_ok=no
+if timeout "$(cap 60 200)" cmake -S "$root" -B "$build" -G Ninja -DWARPLENS_WITH_CLANG=OFF \
+     -DCMAKE_BUILD_TYPE=Release >"$logs/configure.log" 2>&1 &&
+   timeout "$(cap 170 100)" cmake --build "$build" -j "$jobs" --target warplens_inject \
+     warplens_profile_cli profiler_unit_tests profiler_gpu_tests >"$logs/build.log" 2>&1; then
+  build_ok=yes
+fi
+add "build (-DWARPLENS_WITH_CLANG=OFF)" "$build_ok at $(elapsed) s$([ $build_ok = yes ] || echo ' (see build.log)')"
+if [ $build_ok != yes ]; then
+  tail -20 "$logs/build.log" >&2
+  script_rc=1
+  exit 1
+fi
+bin=$build/bin
+cli=$bin/warplens-profile
 
-# --- matrix probe -----------------------------------------------------------------
-step "matrix probe"
-wait_bounded "$matrix_build_pid" "$(cap 60 120)"
-matrix_build_pid=
-mkdir -p "$R/matrix"
-# shellcheck disable=SC2054  # commas join the flags of one variant
-# Most telling first (a slow build leaves time for only a few): does the
-# probe work here, does the first run's setup reproduce the zeros, do the
-# fixes (setup at context creation) work; then one difference at a time.
-matrix_variants=(
-  reference
-  metrics15,activity,init_in_callback,enable_in_callback
-  metrics15,activity,init_at_context,enable_in_callback
-  metrics15,activity,enable_at_context
-  preload init_in_callback,enable_in_callback enable_in_callback preload,enable_in_callback
-  activity metrics15 callbacks preload_after_config brackets structsize
-)
-if [ ! -x "$work/bin/cupti_sass_matrix" ]; then
-  add "matrix probe" "not built (see matrix_build.log)"
+# --- GPU tests ------------------------------------------------------------------------
+step "profiler GPU tests (ctest -L gpu -R ^profiler_)"
+t=$(cap 120 70)
+WARPLENS_GPU_OUT=$work/gpu timeout -k 5 "$t" ctest --test-dir "$build" -L gpu -R '^profiler_' \
+  --output-on-failure -V >"$logs/gpu_tests.log" 2>&1
+rc=$?
+if grep -aq 'Skipped\|\*\*\*Skipped' "$logs/gpu_tests.log" && ! grep -aq '\[doctest\] test cases:' "$logs/gpu_tests.log"; then
+  # Nothing below can run either: say so, and exit as the tests do.
+  add "profiler GPU tests" "skipped: no GPU (exit 77); nothing profiled"
+  script_rc=77
+  exit 77
 else
-  for v in "${matrix_variants[@]}"; do
-    t=$(cap 15 120)
-    if [ "$t" -lt 5 ]; then skip "matrix $v"; continue; fi
-    timeout "$t" "$work/bin/cupti_sass_matrix" "$v" >"$R/matrix/$v.log" 2>&1
-    rc=$?
-    line=$(grep -a '^matrix ' "$R/matrix/$v.log" | sed 's/^matrix [^:]*: //; s/records /rec /; s/ instances [0-9]*//;
-      s/naive_sectors max\/min/naive/; s/tile_wavefronts_max/tile/')
-    add "matrix $v" "${line:-no result (exit $rc: $(tail -1 "$R/matrix/$v.log" | cut -c1-100))}"
-  done
+  add "profiler GPU tests" "$(doctest_result "$logs/gpu_tests.log" $rc)"
+  while IFS= read -r l; do add "  failed" "$l"; done < <(
+    grep -a 'TEST CASE:' "$logs/gpu_tests.log" | sed 's/.*TEST CASE: *//' | sort -u | head -6)
+  [ $rc = 0 ] || script_rc=1
 fi
+[ -f "$work/gpu/profiler/notes.txt" ] && cp "$work/gpu/profiler/notes.txt" "$logs/gpu_notes.txt"
 
-# --- canaries ---------------------------------------------------------------------
-# canary NAME ENV-SETUP CLI-ARGS...: the transpose through the CLI; prints a digest.
-digest() {  # profile.json -> one line; exit 0 when it has per-line data
-  if command -v python3 >/dev/null; then
-    python3 "$root/tests/gpu/profile_digest.py" "$1"
-  else
-    local n
-    n=$(grep -c '"kind": "global_store"' "$1" 2>/dev/null)
-    echo "${n:-0} global_store records (no python3 for details)"
-    [ "${n:-0}" -gt 0 ]
-  fi
-}
-canary() {
-  local name=$1 setup=$2; shift 2
-  local dir=$R/canary-$name t
-  mkdir -p "$dir"
-  # The program takes a second or two; a hang (CUPTI deadlocking in a
-  # callback) must not eat the budget.
-  t=$(cap 35 90)
-  if [ "$t" -lt 10 ]; then echo "skipped: time budget"; return 1; fi
-  WARPLENS_PROFILE_SASS_SETUP=$setup timeout "$t" "$cli" --verbose --timeout 20 --work-dir "$dir" \
-    --out "$dir/profile.json" --sass-dump "$dir/sass-dump-%p.tsv" "$@" \
-    "$root/tests/gpu/profiler_transpose.cu" -- 2 >"$dir/cli.log" 2>&1
-  local rc=$?
-  if [ ! -s "$dir/profile.json" ]; then
-    echo "exit $rc, no profile: $(tail -1 "$dir/cli.log")"
-    return 1
-  fi
-  digest "$dir/profile.json" >"$dir/digest.txt"
-  local ok=$?
-  echo "exit $rc; $(cat "$dir/digest.txt")"
-  [ "$rc" = 0 ] && [ "$ok" = 0 ]
-}
-
-step "canaries"
-# The configuration that yields per-line data is used for the fixtures, the
-# GPU tests and the benchmark: SETUP (WARPLENS_PROFILE_SASS_SETUP) and MODE_ARGS.
-chosen=""
-mode_args=()
-setup=context
-try_canary() {  # label setup cli-args...
-  local label=$1 s=$2; shift 2
-  local r
-  if r=$(canary "$label" "$s" "$@"); then
-    if [ -z "$chosen" ]; then chosen=$label; setup=$s; mode_args=("$@"); fi
-  fi
-  add "canary $label" "$r"
-}
-try_canary per-launch context
-try_canary whole-run context --sass-mode whole-run
-# The first H200 run's configuration (setup at the first launch), kept as the
-# comparison that tells whether the setup timing was the cause.
-try_canary per-launch-setup-at-launch launch
-if [ -z "$chosen" ]; then
-  # Nothing worked: the diagnostic variants, for the report.
-  try_canary whole-run-setup-at-launch launch --sass-mode whole-run
-  WARPLENS_PROFILE_ACTIVITY=0 try_canary per-launch-no-activity context
-  [ "$chosen" = per-launch-no-activity ] && export WARPLENS_PROFILE_ACTIVITY=0
-fi
-r=$(canary activity-only context --no-metrics) || true
-add "canary activity only" "$r"
-add "configuration used below" "${chosen:-none worked; default per-launch} (SASS setup at $setup${mode_args[*]:+, ${mode_args[*]}})"
-export WARPLENS_PROFILE_SASS_SETUP=$setup
-
-# --- fixtures ---------------------------------------------------------------------
-step "record fixtures"
-mkdir -p "$R/fixtures"
+# --- the three example programs, profiled -----------------------------------------------
+step "profile the example programs"
+declare -A program_args=([transpose]="" [strided_copy]="2" [bank_reduction]="")  # as the provisional fixtures
 recorded=0
-declare -A fixture_args=([transpose]="" [strided_copy]="2" [bank_reduction]="")
 for name in transpose strided_copy bank_reduction; do
-  t=$(cap 45 60)
-  if [ "$t" -lt 10 ]; then skip "fixture $name"; continue; fi
-  src=$root/tests/gpu/profiler_$name.cu
-  # shellcheck disable=SC2086
-  if timeout "$t" "$cli" --verbose --timeout 20 --work-dir "$R/fixture-runs/$name" \
-       --sass-dump "$R/fixture-runs/$name/sass-dump-%p.tsv" --out "$R/fixtures/$name.json" \
-       "${mode_args[@]}" "$src" -- ${fixture_args[$name]} >"$R/fixtures/$name.cli.log" 2>&1; then
+  t=$(cap 40 45)
+  if [ "$t" -lt 10 ]; then add "profile $name" "skipped: time budget"; continue; fi
+  # shellcheck disable=SC2086  # the program's arguments, word-split on purpose
+  if timeout -k 5 "$t" "$cli" --timeout 30 --work-dir "$work/runs/$name" --out "$profiles/$name.json" \
+       "$root/tests/gpu/profiler_$name.cu" -- ${program_args[$name]} >"$logs/profile_$name.log" 2>&1; then
     recorded=$((recorded + 1))
-    "$cli" --show "$R/fixtures/$name.json" --format tsv >"$R/fixtures/$name.tsv"
-    "$cli" --show "$R/fixtures/$name.json" --format text >"$R/fixtures/$name.txt"
-    add "fixture $name" "$(digest "$R/fixtures/$name.json")"
+    "$cli" --show "$profiles/$name.json" --format tsv >"$profiles/$name.tsv" 2>>"$logs/profile_$name.log"
+    "$cli" --show "$profiles/$name.json" --format text >"$profiles/$name.txt" 2>>"$logs/profile_$name.log"
+    add "profile $name" "$(python3 "$root/tests/gpu/profile_digest.py" "$profiles/$name.json" 2>&1 | cut -c1-300)"
   else
-    add "fixture $name" "failed: $(tail -1 "$R/fixtures/$name.cli.log")"
+    add "profile $name" "FAILED: $(tail -1 "$logs/profile_$name.log" | cut -c1-200)"
+    rm -f "$profiles/$name.json"
+    script_rc=1
   fi
+  cp "$work/runs/$name/"*.stderr "$logs/" 2>/dev/null &&
+    for f in "$work/runs/$name/"*.stderr; do mv "$logs/$(basename "$f")" "$logs/${name}_$(basename "$f")"; done
 done
 
-# Key numbers straight from the recordings (TSV columns: 4 kind, 8 per_request, 9 ideal, 10 ratio).
-tsv_value() {  # file kernel-substring kind column [line]
-  awk -F'\t' -v k="$2" -v kind="$3" -v col="$4" -v line="${5:-}" \
-    'index($3, k) && $4 == kind && (line == "" || $2 == line) {print $col; exit}' "$1" 2>/dev/null
+# Key numbers from the recordings (TSV: 3 kernel, 4 kind, 8 per_request, 10 ratio).
+tsv_value() {  # file kernel-substring kind column
+  awk -F'\t' -v k="$2" -v kind="$3" -v col="$4" 'index($3, k) && $4 == kind {print $col; exit}' "$1" 2>/dev/null
 }
-line_of() { grep -n "$2" "$root/tests/gpu/$1" | head -1 | cut -d: -f1; }
-if [ -s "$R/fixtures/transpose.tsv" ]; then
-  t=$R/fixtures/transpose.tsv
-  nl=$(line_of profiler_transpose.cu "LINE naive")
-  add "naive store sectors/request" "$(tsv_value "$t" transpose_naive global_store 8 "$nl") (ideal $(tsv_value "$t" transpose_naive global_store 9 "$nl"); H200 ref 32 vs 4)"
-  add "naive load sectors/request" "$(tsv_value "$t" transpose_naive global_load 8 "$nl") (ref 4)"
-  add "tiled read n-way" "$(tsv_value "$t" transpose_tiled shared_load 10) (ref 32)"
-  add "padded worst ratio" "$(awk -F'\t' 'index($3,"transpose_padded") && $4 != "all" && $4 != "branch" && $10 != "" {if ($10 > m) m = $10} END {print m + 0}' "$t") (ref 1)"
+if [ -s "$profiles/transpose.tsv" ]; then
+  f=$profiles/transpose.tsv
+  add "naive store / load sectors per request" "$(tsv_value "$f" transpose_naive global_store 8) / $(tsv_value "$f" transpose_naive global_load 8) (H200 before: 32 / 4)"
+  add "tiled shared read n-way" "$(tsv_value "$f" transpose_tiled shared_load 10) (H200 before: 32)"
+  add "padded shared read n-way" "$(tsv_value "$f" transpose_padded shared_load 10) (H200 before: 1)"
 fi
-if [ -s "$R/fixtures/strided_copy.tsv" ]; then
-  s=$R/fixtures/strided_copy.tsv
-  add "strided load sectors/request 1/2/8" "$(tsv_value "$s" 'copy_strided<1>' global_load 8)/$(tsv_value "$s" 'copy_strided<2>' global_load 8)/$(tsv_value "$s" 'copy_strided<8>' global_load 8) (expect 4/8/32)"
+if [ -s "$profiles/strided_copy.tsv" ]; then
+  f=$profiles/strided_copy.tsv
+  add "strided load sectors/request 1/2/8" "$(tsv_value "$f" 'copy_strided<1>' global_load 8)/$(tsv_value "$f" 'copy_strided<2>' global_load 8)/$(tsv_value "$f" 'copy_strided<8>' global_load 8) (H200 before: 4/8/32)"
 fi
-if [ -s "$R/fixtures/bank_reduction.tsv" ]; then
-  r=$R/fixtures/bank_reduction.tsv
-  add "reduction shared-load n-way i/m/s" "$(tsv_value "$r" reduce_interleaved shared_load 10)/$(tsv_value "$r" reduce_modulo shared_load 10)/$(tsv_value "$r" reduce_sequential shared_load 10) (interleaved > 2)"
-  add "modulo branch divergent fraction" "$(tsv_value "$r" reduce_modulo branch 10 "$(line_of profiler_bank_reduction.cu 'LINE modulo')")"
+if [ -s "$profiles/bank_reduction.tsv" ]; then
+  add "interleaved reduction shared n-way" "$(tsv_value "$profiles/bank_reduction.tsv" reduce_interleaved shared_load 10) (H200 before: 3.58)"
 fi
 
-# --- GPU tests --------------------------------------------------------------------
-step "GPU tests"
-t=$(cap 120 45)
-if [ "$t" -lt 30 ]; then
-  skip "profiler GPU tests"
-else
-  filter=()
-  which="all cases"
-  if [ "$chosen" = whole-run ]; then
-    # Whole-run alone worked: the per-launch cases cannot pass, run the rest.
-    filter=(--test-case='*whole-run*,*kernel filter*')
-    which="whole-run cases"
-  elif [ -z "$chosen" ]; then
-    # Nothing worked: one case, for its logs and dumps; the time is better
-    # spent on the benchmark.
-    filter=(--test-case='transpose: the naive store*')
-    which="first case only"
-  fi
-  WARPLENS_GPU_OUT=$R timeout "$t" "$bin/profiler_gpu_tests" "${filter[@]}" >"$R/gpu_tests.log" 2>&1
-  rc=$?
-  add "profiler GPU tests ($which)" "$(doctest_result "$R/gpu_tests.log" $rc)"
-  while IFS= read -r l; do add "  gpu test" "$l"; done < <(
-    grep -a -A3 'ERROR\|FATAL' "$R/gpu_tests.log" | grep -a 'TEST CASE\|ERROR\|FATAL' | head -6)
-fi
-if [ -f "$R/profiler/notes.txt" ]; then
-  slow=$(grep -m1 'transpose_naive.*instrumented launch' "$R/profiler/notes.txt" | sed 's/.*instrumented launch //; s/x the mean.*//')
-  add "instrumented/clean launch (naive)" "${slow:-n/a}x"
-  clean=$(grep 'uninstrumented launches of the metrics pass' "$R/profiler/notes.txt" | sed 's/.*pass //; s/x activity.*//' | tr '\n' ' ')
-  add "clean launches vs no-metrics run" "${clean:-n/a}(want ~1)"
-fi
-
-# --- unit tests (waited for) and the CI tests on the new fixtures -------------------
-step "unit test results; CI tests on the new fixtures"
-wait_bounded "$unit_pid" "$(cap 60 45)"
-unit_pid=
-for t in unit_tests:"profiler unit tests (CPU)" cubin_store_tests:"cubin line mapping tests" \
-         sass_flush_tests:"SASS flush buffer tests" inject_pipeline_tests:"injection pipeline, fake CUPTI" \
-         inject_smoke_tests:"injection smoke test (no kernels)"; do
-  log=${t%%:*}
-  add "${t#*:}" "$(doctest_result "$R/$log.log" "$(cat "$R/$log.rc" 2>/dev/null || echo '?')")"
-done
+# --- CPU tests on the fresh recordings ----------------------------------------------------
+step "CPU unit tests on the fresh recordings"
 if [ "$recorded" = 3 ]; then
-  t=$(cap 60 30)
-  WARPLENS_PROFILE_FIXTURE_DIR=$R/fixtures timeout "$t" "$bin/profiler_unit_tests" >"$R/fixture_check.log" 2>&1
-  add "CI tests on the new fixtures" "$(doctest_result "$R/fixture_check.log" $?)"
+  t=$(cap 40 35)
+  # The nvcc build tests have nothing to do with the recordings (and take the longest).
+  WARPLENS_PROFILE_FIXTURE_DIR=$profiles timeout -k 5 "$t" "$bin/profiler_unit_tests" \
+    --test-case-exclude='single-file build*,a self-contained .cu builds*' \
+    >"$logs/unit_on_recordings.log" 2>&1
+  rc=$?
+  add "CPU tests on these recordings" "$(doctest_result "$logs/unit_on_recordings.log" $rc)"
+  [ $rc = 0 ] || script_rc=1
+else
+  add "CPU tests on these recordings" "not run: $recorded of 3 programs profiled"
 fi
 
-# --- overhead benchmark -------------------------------------------------------------
+# --- overhead benchmark (short) -------------------------------------------------------------
 step "overhead benchmark"
-wait_bounded "$bench_build_pid" "$(cap 30 10)"
+wait "$bench_build_pid" 2>/dev/null
 bench_build_pid=
-bench_cli_args=()
-for a in "${mode_args[@]}"; do bench_cli_args+=(--cli-arg "$a"); done
+t=$(cap 75 5)
 if [ ! -x "$work/bin/transpose" ]; then
   add "overhead benchmark" "program not built (see bench_build.log)"
+elif [ "$t" -lt 30 ]; then
+  add "overhead benchmark" "skipped: time budget"
 else
-  t=$(cap 90 15)
-  if [ "$t" -lt 35 ]; then
-    skip "bench transpose x1"
+  timeout -k 5 "$t" "$root/bench/profiler_overhead.sh" --runs 1 --cli "$cli" --label "transpose x1" \
+    --out "$OUT/profiler-bench.tsv" -- "$work/bin/transpose" 1 >"$logs/bench.log" 2>&1
+  if [ -s "$OUT/profiler-bench.tsv" ]; then
+    while IFS=$'\t' read -r label config secs xplain ncu_over ncu_first_over lines; do
+      [ "$label" = label ] && continue
+      if [ "$secs" = failed ]; then add "bench $config" "failed (see bench.log)"; continue; fi
+      add "bench $config" "$secs s = ${xplain}x plain; ncu/this ${ncu_over}, ncu-first/this ${ncu_first_over}; ${lines} line records"
+    done <"$OUT/profiler-bench.tsv"
   else
-    timeout "$t" "$root/bench/profiler_overhead.sh" --runs 3 --cli "$cli" "${bench_cli_args[@]}" \
-      --label "transpose x1" --out "$R/bench.tsv" -- "$work/bin/transpose" 1 >"$R/bench.log" 2>&1
+    add "overhead benchmark" "no result (see bench.log)"
   fi
-  t=$(cap 60 5)
-  if [ "$t" -lt 30 ]; then
-    skip "bench transpose x20"
-  else
-    timeout "$t" "$root/bench/profiler_overhead.sh" --runs 1 --cli "$cli" "${bench_cli_args[@]}" \
-      --label "transpose x20" --out "$R/bench.tsv" -- "$work/bin/transpose" 20 >>"$R/bench.log" 2>&1
-  fi
-fi
-if [ -s "$R/bench.tsv" ]; then
-  while IFS=$'\t' read -r label config secs xplain ncu_over ncu_first_over lines; do
-    [ "$label" = label ] && continue
-    case $config in
-      plain) add "bench $label plain" "$([ "$secs" = failed ] && echo "failed (see bench.log)" || echo "$secs s")" ;;
-      warplens-1pass|warplens)
-        verdict="goal 10x: vs ncu $(awk -v r="$ncu_over" 'BEGIN{print (r+0 >= 10 ? "met" : "NOT met")}')"
-        verdict+=", vs ncu-first $(awk -v r="$ncu_first_over" 'BEGIN{print (r+0 >= 10 ? "met" : "NOT met")}')"
-        [ "${lines:-0}" = 0 ] && verdict="no per-line data in its profile: not a like-for-like comparison"
-        add "bench $label $config" "${secs} s = ${xplain}x plain; ncu ${ncu_over}x slower, ncu-first ${ncu_first_over}x slower; ${lines} line records; $verdict" ;;
-      ncu|ncu-first) add "bench $label $config" "${secs} s = ${xplain}x plain" ;;
-    esac
-  done <"$R/bench.tsv"
-elif [ -x "$work/bin/transpose" ]; then
-  add "overhead benchmark" "no result (see bench.log)"
 fi

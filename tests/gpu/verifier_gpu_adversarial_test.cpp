@@ -4,6 +4,8 @@
 // rewarded as faster. The reason must be the defence aimed at that exploit.
 #include <doctest/doctest.h>
 
+#include <cstdio>
+
 #include "tests/gpu/verifier_gpu_support.h"
 
 using namespace warplens::verifier;
@@ -102,12 +104,25 @@ TEST_CASE("exploit: ignoring a parameter the original uses is rejected") {
   CHECK(ok);
 }
 
+// A hang reported as anything but "incorrect, did not finish" is wrong: the
+// kernel must really have spun (the candidate's stage time covers the run
+// deadline) and the child must have been ended then, not at its 30 s limit.
+bool rejected_as_hung(const Verdict& v, const char* where, std::string& detail) {
+  auto it = v.stage_ms.find("candidate");
+  double candidate_s = it == v.stage_ms.end() ? 0 : it->second / 1000;
+  char buf[96];
+  std::snprintf(buf, sizeof buf, " [candidate child %.1f s]", candidate_s);
+  detail = gist(v) + buf;
+  return v.status == VerdictStatus::Verified && v.level == -1 && !v.correct && !v.timing && has_flag(v, "hung") &&
+         mentions(v, "did not finish within ") && mentions(v, where) && candidate_s >= 1.0 && candidate_s < 25;
+}
+
 TEST_CASE("exploit: a kernel that never terminates is killed, and the GPU stays usable") {
-  Verdict v = scale_add_exploit("exploit_hang");
-  bool ok = v.status == VerdictStatus::Verified && v.level == -1 &&
-            (mentions(v, "did not finish") || mentions(v, "hung")) && v.wall_ms < 60000;
-  record("exploit_hang", "exploit", "-1, killed at the deadline", ok, gist(v), &v);
-  INFO(gist(v));
+  Verdict v = scale_add_exploit("exploit_hang", true);
+  std::string detail;
+  bool ok = rejected_as_hung(v, "on input set 0, run 1", detail);
+  record("exploit_hang", "exploit", "-1, did not finish (killed at the run deadline)", ok, detail, &v);
+  INFO(detail);
   CHECK(ok);
   // The next verification on the same GPU must work.
   Verdict after = verify_case("honest_after_hang", "scale_add", "scale_add", "honest_scale_add_launch_bounds",
@@ -116,6 +131,15 @@ TEST_CASE("exploit: a kernel that never terminates is killed, and the GPU stays 
   record("honest_after_hang", "honest", "passes right after the hang", usable, gist(after), &after);
   INFO(gist(after));
   CHECK(usable);
+}
+
+TEST_CASE("exploit: a kernel that hangs only once it is timed is killed at the deadline too") {
+  Verdict v = scale_add_exploit("exploit_hang_timed");
+  std::string detail;
+  bool ok = rejected_as_hung(v, "run (after passing every correctness run)", detail);
+  record("exploit_hang_timed", "exploit", "-1, did not finish in the warm-up/timed runs", ok, detail, &v);
+  INFO(detail);
+  CHECK(ok);
 }
 
 TEST_CASE("exploit: a kernel that behaves only while checked is caught in the timed runs") {

@@ -142,8 +142,8 @@ TEST_CASE("timer: work left on another stream is counted (warplens-replay timer-
   s.candidate_device_us = j["other_stream"]["device_us"].get<std::vector<double>>();
   bool outside = false;
   TimingEvidence t = summarize_timing(s, &outside);
-  fs::create_directories(env().out_dir / "fixtures");
-  std::ofstream(env().out_dir / "fixtures" / "timer_check.json") << j.dump(1);
+  fs::create_directories(fixture_path(""));
+  std::ofstream(fixture_path("timer_check.json")) << j.dump(1);
   // A stream-only timer would see almost nothing; the device-idle one sees the spin.
   bool ok = outside && t.basis == "device-idle" && t.candidate_stream.median_us < 0.2 * t.original_stream.median_us &&
             t.candidate.median_us > 0.8 * t.original_stream.median_us;

@@ -35,7 +35,10 @@ int main(int argc, char** argv) {
     if (!mkdtemp(tmpl.data())) return 1;
     e.out_dir = tmpl;
   }
-  e.work_dir = e.out_dir / "work";
+  // Large files (programs, captures, kept work directories) stay out of
+  // the output directory, which the GPU machine sends back.
+  if (const char* work = std::getenv("WARPLENS_VERIFIER_WORK"); work && *work) e.work_dir = work;
+  else e.work_dir = e.out_dir / "work";
   fs::create_directories(e.work_dir);
   DeviceProbe probe = probe_gpu(e.replay, e.work_dir);
   if (!probe.ok) {
@@ -44,8 +47,9 @@ int main(int argc, char** argv) {
   }
   e.device = probe.device;
   e.cases_dir = fs::path(WARPLENS_SOURCE_DIR) / "tests" / "gpu" / "verifier_cases";
-  std::fprintf(stderr, "[verifier-gpu] %s (%s, L2 %llu MiB); output in %s\n", e.device.name.c_str(),
-               e.device.arch.c_str(), static_cast<unsigned long long>(e.device.l2_bytes >> 20), e.out_dir.c_str());
+  std::fprintf(stderr, "[verifier-gpu] %s (%s, L2 %llu MiB); output in %s, work in %s\n", e.device.name.c_str(),
+               e.device.arch.c_str(), static_cast<unsigned long long>(e.device.l2_bytes >> 20), e.out_dir.c_str(),
+               e.work_dir.c_str());
   doctest::Context context(argc, argv);
   return context.run();
 }

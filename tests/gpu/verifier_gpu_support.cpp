@@ -18,6 +18,8 @@ Environment& env() {
   return e;
 }
 
+fs::path fixture_path(const std::string& sub) { return env().out_dir / "fixtures" / sub; }
+
 fs::path program(const std::string& name) {
   static std::map<std::string, fs::path> built;
   auto it = built.find(name);
@@ -45,12 +47,13 @@ fs::path program(const std::string& name) {
 }
 
 const CaptureRunResult& captured(const std::string& key, const std::string& program_name, const std::string& regex,
-                                 int launches, std::uint64_t max_bytes) {
+                                 int launches, std::uint64_t max_bytes, const std::vector<std::string>& args) {
   static std::map<std::string, CaptureRunResult> cache;
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
   CaptureRequest req;
   req.program = {program(program_name).string()};
+  req.program.insert(req.program.end(), args.begin(), args.end());
   req.kernel_regex = regex;
   req.max_launches = launches;
   req.max_bytes = max_bytes;
@@ -59,7 +62,7 @@ const CaptureRunResult& captured(const std::string& key, const std::string& prog
   CaptureRunResult r = capture_program(req);
   if (r.ok) {
     // The manifest (no blobs) is a fixture for the CI tests.
-    fs::path fixture = env().out_dir / "fixtures" / "captures" / (key + ".manifest.json");
+    fs::path fixture = fixture_path("captures") / (key + ".manifest.json");
     fs::create_directories(fixture.parent_path());
     std::error_code ec;
     fs::copy_file(req.out_dir / capture::kManifestFile, fixture, fs::copy_options::overwrite_existing, ec);
@@ -113,11 +116,11 @@ Verdict verify_case(const std::string& case_name, const std::string& capture_key
   }
   if (tweak) tweak(req);
   Verdict v = verify(req);
-  fs::path verdict_file = env().out_dir / "verdicts" / (case_name + ".json");
+  fs::path verdict_file = fixture_path("verdicts") / (case_name + ".json");
   fs::create_directories(verdict_file.parent_path());
   std::ofstream(verdict_file) << to_json_text(v);
   if (keep_fixture) {
-    fs::path dst = env().out_dir / "fixtures" / case_name;
+    fs::path dst = fixture_path("replays") / case_name;
     fs::create_directories(dst);
     std::error_code ec;
     for (const char* f : {"plan.json", "candidate.json", "reference.json"})

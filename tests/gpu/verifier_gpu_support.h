@@ -2,11 +2,18 @@
 // nvcc for this GPU, captures them through libwarplens_inject, runs verify()
 // on candidates, and records every verdict (JSON) and a summary row under
 // the output directory ($WARPLENS_VERIFIER_OUT, else a temporary one).
+//
+// The output directory holds only small files: summary.tsv, bench.tsv and
+// fixtures/ (what tests/fixtures/verifier/h200/ holds: verdicts/,
+// replays/<case>/, captures/<key>.manifest.json, capture_small/<key>/,
+// timer_check.json). Programs, captures and work directories, hundreds of
+// MB, go to the work directory ($WARPLENS_VERIFIER_WORK, else <out>/work).
 #pragma once
 
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "agent/verifier/capture_program.h"
 #include "agent/verifier/verifier.h"
@@ -15,8 +22,8 @@ namespace warplens::verifier::gpu {
 
 struct Environment {
   std::filesystem::path cases_dir;   // tests/gpu/verifier_cases
-  std::filesystem::path out_dir;     // verdicts/, fixtures/, summary.tsv, bench.tsv
-  std::filesystem::path work_dir;    // out_dir/work: programs, captures
+  std::filesystem::path out_dir;     // fixtures/, summary.tsv, bench.tsv (small files only)
+  std::filesystem::path work_dir;    // programs, captures, verify work directories (large)
   std::string replay;                // warplens-replay
   DeviceSummary device;
 };
@@ -24,13 +31,18 @@ struct Environment {
 // Set up once by main() (after the GPU probe).
 Environment& env();
 
+// Where the suite's fixtures go: <out>/fixtures/<sub>.
+std::filesystem::path fixture_path(const std::string& sub);
+
 // Compiles tests/gpu/verifier_cases/<name>.cu into an executable (once).
 std::filesystem::path program(const std::string& name);
 
-// Captures `program_name` (cached by `key`); the CaptureRunResult's error
-// and manifest tell what happened.
+// Captures `program_name` run with `args` (cached by `key`); the
+// CaptureRunResult's error and manifest tell what happened. The manifest
+// (no blobs) becomes fixtures/captures/<key>.manifest.json.
 const CaptureRunResult& captured(const std::string& key, const std::string& program_name, const std::string& regex,
-                                 int launches, std::uint64_t max_bytes = capture::kDefaultMaxBytes);
+                                 int launches, std::uint64_t max_bytes = capture::kDefaultMaxBytes,
+                                 const std::vector<std::string>& args = {});
 
 // A capture for `key` that the verify cases can use: the injection
 // library's (captured() above) when it worked, else a synthetic one written
@@ -41,8 +53,9 @@ bool ensure_capture(const std::string& key, const std::string& program_name, con
 std::filesystem::path capture_dir(const std::string& key);
 
 // verify() for candidates/<candidate>.cu against the case program's source.
-// The verdict is written to verdicts/<case_name>.json; `keep_fixture` also
-// copies the replay's plan and results to fixtures/<case_name>/ for CI.
+// The verdict is written to fixtures/verdicts/<case_name>.json;
+// `keep_fixture` also copies the replay's plan and results to
+// fixtures/replays/<case_name>/ for CI.
 Verdict verify_case(const std::string& case_name, const std::string& capture_key, const std::string& original,
                     const std::string& candidate, const std::string& kernel,
                     const std::function<void(VerifyRequest&)>& tweak = {}, bool keep_fixture = false);

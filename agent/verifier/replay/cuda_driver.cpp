@@ -1,7 +1,9 @@
 #include "agent/verifier/replay/cuda_driver.h"
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "agent/verifier/kernel_signature.h"
 
@@ -45,6 +47,22 @@ bool CudaError::sticky() const {
 
 void check(CUresult r, const char* what) {
   if (r != CUDA_SUCCESS) throw CudaError(r, what);
+}
+
+void wait_for_event(CUevent event, std::chrono::steady_clock::time_point since, double deadline_s,
+                    bool sleep_between_polls) {
+  const auto deadline = since + std::chrono::duration<double>(deadline_s);
+  for (unsigned polls = 0;; ++polls) {
+    CUresult r = cuEventQuery(event);
+    if (r == CUDA_SUCCESS) return;
+    if (r != CUDA_ERROR_NOT_READY) throw CudaError(r, "kernel execution");
+    if (std::chrono::steady_clock::now() > deadline) {
+      char limit[32];
+      std::snprintf(limit, sizeof limit, "%.1f s", deadline_s);
+      throw KernelHang(std::string("did not finish within ") + limit);
+    }
+    if (sleep_between_polls && polls > 64) std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
 }
 
 Context::Context() {

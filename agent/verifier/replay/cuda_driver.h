@@ -5,6 +5,7 @@
 
 #include <cuda.h>
 
+#include <chrono>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -24,6 +25,20 @@ struct CudaError : std::runtime_error {
 
 std::string error_name(CUresult r);  // "CUDA_ERROR_ILLEGAL_ADDRESS"
 void check(CUresult r, const char* what);
+
+// Thrown when a kernel run exceeds its deadline. The process must then end
+// without waiting for the GPU (the kernel may never finish).
+struct KernelHang : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Waits until `event` has completed, polling rather than blocking so that a
+// hung kernel cannot hang this process: throws KernelHang ("did not finish
+// within N s") once `deadline_s` have passed since `since`, CudaError when
+// the work before the event failed. `sleep_between_polls` trades a little
+// latency for an idle CPU (off where the wait is part of a timed run).
+void wait_for_event(CUevent event, std::chrono::steady_clock::time_point since, double deadline_s,
+                    bool sleep_between_polls = true);
 
 // The primary context of device 0 (after CUDA_VISIBLE_DEVICES), current on
 // the calling thread for the life of the object.

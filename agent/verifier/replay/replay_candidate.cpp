@@ -262,9 +262,12 @@ void check_candidate(const ReplayPlan& plan, const ReferenceResult& reference, C
   TimingSamples samples;
   samples.warmup = plan.warmup_runs;
   samples.l2_flush_bytes = timer.flush_bytes();
+  bool candidate_timing = false;  // whose timed run is in flight (for a hang)
+  int timing_run = -1;             // -1: warm-up
   auto timed = [&](ReplaySide& side) {
     restore(side);
-    return timer.time([&](CUstream s) { side.launch(s); });
+    candidate_timing = &side == &candidate_side;
+    return timer.time([&](CUstream s) { side.launch(s); }, plan.run_deadline_s);
   };
   std::vector<std::uint8_t> out;
   // Every timed candidate run is checked: a kernel that behaves only while
@@ -294,6 +297,7 @@ void check_candidate(const ReplayPlan& plan, const ReferenceResult& reference, C
     }
     bool good = true;
     for (int i = 0; i < plan.timed_runs && good; ++i) {
+      timing_run = i;
       // Alternate the order so neither side always runs first.
       for (int k = 0; k < 2 && good; ++k) {
         const bool candidate_turn = (i % 2 == 0) ? (k == 1) : (k == 0);
@@ -303,6 +307,21 @@ void check_candidate(const ReplayPlan& plan, const ReferenceResult& reference, C
         if (candidate_turn) good = check_timed_output(i);
       }
     }
+  } catch (const KernelHang& h) {
+    // A kernel that behaved while checked and never ends once timed. The
+    // original's runs finished within the same deadline while computing the
+    // reference; one that stalls now is stuck behind the candidate's work.
+    result.timed_out = true;
+    result.timing = samples;
+    std::string which = timing_run < 0 ? "warm-up run" : "timed run " + std::to_string(timing_run);
+    result.failure = candidate_timing
+                         ? "the candidate " + std::string(h.what()) + " in " + which + " (after passing every "
+                           "correctness run): treated as hung"
+                         : "the original's " + which + " " + h.what() + " after the candidate's run (the candidate "
+                           "left work running on the GPU): treated as hung";
+    finish();
+    on_hang();
+    throw;  // not reached: on_hang ends the process
   } catch (const CudaError& e) {
     result.fault = error_name(e.code);
     result.failure = std::string("the candidate failed while being timed: ") + e.what();

@@ -27,10 +27,10 @@ using namespace warplens;
 
 namespace {
 
-constexpr int kExitDone = 0;
-constexpr int kExitError = 2;
-constexpr int kExitHung = 3;
-constexpr int kExitUsage = 64;
+constexpr int kExitDone = verifier::kReplayExitDone;
+constexpr int kExitError = verifier::kReplayExitError;
+constexpr int kExitHung = verifier::kReplayExitHung;
+constexpr int kExitUsage = verifier::kReplayExitUsage;
 
 struct Args {
   std::string mode, plan, reference, out, cubin;

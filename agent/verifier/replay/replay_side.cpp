@@ -1,8 +1,6 @@
 #include "agent/verifier/replay/replay_side.h"
 
-#include <cstdio>
 #include <cstring>
-#include <thread>
 
 namespace warplens::replay {
 
@@ -73,20 +71,7 @@ void ReplaySide::launch(CUstream stream) {
 
 double ReplaySide::wait(CUstream stream, double deadline_s) {
   check(cuEventRecord(done_.get(), stream), "cuEventRecord");
-  const auto deadline = launched_at_ + std::chrono::duration<double>(deadline_s);
-  // Poll rather than block: a hung kernel must not hang this process.
-  for (unsigned spins = 0;; ++spins) {
-    CUresult r = cuEventQuery(done_.get());
-    if (r == CUDA_SUCCESS) break;
-    if (r != CUDA_ERROR_NOT_READY) throw CudaError(r, "kernel execution");
-    if (std::chrono::steady_clock::now() > deadline)
-    {
-      char limit[32];
-      std::snprintf(limit, sizeof limit, "%.1f s", deadline_s);
-      throw KernelHang(std::string("did not finish within ") + limit);
-    }
-    if (spins > 64) std::this_thread::sleep_for(std::chrono::microseconds(50));
-  }
+  wait_for_event(done_.get(), launched_at_, deadline_s);
   // Surface errors from work on other streams too (e.g. child grids).
   check(cuCtxSynchronize(), "kernel execution");
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - launched_at_).count();

@@ -17,12 +17,6 @@
 
 namespace warplens::replay {
 
-// Thrown when a kernel run exceeds its deadline. The process must then end
-// without waiting for the GPU (the kernel may never finish).
-struct KernelHang : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 class ReplaySide {
  public:
   ReplaySide(CUfunction f, const capture::LaunchRecord& launch, verifier::LaunchGeometry geometry);

@@ -1,5 +1,7 @@
 #include "agent/verifier/replay/replay_timer.h"
 
+#include <chrono>
+
 namespace warplens::replay {
 
 namespace {
@@ -13,14 +15,18 @@ std::uint64_t choose_flush_bytes(std::uint64_t l2_bytes, std::uint64_t requested
 Timer::Timer(std::uint64_t l2_bytes, std::uint64_t flush_bytes)
     : flush_bytes_(choose_flush_bytes(l2_bytes, flush_bytes)), flush_(flush_bytes_) {}
 
-TimedRun Timer::time(const std::function<void(CUstream)>& enqueue) {
+TimedRun Timer::time(const std::function<void(CUstream)>& enqueue, double deadline_s) {
   CUstream s = stream_.get();
   // A different value each time, so the writes cannot be elided.
   check(cuMemsetD32Async(flush_.ptr(), 0x5eed0000u + (counter_++ & 0xffffu), flush_bytes_ / 4, s), "L2 flush");
   check(cuCtxSynchronize(), "cuCtxSynchronize (before run)");
   check(cuEventRecord(start_.get(), s), "cuEventRecord(start)");
+  const auto enqueued = std::chrono::steady_clock::now();
   enqueue(s);
   check(cuEventRecord(end_.get(), s), "cuEventRecord(end)");
+  // Busy polling (no sleeps): the host notices the end as soon as
+  // cuCtxSynchronize would, so device_us keeps its meaning.
+  if (deadline_s > 0) wait_for_event(end_.get(), enqueued, deadline_s, false);
   check(cuCtxSynchronize(), "cuCtxSynchronize (after run)");
   check(cuEventRecord(device_end_.get(), s), "cuEventRecord(device end)");
   check(cuEventSynchronize(device_end_.get()), "cuEventSynchronize");

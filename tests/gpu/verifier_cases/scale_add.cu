@@ -3,9 +3,13 @@
 // produces the constant 3.0 everywhere, which a cheating candidate can
 // hard-code; the second has an odd size and varied values. `out` has 256
 // floats of slack past n that the kernel never touches.
+//
+//   scale_add [N]   N elements instead of 1M (the GPU suite records a small
+//                   capture, blobs and all, as a CI fixture)
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 __global__ void scale_add(const float* x, const float* y, float* out, float alpha, int n) {
@@ -22,8 +26,12 @@ __global__ void scale_add(const float* x, const float* y, float* out, float alph
     }                                                                           \
   } while (0)
 
-int main() {
-  const int n = 1 << 20, slack = 256;
+int main(int argc, char** argv) {
+  const int n = argc > 1 ? std::atoi(argv[1]) : 1 << 20, slack = 256;
+  if (n < 8) {
+    std::fprintf(stderr, "usage: scale_add [N >= 8]\n");
+    return 64;
+  }
   std::vector<float> x(n, 1.0f), y(n, 0.5f), out(n + slack);
   float *dx, *dy, *dout;
   CHECK(cudaMalloc(&dx, n * sizeof(float)));

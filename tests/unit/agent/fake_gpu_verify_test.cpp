@@ -4,9 +4,12 @@
 // CUPTI) is what tests/gpu/ runs on a GPU.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <map>
 
+#include "agent/verifier/tool_process.h"
 #include "agent/verifier/verifier.h"
 #include "tests/gpu/verifier_gpu_synthetic.h"
 #include "tests/unit/agent/verifier_test_support.h"
@@ -157,16 +160,78 @@ TEST_CASE("fake GPU: exploits are rejected for the right reason") {
   }
 }
 
+bool has_flag(const Verdict& v, const std::string& flag) {
+  return std::find(v.flags.begin(), v.flags.end(), flag) != v.flags.end();
+}
+
+// A hang must never come back as a pass: incorrect, level -1, no timing,
+// the deadline named, and well before the child process's own time limit.
+void check_hung(const Verdict& v, double seconds, const std::string& where) {
+  CHECK(v.status == VerdictStatus::Verified);
+  CHECK_FALSE(v.correct);
+  CHECK(v.level == -1);
+  CHECK(v.measured_level == -1);
+  CHECK_FALSE(v.timing);
+  CHECK_FALSE(v.offerable());
+  CHECK(has_flag(v, "hung"));
+  CHECK(mentions(v, "did not finish within "));
+  CHECK(mentions(v, where));
+  CHECK(seconds < 30);  // the run deadline (about 2 s), not the 60 s process limit
+}
+
 TEST_CASE("fake GPU: a hung candidate is killed at its deadline and the next verification works") {
   auto t0 = std::chrono::steady_clock::now();
   Verdict v = scale_add("exploit_hang");
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  CHECK(v.status == VerdictStatus::Verified);
-  CHECK(v.level == -1);
-  CHECK(mentions(v, "did not finish"));
-  CHECK(s < 40);
+  check_hung(v, s, "on input set 0, run 1");
   Verdict after = scale_add("honest_scale_add_launch_bounds");
   CHECK(after.correct);
+}
+
+TEST_CASE("fake GPU: a candidate that hangs only once it is timed is killed at the deadline too") {
+  auto t0 = std::chrono::steady_clock::now();
+  Verdict v = scale_add("exploit_hang_timed");
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  check_hung(v, s, "warm-up run");
+  // It passed every correctness run first: the evidence says so.
+  REQUIRE(v.input_sets.size() == 5);
+  for (const auto& set : v.input_sets) CHECK(set.passed);
+  CHECK(mentions(v, "after passing every correctness run"));
+}
+
+TEST_CASE("fake GPU: a candidate child that never ends is killed at its time limit: -1, hung") {
+  // The backstop behind the per-run deadline: a child stuck where no run
+  // deadline reaches it (here a stand-in for warplens-replay that sleeps in
+  // candidate mode; the reference and the GPU probe are the real replay's).
+  test::TempDir dir;
+  const fs::path real = self_executable_dir() / "warplens-replay";
+  REQUIRE(fs::exists(real));
+  const fs::path stuck = dir.path() / "replay-stuck-in-candidate";
+  {
+    std::ofstream out(stuck);
+    out << "#!/bin/sh\nif [ \"$1\" = candidate ]; then exec sleep 600; fi\nexec '" << real.string()
+        << "' \"$@\"\n";
+  }
+  fs::permissions(stuck, fs::perms::owner_all);
+  VerifyRequest r;
+  r.capture_dir = capture("scale_add");
+  r.original_source = kCases / "scale_add.cu";
+  r.candidate_source = kCases / "candidates" / "honest_scale_add_launch_bounds.cu";
+  r.kernel = "scale_add";
+  r.replay_binary = stuck.string();
+  r.timed_runs = 10;
+  r.timeout_s = 8;
+  auto t0 = std::chrono::steady_clock::now();
+  Verdict v = verify(r);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  MESSAGE("stuck child: level " << v.level << " " << (v.reasons.empty() ? v.error : v.reasons.front()));
+  CHECK(v.status == VerdictStatus::Verified);
+  CHECK_FALSE(v.correct);
+  CHECK(v.level == -1);
+  CHECK_FALSE(v.timing);
+  CHECK(has_flag(v, "hung"));
+  CHECK(mentions(v, "did not finish within 8 s and was killed"));
+  CHECK(s < 60);  // the 8 s limit plus the kill's grace, compiles and the reference
 }
 
 TEST_CASE("fake GPU: honest candidates pass, with recomputed grids") {
@@ -253,4 +318,48 @@ TEST_CASE("fake GPU: a capture that the original does not reproduce is refused")
   Verdict v = verify(r);
   CHECK(v.status == VerdictStatus::Error);
   CHECK(v.error.find("does not reproduce the captured outputs") != std::string::npos);
+}
+
+namespace {
+fs::path recorded_small_capture() { return test::recorded_fixtures_dir() / "capture_small" / "scale_add"; }
+bool have_recorded_small_capture() {
+  std::error_code ec;
+  return fs::exists(recorded_small_capture() / "manifest.json", ec);
+}
+}  // namespace
+
+TEST_CASE("fake GPU: the recorded H200 capture replays through the whole pipeline" *
+          doctest::skip(!have_recorded_small_capture())) {
+  // Bytes the H200 really read and wrote (scale_add, 2048 and 2045
+  // elements), through nvcc, both replay children and every check. The
+  // original must reproduce the GPU's outputs on the CPU stand-in (the
+  // reference child refuses the capture otherwise).
+  auto verify_on_recording = [](const std::string& candidate) {
+    VerifyRequest r;
+    r.capture_dir = recorded_small_capture();
+    r.original_source = kCases / "scale_add.cu";
+    r.candidate_source = kCases / "candidates" / candidate;
+    r.kernel = "scale_add";
+    r.timed_runs = 10;
+    r.timeout_s = 60;
+    Verdict v = verify(r);
+    MESSAGE(candidate << ": level " << v.level << " " << (v.reasons.empty() ? v.error : v.reasons.front()));
+    return v;
+  };
+  Verdict self = verify_on_recording("../scale_add.cu");
+  REQUIRE(self.status == VerdictStatus::Verified);
+  CHECK(self.correct);
+  REQUIRE(self.reproduction.size() == 2);
+  for (const auto& r : self.reproduction) CHECK(r.reproduced);
+
+  Verdict honest = verify_on_recording("honest_scale_add_vec4.cu");
+  CHECK(honest.correct);
+  REQUIRE(honest.input_sets.size() == 5);
+  CHECK(honest.input_sets[1].origin == "captured launch 1");
+
+  // Launch 0's output is the constant 3.0; launch 1's is not.
+  Verdict constant = verify_on_recording("exploit_constant.cu");
+  CHECK(constant.level == -1);
+  CHECK(constant.input_sets.at(0).passed);
+  CHECK_FALSE(constant.input_sets.at(1).passed);
 }

@@ -1,16 +1,29 @@
 // The verdict logic on what the H200 actually produced: fixtures written by
-// tests/gpu/run_verifier_h200.sh ($OUT/fixtures, copied to
-// tests/fixtures/verifier/h200/). For each recorded replay (plan, candidate
-// result, verdict) the verdict is re-assembled from the raw results and must
-// agree with the one recorded; recorded capture manifests must parse and
-// say what the GPU suite checked. Skipped until fixtures are recorded.
+// tests/gpu/run_verifier_h200.sh (fixtures/ in its tarball, installed into
+// tests/fixtures/verifier/h200/ by tests/gpu/install_verifier_fixtures.sh):
+//
+//   replays/<case>/   plan.json, reference.json, candidate.json, verdict.json
+//   verdicts/<case>.json               every verdict of the GPU suite
+//   captures/<key>.manifest.json       capture manifests (no blobs)
+//   capture_small/scale_add/           one whole capture (the fake-driver
+//                                      tests replay it)
+//
+// For each recorded replay the verdict is re-assembled from the raw results
+// and must agree with the one recorded; every recorded verdict must parse
+// and say what its case expects; recorded manifests must hold what the GPU
+// suite checked. Skipped until fixtures are recorded.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
+#include <set>
+#include <sstream>
 
 #include "agent/verifier/replay_protocol.h"
 #include "agent/verifier/verdict_builder.h"
 #include "profiler/capture_format.h"
+#include "tests/unit/agent/verifier_test_support.h"
 
 namespace fs = std::filesystem;
 using namespace warplens;
@@ -18,26 +31,41 @@ using namespace warplens::verifier;
 
 namespace {
 
-fs::path recorded_dir() { return fs::path(WARPLENS_SOURCE_DIR) / "tests" / "fixtures" / "verifier" / "h200"; }
-bool have_recordings() {
-  std::error_code ec;
-  return fs::is_directory(recorded_dir(), ec);
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+bool mentions(const Verdict& v, const std::string& text) {
+  for (const auto& r : v.reasons)
+    if (r.find(text) != std::string::npos) return true;
+  return false;
+}
+
+bool has_flag(const Verdict& v, const std::string& flag) {
+  return std::find(v.flags.begin(), v.flags.end(), flag) != v.flags.end();
+}
+
+template <class T>
+T param_value(const capture::LaunchRecord& l, int index) {
+  T v{};
+  std::memcpy(&v, l.param_buffer.data() + l.params.at(static_cast<std::size_t>(index)).offset, sizeof v);
+  return v;
 }
 
 }  // namespace
 
 TEST_CASE("recorded H200 replays: the verdict re-assembles from the raw results" *
-          doctest::skip(!have_recordings())) {
+          doctest::skip(!test::have_recorded_fixtures())) {
+  const fs::path dir = test::recorded_fixtures_dir() / "replays";
+  REQUIRE(fs::is_directory(dir));
   int replays = 0;
-  for (const auto& entry : fs::directory_iterator(recorded_dir())) {
-    fs::path dir = entry.path();
-    if (!fs::exists(dir / "candidate.json") || !fs::exists(dir / "plan.json") || !fs::exists(dir / "verdict.json"))
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const fs::path d = entry.path();
+    if (!fs::exists(d / "candidate.json") || !fs::exists(d / "plan.json") || !fs::exists(d / "verdict.json"))
       continue;
     ++replays;
-    INFO("fixture " << dir.filename().string());
-    ReplayPlan plan = parse_replay_plan(read_text_file(dir / "plan.json"));
-    CandidateResult c = parse_candidate_result(read_text_file(dir / "candidate.json"));
-    Verdict recorded = parse_verdict(read_text_file(dir / "verdict.json"));
+    INFO("fixture " << d.filename().string());
+    ReplayPlan plan = parse_replay_plan(read_text_file(d / "plan.json"));
+    CandidateResult c = parse_candidate_result(read_text_file(d / "candidate.json"));
+    Verdict recorded = parse_verdict(read_text_file(d / "verdict.json"));
     REQUIRE(recorded.status == VerdictStatus::Verified);
 
     Verdict v;
@@ -58,16 +86,211 @@ TEST_CASE("recorded H200 replays: the verdict re-assembles from the raw results"
       CHECK(v.timing->outputs_checked == c.timing->outputs_checked);
     }
     // What the H200 said about each exploit class stays true of the logic.
-    std::string name = dir.filename().string();
-    if (name.rfind("exploit_", 0) == 0) CHECK(v.level == -1);
-    if (name.rfind("honest_", 0) == 0) CHECK(v.correct);
+    std::string name = d.filename().string();
+    if (starts_with(name, "exploit_")) CHECK(v.level == -1);
+    if (starts_with(name, "honest_")) CHECK(v.correct);
+    if (starts_with(name, "exploit_hang")) {
+      // The replay's own account of a hang: incorrect however the rest reads.
+      CHECK(c.timed_out);
+      CHECK_FALSE(c.correct);
+      CHECK(c.failure.find("did not finish within ") != std::string::npos);
+    }
   }
   CHECK(replays > 0);
 }
 
+namespace {
+
+// Every verdict the GPU suite writes (tests/gpu/verifier_gpu_*_test.cpp): a
+// recording without one of them is incomplete, and fails below.
+const char* const kSuiteVerdicts[] = {
+    "exploit_constant", "exploit_half_output", "exploit_unwritten", "exploit_mutates_input",
+    "exploit_out_of_bounds", "exploit_other_stream", "exploit_hardcoded_n", "exploit_ignores_alpha",
+    "exploit_hang", "exploit_hang_timed", "exploit_stateful", "exploit_race", "exploit_half_precision",
+    "honest_after_hang", "honest_scale_add_launch_bounds", "honest_scale_add_vec4",
+    "honest_scale_add_two_shapes", "honest_transpose_tiled", "honest_transpose_padded", "honest_transpose_16x16",
+    "honest_row_sum_shuffle", "honest_scale_span", "honest_add_one_managed", "identity_transpose",
+    "honest_transpose_padded_vs_pytorch"};
+
+// What a recorded verdict must say for its case; one line per broken
+// expectation (none: as expected). An exploit that is offered, a hang
+// reported as anything but a hang, an honest candidate rejected: each is a
+// regression of the verifier, recorded on the GPU, and fails CI.
+std::vector<std::string> verdict_regressions(const std::string& name, const Verdict& v) {
+  std::vector<std::string> out;
+  auto expect = [&](bool ok, const std::string& what) {
+    if (!ok) out.push_back(name + ": " + what);
+  };
+  expect(v.status == VerdictStatus::Verified, "not verified (" + v.error + ")");
+  expect(!v.reproduce.empty(), "no reproduce command");
+  if (starts_with(name, "exploit_")) {
+    expect(!v.offerable(), "an exploit would be offered (level " + std::to_string(v.level) + ")");
+    // Work hidden on another stream is correct: it must only not win.
+    if (name == "exploit_other_stream") expect(v.level <= 1, "hidden work rewarded as faster");
+    else expect(v.level == -1, "an exploit accepted at level " + std::to_string(v.level));
+  }
+  if (starts_with(name, "exploit_hang")) {
+    // A hang reported as a pass (H200 run 2: "correct; 1.02x") fails here.
+    expect(!v.correct, "a hang reported as correct");
+    expect(has_flag(v, "hung"), "a hang without the `hung` flag");
+    expect(mentions(v, "did not finish within "), "a hang without its deadline in the reasons");
+    expect(!v.timing, "a hang with timing");
+  }
+  if (starts_with(name, "honest_")) {
+    expect(v.correct && v.level >= 1, "an honest candidate rejected (level " + std::to_string(v.level) + ")");
+    bool sets = v.input_sets.size() >= 5;
+    for (const auto& s : v.input_sets) sets = sets && s.passed;
+    expect(sets, "fewer than 5 input sets, or one failed");
+    expect(v.timing && v.timing->candidate.runs >= 30 && v.timing->outputs_checked == v.timing->candidate.runs,
+           "not timed over at least 30 runs with every output checked");
+  }
+  if (name == "identity_transpose") expect(v.level == 1, "the original against itself is not level 1");
+  return out;
+}
+
+// The recorded summary.tsv's rows that did not come out as expected
+// (capture rows included: a capture that failed on the GPU fails CI).
+std::vector<std::string> summary_rows_wrong(const std::string& tsv) {
+  std::vector<std::string> out;
+  std::istringstream in(tsv);
+  std::string line;
+  bool header = true;
+  while (std::getline(in, line)) {
+    if (header || line.empty()) {
+      header = false;
+      continue;
+    }
+    std::vector<std::string> cols;
+    std::istringstream row(line);
+    for (std::string c; std::getline(row, c, '\t');) cols.push_back(c);
+    if (cols.size() < 4 || cols[3] != "ok") out.push_back(line.substr(0, 200));
+  }
+  return out;
+}
+
+// A verdict as the GPU suite records it for an honest candidate.
+Verdict honest_verdict() {
+  Verdict v;
+  v.status = VerdictStatus::Verified;
+  v.correct = true;
+  v.level = v.measured_level = 2;
+  v.reproduce = "warplens verify ...";
+  v.input_sets.resize(5);
+  for (auto& s : v.input_sets) s.passed = s.checked = true;
+  v.timing.emplace();
+  v.timing->candidate.runs = 30;
+  v.timing->outputs_checked = 30;
+  return v;
+}
+
+Verdict hang_verdict() {
+  Verdict v;
+  v.status = VerdictStatus::Verified;
+  v.reproduce = "warplens verify ...";
+  v.reasons = {"the candidate did not finish within 2.0 s on input set 0, run 1"};
+  v.flags = {"hung"};
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("recorded-verdict expectations catch each kind of regression") {
+  CHECK(verdict_regressions("honest_scale_add_vec4", honest_verdict()).empty());
+  CHECK(verdict_regressions("exploit_hang", hang_verdict()).empty());
+
+  SUBCASE("an exploit accepted") {
+    Verdict v = honest_verdict();  // correct and faster: what an exploit that fools the checks looks like
+    auto r = verdict_regressions("exploit_constant", v);
+    REQUIRE(r.size() == 2);
+    CHECK(r[0] == "exploit_constant: an exploit would be offered (level 2)");
+    CHECK(r[1] == "exploit_constant: an exploit accepted at level 2");
+    v.level = 1;
+    CHECK(verdict_regressions("exploit_constant", v).size() == 1);
+    CHECK(verdict_regressions("exploit_other_stream", v).empty());
+  }
+  SUBCASE("a hang reported as a pass (H200 run 2)") {
+    Verdict v = honest_verdict();
+    v.level = v.measured_level = 1;
+    auto r = verdict_regressions("exploit_hang", v);
+    CHECK(std::find(r.begin(), r.end(), "exploit_hang: a hang reported as correct") != r.end());
+    CHECK(std::find(r.begin(), r.end(), "exploit_hang: a hang without the `hung` flag") != r.end());
+    CHECK(std::find(r.begin(), r.end(), "exploit_hang: a hang with timing") != r.end());
+  }
+  SUBCASE("an honest candidate rejected") {
+    Verdict v = honest_verdict();
+    v.correct = false;
+    v.level = -1;
+    v.input_sets[3].passed = false;
+    CHECK(verdict_regressions("honest_transpose_tiled", v).size() == 2);
+  }
+  SUBCASE("an honest candidate timed without checking every output") {
+    Verdict v = honest_verdict();
+    v.timing->outputs_checked = 10;
+    CHECK(verdict_regressions("honest_transpose_tiled", v).size() == 1);
+  }
+  SUBCASE("a verification that never ran") {
+    Verdict v;
+    v.status = VerdictStatus::Error;
+    v.error = "nvcc not found";
+    auto r = verdict_regressions("exploit_race", v);
+    REQUIRE_FALSE(r.empty());
+    CHECK(r[0] == "exploit_race: not verified (nvcc not found)");
+  }
+  SUBCASE("a summary row that came out wrong") {
+    const std::string tsv =
+        "case\tkind\texpected\tresult\tlevel\tmeasured\tverify_s\tdetail\n"
+        "exploit_constant\texploit\t-1\tok\t-1\t-1\t1.20\tlevel -1\n"
+        "capture-driver-api\tcapture\t3 launches\tWRONG\t-\t-\t-\trefused: the launch call itself failed\n";
+    auto r = summary_rows_wrong(tsv);
+    REQUIRE(r.size() == 1);
+    CHECK(starts_with(r[0], "capture-driver-api"));
+  }
+}
+
+TEST_CASE("recorded H200 verdicts: every case of the suite, each as its case expects" *
+          doctest::skip(!test::have_recorded_fixtures())) {
+  const fs::path dir = test::recorded_fixtures_dir() / "verdicts";
+  REQUIRE(fs::is_directory(dir));
+  std::set<std::string> seen;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".json") continue;
+    const std::string name = entry.path().stem().string();
+    seen.insert(name);
+    INFO("verdict " << name);
+    const std::string text = read_text_file(entry.path());
+    Verdict v = parse_verdict(text);
+    // The format round-trips: what warplens writes, it reads back the same.
+    CHECK(to_json_text(parse_verdict(to_json_text(v))) == to_json_text(v));
+    for (const auto& problem : verdict_regressions(name, v)) FAIL_CHECK(problem);
+  }
+  for (const char* name : kSuiteVerdicts) {
+    INFO("verdict " << name);
+    CHECK_MESSAGE(seen.count(name) == 1, "the recording has no verdict for " << name);
+  }
+}
+
+TEST_CASE("recorded H200 summary: every row of the GPU suite came out as expected" *
+          doctest::skip(!test::have_recorded_fixtures())) {
+  const fs::path summary = test::recorded_fixtures_dir() / "summary.tsv";
+  REQUIRE_MESSAGE(fs::exists(summary), "no summary.tsv in " << summary.parent_path());
+  const std::string tsv = read_text_file(summary);
+  for (const auto& row : summary_rows_wrong(tsv)) FAIL_CHECK("not as expected on the GPU: " << row);
+  // Every row the suite writes is there (a test that stopped early writes none).
+  std::set<std::string> rows;
+  std::istringstream in(tsv);
+  for (std::string line; std::getline(in, line);) rows.insert(line.substr(0, line.find('\t')));
+  std::vector<std::string> expected(std::begin(kSuiteVerdicts), std::end(kSuiteVerdicts));
+  std::replace(expected.begin(), expected.end(), std::string("honest_transpose_padded_vs_pytorch"),
+               std::string("pytorch_level3_transpose"));
+  for (const char* row : {"capture-runtime-launch", "capture-k-launches", "capture-driver-api", "capture-memory-kinds",
+                          "capture-size-cap", "capture-small-fixture", "timer_other_stream"})
+    expected.push_back(row);
+  for (const auto& row : expected) CHECK_MESSAGE(rows.count(row) == 1, "summary.tsv has no row " << row);
+}
+
 TEST_CASE("recorded H200 capture manifests parse and hold what the GPU suite checked" *
-          doctest::skip(!have_recordings())) {
-  fs::path dir = recorded_dir() / "captures";
+          doctest::skip(!test::have_recorded_fixtures())) {
+  const fs::path dir = test::recorded_fixtures_dir() / "captures";
   REQUIRE(fs::is_directory(dir));
   int manifests = 0;
   for (const auto& entry : fs::directory_iterator(dir)) {
@@ -94,9 +317,51 @@ TEST_CASE("recorded H200 capture manifests parse and hold what the GPU suite che
       CHECK(managed);
       CHECK_FALSE(m.refusals.empty());
     } else if (key == "driver_launch") {
-      REQUIRE(m.launches.size() == 3);
-      CHECK(m.launches[2].api.rfind("cuLaunchKernelEx", 0) == 0);
+      // kernelParams, the packed `extra` buffer, cuLaunchKernelEx: a = 2, 3, 4.
+      REQUIRE(m.launches.size() >= 3);
+      CHECK_FALSE(starts_with(m.launches[1].api, "cuLaunchKernelEx"));
+      CHECK(starts_with(m.launches[2].api, "cuLaunchKernelEx"));
+      for (int l = 0; l < 3; ++l) {
+        CHECK(param_value<float>(m.launches[static_cast<std::size_t>(l)], 0) == 2.0f + static_cast<float>(l));
+        CHECK(m.launches[static_cast<std::size_t>(l)].pointers.size() == 2);
+        CHECK(m.launches[static_cast<std::size_t>(l)].param_buffer.size() == 28);
+      }
+      // The fourth launch's `extra` size has tail padding (32): refused by
+      // the driver, and by capture naming the driver's error; or accepted,
+      // and captured like the others.
+      if (m.launches.size() == 3) {
+        REQUIRE(m.refusals.size() == 1);
+        CHECK(m.refusals[0].sequence == 3);
+        CHECK(m.refusals[0].reason.find("the launch call itself failed with CUDA_ERROR_") != std::string::npos);
+      } else {
+        CHECK(m.launches.size() == 4);
+        CHECK(m.refusals.empty());
+      }
+    } else if (key == "scale_add_small") {
+      REQUIRE(m.launches.size() == 2);
+      CHECK(param_value<int>(m.launches[0], 4) == 2048);
+      CHECK(param_value<int>(m.launches[1], 4) == 2045);
     }
   }
   CHECK(manifests > 0);
+}
+
+TEST_CASE("recorded H200 small capture: whole, every blob matching its hash" *
+          doctest::skip(!test::have_recorded_fixtures())) {
+  const fs::path dir = test::recorded_fixtures_dir() / "capture_small" / "scale_add";
+  REQUIRE(fs::is_directory(dir));
+  capture::CaptureManifest m = capture::load_capture(dir);
+  REQUIRE(m.launches.size() == 2);
+  for (const auto& l : m.launches)
+    for (const auto& a : l.allocations) {
+      // read_blob checks the size and the content hash.
+      CHECK(capture::read_blob(dir, a.before_blob, a.bytes, a.before_hash).size() == a.bytes);
+      CHECK(capture::read_blob(dir, a.after_blob, a.bytes, a.after_hash).size() == a.bytes);
+    }
+  // Launch 0 wrote 3.0 everywhere (alpha 2.5, x 1, y 0.5): the GPU's bytes.
+  const auto& out = m.launches[0].allocations[2];
+  auto after = capture::read_blob(dir, out.after_blob, out.bytes, out.after_hash);
+  float first = 0;
+  std::memcpy(&first, after.data(), sizeof first);
+  CHECK(first == 3.0f);
 }

@@ -2,6 +2,7 @@
 // real capture_format API, temporary directories.
 #pragma once
 
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -93,6 +94,20 @@ inline capture::CaptureManifest write_scale_add_capture(const std::filesystem::p
   m.complete = true;
   save_manifest(dir, m);
   return m;
+}
+
+// What tests/gpu/run_verifier_h200.sh recorded on the H200
+// (tests/fixtures/verifier/h200/, installed from its tarball by
+// tests/gpu/install_verifier_fixtures.sh), or $WARPLENS_VERIFIER_FIXTURES:
+// the script points the CI tests at a run's own fixtures before they are
+// committed.
+inline std::filesystem::path recorded_fixtures_dir() {
+  if (const char* dir = std::getenv("WARPLENS_VERIFIER_FIXTURES"); dir && *dir) return dir;
+  return std::filesystem::path(WARPLENS_SOURCE_DIR) / "tests" / "fixtures" / "verifier" / "h200";
+}
+inline bool have_recorded_fixtures() {
+  std::error_code ec;
+  return std::filesystem::is_directory(recorded_fixtures_dir(), ec);
 }
 
 inline const char* kScaleAddSource = R"(

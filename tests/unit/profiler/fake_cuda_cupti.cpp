@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <mutex>
 
@@ -31,6 +32,13 @@ struct State {
   bool enabled = false;
   std::vector<PendingValue> pending;          // one record per (PC, metric)
   Values values = Values::Real;
+  // Activity API
+  CUpti_BuffersCallbackRequestFunc buffer_requested = nullptr;
+  CUpti_BuffersCallbackCompleteFunc buffer_completed = nullptr;
+  bool tracing_kernels = false;
+  std::vector<CUpti_ActivityKernel10> kernel_records;  // not yet handed over
+  std::deque<std::string> names;                     // keeps the records' names alive
+  std::uint64_t clock_ns = 1'000'000;
 };
 
 State& state() {
@@ -60,6 +68,10 @@ void reset() {
   s.configured = s.enabled = false;
   s.pending.clear();
   s.values = Values::Real;
+  s.buffer_requested = nullptr;
+  s.buffer_completed = nullptr;
+  s.tracing_kernels = false;
+  s.kernel_records.clear();
 }
 
 void define_kernel(const std::string& function, std::vector<Instruction> instructions) {
@@ -72,10 +84,28 @@ void set_values(Values v) {
   state().values = v;
 }
 
-void run(const std::string& function) {
+void run(const std::string& function, std::uint32_t correlation_id) {
   State& s = state();
   std::lock_guard lock(s.mu);
   log_call("run " + function);
+  if (s.tracing_kernels) {
+    CUpti_ActivityKernel10 k{};
+    k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+    k.start = s.clock_ns;
+    k.end = k.start + (s.enabled ? 350'000 : 35'000);
+    s.clock_ns = k.end + 1000;
+    k.gridX = k.gridY = 64;
+    k.gridZ = 1;
+    k.blockX = k.blockY = 32;
+    k.blockZ = 1;
+    k.registersPerThread = 16;
+    k.streamId = 7;
+    k.deviceId = 0;
+    k.correlationId = correlation_id;
+    s.names.push_back(function);
+    k.name = s.names.back().c_str();
+    s.kernel_records.push_back(k);
+  }
   if (!s.enabled) return;
   for (const Instruction& in : s.kernels[function]) {
     for (const auto& [metric, value] : in.metrics) {
@@ -135,14 +165,47 @@ CUptiResult CUPTIAPI cuptiEnableDomain(uint32_t, CUpti_SubscriberHandle, CUpti_C
   return CUPTI_SUCCESS;
 }
 
-CUptiResult CUPTIAPI cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc,
-                                                    CUpti_BuffersCallbackCompleteFunc) {
+CUptiResult CUPTIAPI cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc requested,
+                                                    CUpti_BuffersCallbackCompleteFunc completed) {
+  std::lock_guard lock(state().mu);
+  state().buffer_requested = requested;
+  state().buffer_completed = completed;
   return CUPTI_SUCCESS;
 }
-CUptiResult CUPTIAPI cuptiActivityEnable(CUpti_ActivityKind) { return CUPTI_SUCCESS; }
-CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t) { return CUPTI_SUCCESS; }
-CUptiResult CUPTIAPI cuptiActivityGetNextRecord(uint8_t*, size_t, CUpti_Activity**) {
-  return CUPTI_ERROR_MAX_LIMIT_REACHED;
+CUptiResult CUPTIAPI cuptiActivityEnable(CUpti_ActivityKind kind) {
+  std::lock_guard lock(state().mu);
+  fake_gpu::log_call("cuptiActivityEnable");
+  if (kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) state().tracing_kernels = true;
+  return CUPTI_SUCCESS;
+}
+// Hands every pending kernel record over in one buffer (records of one
+// type, laid out back to back, as GetNextRecord below walks them).
+CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t) {
+  std::vector<CUpti_ActivityKernel10> records;
+  CUpti_BuffersCallbackRequestFunc requested = nullptr;
+  CUpti_BuffersCallbackCompleteFunc completed = nullptr;
+  {
+    std::lock_guard lock(state().mu);
+    fake_gpu::log_call("cuptiActivityFlushAll");
+    records.swap(state().kernel_records);
+    requested = state().buffer_requested;
+    completed = state().buffer_completed;
+  }
+  if (records.empty() || !requested || !completed) return CUPTI_SUCCESS;
+  uint8_t* buffer = nullptr;
+  size_t size = 0, max_records = 0;
+  requested(&buffer, &size, &max_records);
+  const size_t bytes = records.size() * sizeof(CUpti_ActivityKernel10);
+  if (!buffer || size < bytes) return CUPTI_ERROR_INVALID_PARAMETER;
+  std::memcpy(buffer, records.data(), bytes);
+  completed(nullptr, 0, buffer, size, bytes);  // the library frees the buffer
+  return CUPTI_SUCCESS;
+}
+CUptiResult CUPTIAPI cuptiActivityGetNextRecord(uint8_t* buffer, size_t valid, CUpti_Activity** record) {
+  uint8_t* next = *record ? reinterpret_cast<uint8_t*>(*record) + sizeof(CUpti_ActivityKernel10) : buffer;
+  if (next + sizeof(CUpti_ActivityKernel10) > buffer + valid) return CUPTI_ERROR_MAX_LIMIT_REACHED;
+  *record = reinterpret_cast<CUpti_Activity*>(next);
+  return CUPTI_SUCCESS;
 }
 CUptiResult CUPTIAPI cuptiActivityGetNumDroppedRecords(CUcontext, uint32_t, size_t* dropped) {
   *dropped = 0;

@@ -11,6 +11,11 @@
 // malloc'd, the caller frees them) and clears them, Disable drops what was
 // not flushed. Every call is logged in order, so tests can check the
 // sequence the library follows.
+//
+// The Activity API: once CONCURRENT_KERNEL is enabled, each run() becomes a
+// CUpti_ActivityKernel10 record (64 x 64 blocks of 32 x 32 threads, 35 us,
+// ten times that when SASS metrics are enabled), handed to the library's
+// buffer callbacks at cuptiActivityFlushAll, as CUPTI does.
 #pragma once
 
 #include <cstdint>
@@ -36,12 +41,14 @@ void reset();
 // Defines a kernel (mangled name) of the module the test "loads".
 void define_kernel(const std::string& function, std::vector<Instruction> instructions);
 void set_values(Values v);
-// The driver runs `function` now: counted when SASS metrics are enabled.
-void run(const std::string& function);
+// The driver runs `function` now: counted when SASS metrics are enabled,
+// traced when the Activity API is; `correlation_id` is the launch call's.
+void run(const std::string& function, std::uint32_t correlation_id = 0);
 // The calls so far: "cuptiProfilerInitialize", "cuptiSassMetricsSetConfig",
 // "cuptiSassMetricsEnable", "cuptiSassMetricsDisable",
 // "cuptiSassMetricsGetDataProperties", "cuptiSassMetricsFlushData",
-// "cuCtxSynchronize", "run <function>", plus what the test adds with note().
+// "cuCtxSynchronize", "cuptiActivityEnable", "run <function>", plus what
+// the test adds with note().
 const std::vector<std::string>& calls();
 void note(const std::string& event);
 // Index of the first call equal to `event` (-1: none).

@@ -63,7 +63,10 @@ struct Run {
   std::uint32_t correlation = 0;
   char cubin[64] = "not really a cubin, but the fake only needs bytes";
 
-  explicit Run(SassSetup setup, SassMode mode = SassMode::PerLaunch, int metric_launches = 1) {
+  // The metrics pass by default (SASS metrics on, the Activity API off, as
+  // the runner sets it); `metrics` / `activity` make the other passes.
+  explicit Run(SassSetup setup, SassMode mode = SassMode::PerLaunch, int metric_launches = 1,
+               bool metrics = true, bool activity = false) {
     fake_gpu::reset();
     define_kernels();
     InjectionConfig c;
@@ -72,7 +75,11 @@ struct Run {
     c.sass_setup = setup;
     c.settings.sass_mode = mode;
     c.settings.metric_launches = metric_launches;
+    c.settings.metrics = metrics;
+    c.activity = activity;
+    c.pass = metrics ? "metrics" : "timing";
     session = std::make_unique<inject::ProfilingSession>(c);
+    session->start_activity();  // as InitializeInjection does
   }
 
   void context_created() {
@@ -107,7 +114,7 @@ struct Run {
     cb.data = &d;
     d.callbackSite = cb.site = CUPTI_API_ENTER;
     session->on_launch(cb);
-    fake_gpu::run(kernel);
+    fake_gpu::run(kernel, d.correlationId);
     d.callbackSite = cb.site = CUPTI_API_EXIT;
     session->on_launch(cb);
   }
@@ -273,4 +280,91 @@ TEST_CASE("the dump holds every raw record of every flush, with the configured i
   std::size_t rows = 0;
   for (std::size_t at = dump.find("\n1\t"); at != std::string::npos; at = dump.find("\n1\t", at + 1)) ++rows;
   CHECK(rows == 13);
+}
+
+TEST_CASE("the metrics pass leaves the Activity API off and describes the device from the driver") {
+  Run r(SassSetup::Context);
+  r.context_created();
+  r.module_loaded();
+  r.launch(kNaive);
+  r.launch(kNaive);
+  r.launch(kCopy);
+  Profile p = r.finish();
+  CHECK(fake_gpu::first("cuptiActivityEnable") == -1);
+  CHECK(fake_gpu::first("cuptiActivityFlushAll") == -1);
+  // The device, although its chip was learnt (at context creation) before
+  // any launch: the second H200 run wrote a device with a chip and nothing else.
+  REQUIRE(p.devices.size() == 1);
+  CHECK(p.devices[0].name == "Fake H200");
+  CHECK(p.devices[0].arch() == "sm_90");
+  CHECK(p.devices[0].sm_count == 132);
+  CHECK(p.devices[0].peak_bandwidth_gbs > 4000);
+  CHECK(p.devices[0].chip == "GH100");
+  // Kernels from the launch callbacks: counts, no launch records or durations.
+  REQUIRE(p.kernels.size() == 2);
+  const Kernel* naive = p.find_kernel(kNaive);
+  const Kernel* copy = p.find_kernel(kCopy);
+  REQUIRE(naive);
+  REQUIRE(copy);
+  CHECK(naive->launch_count == 2);
+  CHECK(naive->metric_launches == 1);
+  CHECK(naive->launches.empty());
+  CHECK(naive->timing.launches == 0);
+  CHECK(copy->launch_count == 1);
+  CHECK(copy->metric_launches == 1);
+  CHECK(line_record(p, kNaive, 25, LineKind::GlobalStore));
+  CHECK_FALSE(p.has_warning("sass-with-activity"));
+  CHECK(p.memcpy.host_to_device.count == 0);
+}
+
+TEST_CASE("the timing pass traces every launch and makes no SASS call") {
+  Run r(SassSetup::Context, SassMode::PerLaunch, 1, /*metrics=*/false, /*activity=*/true);
+  r.context_created();
+  r.module_loaded();
+  r.launch(kNaive);
+  r.launch(kNaive);
+  Profile p = r.finish();
+  CHECK(fake_gpu::first("cuptiActivityEnable") >= 0);
+  for (const char* call : {"cuptiProfilerInitialize", "cuptiSassMetricsSetConfig", "cuptiSassMetricsEnable",
+                           "cuptiSassMetricsFlushData"}) {
+    CAPTURE(call);
+    CHECK(fake_gpu::first(call) == -1);
+  }
+  REQUIRE(p.devices.size() == 1);
+  CHECK(p.devices[0].name == "Fake H200");
+  CHECK(p.devices[0].chip.empty());  // known only where SASS metrics were configured
+  CHECK(p.lines.empty());
+  const Kernel* naive = p.find_kernel(kNaive);
+  REQUIRE(naive);
+  CHECK(naive->launch_count == 2);
+  CHECK(naive->metric_launches == 0);
+  CHECK_FALSE(naive->counters.has_value());
+  CHECK(naive->timing.launches == 2);
+  CHECK(naive->timing.total_ns == 2 * 35000);
+  REQUIRE(naive->launches.size() == 2);
+  for (const Launch& l : naive->launches) {
+    CHECK(l.pass == "timing");
+    CHECK_FALSE(l.instrumented);
+    CHECK(l.grid == Dim3{64, 64, 1});
+    CHECK(l.block == Dim3{32, 32, 1});
+  }
+  CHECK(p.warnings.empty());
+}
+
+TEST_CASE("SASS metrics and the Activity API together only by hand, and with a warning") {
+  Run r(SassSetup::Context, SassMode::PerLaunch, 1, /*metrics=*/true, /*activity=*/true);
+  r.context_created();
+  r.module_loaded();
+  r.launch(kNaive);
+  r.launch(kNaive);
+  Profile p = r.finish();
+  CHECK(p.has_warning("sass-with-activity"));
+  const Kernel* naive = p.find_kernel(kNaive);
+  REQUIRE(naive);
+  // The measured launch is told apart by its correlation id and left out of the timing.
+  REQUIRE(naive->launches.size() == 2);
+  CHECK(naive->launches[0].instrumented);
+  CHECK_FALSE(naive->launches[1].instrumented);
+  CHECK(naive->timing.launches == 1);
+  CHECK(naive->timing.total_ns == 35000);
 }

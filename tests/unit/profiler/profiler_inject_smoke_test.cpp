@@ -66,7 +66,7 @@ TEST_CASE("the injection library loads, initialises and writes a profile at exit
   REQUIRE(p->command.size() == 2);
   CHECK(p->command[1] == WARPLENS_TEST_INJECT_LIB);
   // Verbose: the library said what it did, on the program's stderr only.
-  CHECK(err.find("[warplens] injection initialised (pass metrics, metrics on, SASS setup at context, "
+  CHECK(err.find("[warplens] injection initialised (pass metrics, metrics on, activity off, SASS setup at context, "
                  "sass mode per-launch)") != std::string::npos);
   CHECK(test::read_file(spec.stdout_path).empty());
 }

@@ -68,18 +68,16 @@ TEST_CASE("%p in the output path becomes the process id") {
   CHECK(expand_output_path("/d/100%", 7) == "/d/100%");
 }
 
-TEST_CASE("the SASS dump travels only when set; the diagnostics are left to the environment") {
+TEST_CASE("the SASS dump travels only when set; the setup diagnostic is left to the environment") {
   InjectionConfig c;
   std::map<std::string, std::string> env;
   for (auto& [k, v] : to_environment(c)) env[k] = v;
-  // An empty dump path, the setup and the Activity switch are not set, so a
-  // value in the runner's own environment reaches the program.
+  // An empty dump path and the setup are not set, so a value in the
+  // runner's own environment reaches the program.
   CHECK_FALSE(env.count("WARPLENS_PROFILE_SASS_DUMP"));
   CHECK_FALSE(env.count("WARPLENS_PROFILE_SASS_SETUP"));
-  CHECK_FALSE(env.count("WARPLENS_PROFILE_ACTIVITY"));
   c.sass_dump_path = "/tmp/dump-%p.tsv";
   c.sass_setup = SassSetup::Launch;
-  c.activity = false;
   env.clear();
   for (auto& [k, v] : to_environment(c)) env[k] = v;
   CHECK(env.at("WARPLENS_PROFILE_SASS_DUMP") == "/tmp/dump-%p.tsv");
@@ -87,27 +85,46 @@ TEST_CASE("the SASS dump travels only when set; the diagnostics are left to the 
 
   std::vector<std::string> problems;
   InjectionConfig back = config_from_environment(
-      from({{"WARPLENS_PROFILE_SASS_DUMP", "/d/x.tsv"},
-            {"WARPLENS_PROFILE_SASS_SETUP", "launch"},
-            {"WARPLENS_PROFILE_ACTIVITY", "0"}}),
-      &problems);
+      from({{"WARPLENS_PROFILE_SASS_DUMP", "/d/x.tsv"}, {"WARPLENS_PROFILE_SASS_SETUP", "launch"}}), &problems);
   CHECK(problems.empty());
   CHECK(back.sass_dump_path == "/d/x.tsv");
   CHECK(back.sass_setup == SassSetup::Launch);
-  CHECK_FALSE(back.activity);
 
   InjectionConfig defaults = config_from_environment(from({}), &problems);
   CHECK(defaults.sass_setup == SassSetup::Context);  // the probe's order
-  CHECK(defaults.activity);
   CHECK(defaults.sass_dump_path.empty());
 
-  InjectionConfig bad = config_from_environment(
-      from({{"WARPLENS_PROFILE_SASS_SETUP", "later"}, {"WARPLENS_PROFILE_ACTIVITY", "maybe"}}), &problems);
-  REQUIRE(problems.size() == 2);
+  InjectionConfig bad = config_from_environment(from({{"WARPLENS_PROFILE_SASS_SETUP", "later"}}), &problems);
+  REQUIRE(problems.size() == 1);
   CHECK(problems[0] == "WARPLENS_PROFILE_SASS_SETUP=\"later\" is not context or launch; using the default");
   CHECK(bad.sass_setup == SassSetup::Context);
-  CHECK(bad.activity);
   CHECK(to_string(SassSetup::Context) == std::string("context"));
   CHECK(sass_setup_from_string("launch") == SassSetup::Launch);
   CHECK_FALSE(sass_setup_from_string("x"));
+}
+
+TEST_CASE("the Activity API: always written by the runner; unset, on exactly when metrics are off") {
+  // The runner's two passes.
+  for (bool metrics : {true, false}) {
+    InjectionConfig c;
+    c.settings.metrics = metrics;
+    c.activity = !metrics;
+    std::map<std::string, std::string> env;
+    for (auto& [k, v] : to_environment(c)) env[k] = v;
+    CHECK(env.at("WARPLENS_PROFILE_ACTIVITY") == (metrics ? "0" : "1"));
+    std::vector<std::string> problems;
+    CHECK(config_from_environment(from(env), &problems).activity == !metrics);
+    CHECK(problems.empty());
+  }
+  std::vector<std::string> problems;
+  // A program started by hand: never both (the combination that zeroed the SASS values).
+  CHECK_FALSE(config_from_environment(from({}), &problems).activity);
+  CHECK(config_from_environment(from({{"WARPLENS_PROFILE_METRICS", "0"}}), &problems).activity);
+  // Both on only when asked for explicitly (a diagnostic).
+  CHECK(config_from_environment(from({{"WARPLENS_PROFILE_ACTIVITY", "1"}}), &problems).activity);
+  CHECK(problems.empty());
+  InjectionConfig bad = config_from_environment(from({{"WARPLENS_PROFILE_ACTIVITY", "maybe"}}), &problems);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0] == "WARPLENS_PROFILE_ACTIVITY=\"maybe\" is not 0 or 1; using the default");
+  CHECK_FALSE(bad.activity);
 }

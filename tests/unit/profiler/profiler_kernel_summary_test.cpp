@@ -37,7 +37,7 @@ TEST_CASE("kernel summaries: time per launch and bandwidth against the peak") {
         std::string::npos);
 }
 
-TEST_CASE("a kernel without uninstrumented launches says so instead of a wrong time") {
+TEST_CASE("a measured kernel without timings (a metrics-only run) says so instead of a wrong time") {
   Profile p;
   Kernel k;
   k.name = "k()";
@@ -50,7 +50,7 @@ TEST_CASE("a kernel without uninstrumented launches says so instead of a wrong t
   REQUIRE(s.size() == 1);
   CHECK_FALSE(s[0].mean_ns);
   CHECK_FALSE(s[0].effective_gbs);
-  CHECK(s[0].title == "no uninstrumented launch timed · 1 launch");
+  CHECK(s[0].title == "not timed (no timing pass) · 1 launch");
 }
 
 TEST_CASE("measured kernels are matched to the model's kernels") {

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "profiler/profile_merge.h"
 #include "profiler/profile_tsv.h"
 #include "test_support.h"
@@ -35,48 +37,111 @@ TEST_CASE("profiles of several processes add up") {
   CHECK(merge_processes({}).kernels.empty());
 }
 
-TEST_CASE("the timing pass adds durations, never metrics") {
-  Profile metrics = test::load_fixture("transpose");
-  for (Kernel& k : metrics.kernels) {
-    std::erase_if(k.launches, [](const Launch& l) { return l.pass == "timing"; });
+namespace {
+
+// The two passes of a transpose run as the injection library writes them:
+// the metrics pass (lines, counters, counts; no Activity API) and the
+// timing pass (launches, durations, copies; no SASS metrics, no chip).
+struct TwoPasses {
+  Profile metrics, timing;
+};
+
+TwoPasses split_fixture() {
+  const Profile whole = test::load_fixture("transpose");
+  TwoPasses t;
+  t.metrics = whole;
+  t.metrics.memcpy = {};
+  t.metrics.passes = {{"metrics", 520, 0, true}};
+  for (Kernel& k : t.metrics.kernels) {
+    k.launches.clear();
     k.timing = {};
   }
-  Profile timing;
-  Kernel t;
-  t.mangled = "_Z15transpose_naivePfPKf";
-  t.name = "transpose_naive(float*, float const*)";
-  t.launch_count = 1;
-  Launch l;
-  l.pass = "timing";
-  l.duration_ns = 35000;
-  t.launches.push_back(l);
-  t.timing.add(35000);
-  timing.kernels.push_back(t);
+  t.timing = whole;
+  t.timing.lines.clear();
+  t.timing.collector = {};
+  t.timing.passes = {{"timing", 475, 0, false}};
+  t.timing.devices[0].chip.clear();
+  for (Kernel& k : t.timing.kernels) {
+    k.counters.reset();
+    k.metric_launches = 0;
+  }
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("the timing pass brings launches, durations and copies; the metrics pass everything measured") {
+  TwoPasses t = split_fixture();
+  const Profile whole = test::load_fixture("transpose");
+  Profile merged = t.metrics;
+  merge_timing_pass(merged, t.timing);
+  CHECK(merged.lines == whole.lines);
+  REQUIRE(merged.kernels.size() == whole.kernels.size());
+  for (const Kernel& k : merged.kernels) {
+    CAPTURE(k.name);
+    const Kernel* w = whole.find_kernel(k.mangled);
+    REQUIRE(w);
+    CHECK(k.counters == w->counters);
+    CHECK(k.metric_launches == w->metric_launches);
+    CHECK(k.launch_count == w->launch_count);
+    CHECK(k.launches == w->launches);
+    CHECK(k.timing == w->timing);
+  }
+  CHECK(merged.memcpy == whole.memcpy);
+  REQUIRE(merged.devices.size() == 1);
+  CHECK(merged.devices[0] == whole.devices[0]);  // the metrics pass's chip kept
+  REQUIRE(merged.passes.size() == 2);
+  CHECK(merged.passes[0].kind == "metrics");
+  CHECK(merged.passes[1].kind == "timing");
+  CHECK(merged.collector == whole.collector);
+  CHECK_FALSE(merged.has_warning("launches-differ"));
+}
+
+TEST_CASE("merging the passes: devices only one pass described, kernels only one pass saw") {
+  TwoPasses t = split_fixture();
+  // A metrics pass that knew only the chip (as the second H200 run wrote it).
+  const Device described = t.timing.devices[0];
+  t.metrics.devices[0] = Device{};
+  t.metrics.devices[0].chip = "GH100";
   Kernel extra;
   extra.mangled = extra.name = "only_in_timing";
   extra.launch_count = 2;
-  timing.kernels.push_back(extra);
-  timing.passes.push_back({"timing", 400, 0, false});
-  timing.warnings.push_back({"no-kernels", "should not survive"});
+  extra.timing.add(1000);
+  extra.timing.add(1000);
+  t.timing.kernels.push_back(extra);
+  t.timing.warnings.push_back({"no-kernels", "should not survive"});
+  t.timing.warnings.push_back({"activity-dropped", "3 activity records were dropped"});
+  t.metrics.kernels[0].launch_count = 5;
 
-  const auto lines_before = metrics.lines;
-  merge_timing_pass(metrics, timing);
-  REQUIRE(metrics.find_kernel("_Z15transpose_naivePfPKf"));
-  const Kernel& k = *metrics.find_kernel("_Z15transpose_naivePfPKf");
-  CHECK(k.timing.launches == 1);
-  CHECK(k.timing.total_ns == 35000);
-  CHECK(k.launches.back().pass == "timing");
-  CHECK(k.counters.has_value());
-  CHECK(metrics.lines == lines_before);
-  REQUIRE(metrics.find_kernel("only_in_timing"));
-  CHECK_FALSE(metrics.find_kernel("only_in_timing")->counters.has_value());
-  CHECK(metrics.passes.back().kind == "timing");
-  CHECK_FALSE(metrics.has_warning("no-kernels"));
-  CHECK_FALSE(metrics.has_warning("launches-differ"));
+  Profile merged = t.metrics;
+  merge_timing_pass(merged, t.timing);
+  REQUIRE(merged.devices.size() == 1);
+  CHECK(merged.devices[0].name == described.name);
+  CHECK(merged.devices[0].arch() == "sm_90");
+  CHECK(merged.devices[0].peak_bandwidth_gbs == described.peak_bandwidth_gbs);
+  CHECK(merged.devices[0].chip == "GH100");
+  REQUIRE(merged.find_kernel("only_in_timing"));
+  CHECK_FALSE(merged.find_kernel("only_in_timing")->counters.has_value());
+  CHECK(merged.find_kernel("only_in_timing")->timing.launches == 2);
+  CHECK(merged.has_warning("launches-differ"));
+  CHECK_FALSE(merged.has_warning("no-kernels"));
+  bool prefixed = false;
+  for (const Warning& w : merged.warnings)
+    prefixed |= w.code == "activity-dropped" && w.message == "timing pass: 3 activity records were dropped";
+  CHECK(prefixed);
+  CHECK(std::is_sorted(merged.kernels.begin(), merged.kernels.end(),
+                       [](const Kernel& a, const Kernel& b) { return a.name < b.name; }));
 
-  timing.kernels[0].launch_count = 5;
-  merge_timing_pass(metrics, timing);
-  CHECK(metrics.has_warning("launches-differ"));
+  // A kernel the timing pass never saw keeps its metrics and has no durations.
+  TwoPasses u = split_fixture();
+  u.timing.kernels.erase(u.timing.kernels.begin());
+  Profile partial = u.metrics;
+  merge_timing_pass(partial, u.timing);
+  REQUIRE(partial.kernels.size() == 3);
+  CHECK(partial.has_warning("launches-differ"));
+  int untimed = 0;
+  for (const Kernel& k : partial.kernels) untimed += k.timing.launches == 0 && k.counters.has_value();
+  CHECK(untimed == 1);
 }
 
 TEST_CASE("the TSV ground truth has one row per line record with its ratios") {

@@ -210,9 +210,23 @@ TEST_CASE("every committed fixture parses and is internally consistent") {
     REQUIRE_MESSAGE(p.has_value(), error);
     CHECK(p->schema == kSchema);
     REQUIRE_FALSE(p->devices.empty());
+    // Described by the driver in every pass (run 2 wrote a chip and nothing else).
     CHECK(p->devices[0].arch() == "sm_90");
+    CHECK_FALSE(p->devices[0].name.empty());
+    CHECK(p->devices[0].sm_count > 0);
+    CHECK(p->devices[0].peak_bandwidth_gbs > 0);
+    CHECK_FALSE(p->devices[0].chip.empty());
     CHECK_FALSE(p->kernels.empty());
     CHECK_FALSE(p->lines.empty());
+    // The default two passes: per-line data from the metrics pass, launches
+    // and durations from the timing pass.
+    REQUIRE(p->passes.size() == 2);
+    CHECK(p->passes[0].kind == "metrics");
+    CHECK(p->passes[0].metrics);
+    CHECK(p->passes[1].kind == "timing");
+    CHECK_FALSE(p->passes[1].metrics);
+    CHECK(p->collector.sass_nonzero_values > 0);
+    CHECK(p->collector.sass_setup == "context");
     for (const LineMetrics& l : p->lines) {
       CAPTURE(l.line);
       CHECK(l.line > 0);
@@ -230,7 +244,14 @@ TEST_CASE("every committed fixture parses and is internally consistent") {
       // Lines can only account for part of the totals (unmapped PCs), never more.
       CHECK(line_sectors <= k.counters->global_sectors);
       CHECK(line_wavefronts <= k.counters->shared_wavefronts);
-      for (const Launch& l : k.launches) CHECK((l.pass == "metrics" || l.pass == "timing"));
+      for (const Launch& l : k.launches) {
+        CHECK(l.pass == "timing");
+        CHECK_FALSE(l.instrumented);
+        CHECK(l.duration_ns > 0);
+      }
+      CHECK(k.metric_launches >= 1);
+      CHECK(k.timing.launches == k.launch_count);
+      CHECK_FALSE(k.launches.empty());
     }
   }
   CHECK(count >= 3);

@@ -53,15 +53,16 @@ struct FakeProgram {
     write_file(script, "#!/bin/sh\n" + body, true);
   }
 
-  // A template profile the script fills with sed: one kernel measured once
-  // and never timed (so Passes::Auto asks for a timing pass).
+  // A template profile the script fills with sed: one kernel, launched
+  // once; the metrics pass measures it (counts only, as without the Activity
+  // API), the timing pass times it.
   std::string write_template() {
     std::string path = dir.file("template.json");
     write_file(path, R"json({"schema": "warplens-profile/1",
       "kernels": [{"name": "k()", "mangled": "_Z1kv", "launch_count": 1, "metric_launches": @ML@,
                    "timing": {"launches": @TL@, "total_ns": @TN@, "min_ns": @TN@, "max_ns": @TN@},
-                   "launches": [{"index": 0, "pass": "@PASS@", "duration_ns": 1000, "instrumented": @INS@}]}],
-      "warnings": [{"code": "env", "message": "kernel=@KERNEL@ inject=@INJECT@ metrics=@METRICS@ launches=@LAUNCHES@ mode=@MODE@"}]})json");
+                   "launches": [@LAUNCH@]}],
+      "warnings": [{"code": "env-@PASS@", "message": "kernel=@KERNEL@ inject=@INJECT@ metrics=@METRICS@ activity=@ACTIVITY@ launches=@LAUNCHES@ mode=@MODE@"}]})json");
     return path;
   }
 
@@ -76,10 +77,12 @@ struct FakeProgram {
 
 const char* kWriteProfile = R"sh(
 out=$(echo "$WARPLENS_PROFILE_OUT" | sed "s/%p/$$/")
-if [ "$WARPLENS_PROFILE_METRICS" = 1 ]; then ML=1; TL=0; TN=0; INS=true; else ML=0; TL=1; TN=1000; INS=false; fi
-sed -e "s|@ML@|$ML|" -e "s|@TL@|$TL|" -e "s|@TN@|$TN|g" -e "s|@INS@|$INS|" \
+if [ "$WARPLENS_PROFILE_METRICS" = 1 ]; then ML=1; TL=0; TN=0; LAUNCH=
+else ML=0; TL=1; TN=1000; LAUNCH='{"index": 0, "pass": "timing", "duration_ns": 1000}'; fi
+sed -e "s|@ML@|$ML|" -e "s|@TL@|$TL|" -e "s|@TN@|$TN|g" -e "s|@LAUNCH@|$LAUNCH|" \
     -e "s|@PASS@|$WARPLENS_PROFILE_PASS|" -e "s|@KERNEL@|$WARPLENS_PROFILE_KERNEL|" \
     -e "s|@INJECT@|$CUDA_INJECTION64_PATH|" -e "s|@METRICS@|$WARPLENS_PROFILE_METRICS|" \
+    -e "s|@ACTIVITY@|$WARPLENS_PROFILE_ACTIVITY|" \
     -e "s|@LAUNCHES@|$WARPLENS_PROFILE_METRIC_LAUNCHES|" -e "s|@MODE@|$WARPLENS_PROFILE_SASS_MODE|" \
     "$(dirname "$0")/template.json" > "$out"
 echo "program stdout: $1"
@@ -155,22 +158,28 @@ TEST_CASE("the runner configures the library through the environment and reads i
   CHECK(p.command == o.command);
   CHECK(p.settings == o.settings);
   CHECK(p.exit_code == 0);
-  // The kernel was instrumented in its only launch: Passes::Auto ran the program again.
+  // Two passes by default: SASS metrics and the Activity API never together.
   REQUIRE(p.passes.size() == 2);
   CHECK(p.passes[0].kind == "metrics");
   CHECK(p.passes[0].metrics);
   CHECK(p.passes[1].kind == "timing");
   CHECK_FALSE(p.passes[1].metrics);
-  CHECK(p.wall_ms >= p.passes[0].wall_ms);
+  CHECK(p.wall_ms >= p.passes[0].wall_ms + p.passes[1].wall_ms);
   const Kernel& k = *p.find_kernel("_Z1kv");
+  CHECK(k.metric_launches == 1);  // from the metrics pass
   CHECK(k.timing.launches == 1);  // from the timing pass
-  REQUIRE(k.launches.size() == 2);
-  CHECK(k.launches[0].pass == "metrics");
-  CHECK(k.launches[0].instrumented);
-  CHECK(k.launches[1].pass == "timing");
-  // What the program saw.
-  REQUIRE_FALSE(p.warnings.empty());
-  CHECK(p.warnings[0].message == "kernel=naive inject=" + fake.library + " metrics=1 launches=3 mode=whole-run");
+  REQUIRE(k.launches.size() == 1);
+  CHECK(k.launches[0].pass == "timing");
+  CHECK_FALSE(k.launches[0].instrumented);
+  CHECK_FALSE(p.has_warning("launches-differ"));
+  // What each pass saw.
+  REQUIRE(p.warnings.size() == 2);
+  CHECK(p.warnings[0].code == "env-metrics");
+  CHECK(p.warnings[0].message ==
+        "kernel=naive inject=" + fake.library + " metrics=1 activity=0 launches=3 mode=whole-run");
+  CHECK(p.warnings[1].code == "env-timing");
+  CHECK(p.warnings[1].message ==
+        "timing pass: kernel=naive inject=" + fake.library + " metrics=0 activity=1 launches=3 mode=whole-run");
   // Its output went to files, not to our stdout.
   CHECK(test::read_file(r.program_stdout) == "program stdout: arg one\n");
   CHECK(test::read_file(r.program_stderr) == "program stderr\n");
@@ -179,22 +188,77 @@ TEST_CASE("the runner configures the library through the environment and reads i
   CHECK(progress.back() == "done");
 }
 
-TEST_CASE("one pass when asked, or when every kernel has an uninstrumented launch") {
+TEST_CASE("one pass: the metrics pass alone (said so), or the timing pass alone without metrics") {
   FakeProgram fake(kWriteProfile);
   fake.write_template();
   RunOptions o = fake.options();
   o.passes = Passes::One;
   RunResult r = run_profile(o, {}, {}, gpu_present);
   REQUIRE(r.status == RunStatus::Ok);
-  CHECK(r.profile->passes.size() == 1);
+  REQUIRE(r.profile->passes.size() == 1);
+  CHECK(r.profile->passes[0].kind == "metrics");
   CHECK(r.profile->find_kernel("_Z1kv")->timing.launches == 0);
+  CHECK(r.profile->has_warning("metrics-only"));
+  CHECK(r.profile->has_warning("env-metrics"));
 
-  o.passes = Passes::Auto;
-  o.settings.metrics = false;  // nothing instrumented: nothing to re-time
-  r = run_profile(o, {}, {}, gpu_present);
+  for (Passes passes : {Passes::One, Passes::Two}) {
+    o.passes = passes;
+    o.settings.metrics = false;  // nothing to measure: the timing pass alone
+    r = run_profile(o, {}, {}, gpu_present);
+    REQUIRE(r.status == RunStatus::Ok);
+    REQUIRE(r.profile->passes.size() == 1);
+    CHECK(r.profile->passes[0].kind == "timing");
+    CHECK_FALSE(r.profile->passes[0].metrics);
+    CHECK(r.profile->find_kernel("_Z1kv")->timing.launches == 1);
+    CHECK_FALSE(r.profile->has_warning("metrics-only"));
+    REQUIRE(r.profile->has_warning("env-timing"));
+    CHECK(r.profile->warnings[0].message.find(" metrics=0 activity=1 ") != std::string::npos);
+  }
+}
+
+TEST_CASE("both passes run the same program, arguments and directory; a program that differs is flagged") {
+  // Each run notes what it was started with; the timing run launches the
+  // kernel four times where the metrics run launched it once.
+  FakeProgram fake(std::string(R"sh(
+echo "$WARPLENS_PROFILE_PASS|$PWD|$0|$*" >> "$(dirname "$0")/runs.log"
+if [ "$WARPLENS_PROFILE_PASS" = timing ]; then
+  sed -i 's/"launch_count": 1/"launch_count": 4/' "$(dirname "$0")/template.json"
+fi
+)sh") + kWriteProfile);
+  fake.write_template();
+  RunOptions o = fake.options();
+  o.command.push_back("--size=7");
+  o.working_directory = fake.dir.path();
+  RunResult r = run_profile(o, {}, {}, gpu_present);
+  REQUIRE_MESSAGE(r.status == RunStatus::Ok, r.message);
+  const std::string same = "|" + fake.dir.path() + "|" + fake.script + "|arg one --size=7\n";
+  CHECK(test::read_file(fake.dir.file("runs.log")) == "metrics" + same + "timing" + same);
+
+  const Profile& p = *r.profile;
+  const Kernel& k = *p.find_kernel("_Z1kv");
+  // The metrics pass's count and measurements stay; the durations are the
+  // timing pass's own; nothing is averaged across the two.
+  CHECK(k.launch_count == 1);
+  CHECK(k.metric_launches == 1);
+  CHECK(k.timing.launches == 1);
+  REQUIRE(p.has_warning("launches-differ"));
+  for (const Warning& w : p.warnings)
+    if (w.code == "launches-differ")
+      CHECK(w.message == "k() was launched 1 times in the metrics pass and 4 times in the timing pass "
+                         "(the program does not repeat itself exactly): its metrics are from the metrics "
+                         "pass's first 1 launch(es), its durations from the timing pass's launches");
+}
+
+TEST_CASE("a timing pass that fails leaves the metrics, with a warning") {
+  // The program writes its profile only when measuring.
+  FakeProgram fake(std::string("[ \"$WARPLENS_PROFILE_METRICS\" = 1 ] || exit 3\n") + kWriteProfile);
+  fake.write_template();
+  RunResult r = run_profile(fake.options(), {}, {}, gpu_present);
   REQUIRE(r.status == RunStatus::Ok);
   CHECK(r.profile->passes.size() == 1);
-  CHECK_FALSE(r.profile->passes[0].metrics);
+  CHECK(r.profile->find_kernel("_Z1kv")->metric_launches == 1);
+  REQUIRE(r.profile->has_warning("timing-pass-failed"));
+  CHECK(r.profile->exit_code == 0);
 }
 
 TEST_CASE("a failing program still yields its profile, with a warning") {

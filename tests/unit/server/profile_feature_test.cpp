@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "profiler/units.h"
 #include "server_harness.h"
 #include "tests/unit/profiler/test_support.h"
 
@@ -209,7 +210,9 @@ TEST_CASE("a code lens per measured kernel, and hovers with the prediction besid
   REQUIRE(titles.size() == 2);  // the launch summary, then the measurement
   CHECK(titles[1].find("measured: ") == 0);
   CHECK(titles[1].find("/launch") != std::string::npos);
-  CHECK(titles[1].find("of 4.92 TB/s peak") != std::string::npos);
+  const std::string peak =
+      profile::format_bandwidth_gbs(test::load_fixture("transpose").devices.at(0).peak_bandwidth_gbs);
+  CHECK(titles[1].find("of " + peak + " peak") != std::string::npos);
 
   const int naive = test::line_of(s.text, "// LINE naive");
   std::string line_hover = s.hover(test::range_on_line(s.text, naive, "out[x * N + y]").start);

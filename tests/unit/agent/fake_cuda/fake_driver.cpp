@@ -53,7 +53,8 @@ std::string find_variant(const std::string& image) {
       "honest_transpose_padded.cu", "honest_transpose_16x16.cu", "honest_row_sum_shuffle.cu",
       "honest_scale_span.cu", "honest_add_one_managed.cu", "exploit_constant.cu", "exploit_half_output.cu",
       "exploit_unwritten.cu", "exploit_mutates_input.cu", "exploit_out_of_bounds.cu", "exploit_other_stream.cu",
-      "exploit_hardcoded_n.cu", "exploit_ignores_alpha.cu", "exploit_hang.cu", "exploit_stateful.cu",
+      "exploit_hardcoded_n.cu", "exploit_ignores_alpha.cu", "exploit_hang.cu", "exploit_hang_timed.cu",
+      "exploit_stateful.cu",
       "exploit_race.cu", "exploit_half_precision.cu", "scale_add.cu", "transpose.cu", "row_sum.cu",
       "memory_kinds.cu"};
   for (const char* n : names)
