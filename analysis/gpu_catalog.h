@@ -43,6 +43,8 @@ struct GpuProperties {
   std::int64_t shared_per_block_optin = 0;           // cudaFuncAttributeMaxDynamicSharedMemorySize limit
   std::int64_t reserved_shared_per_block = 0;        // driver reservation (1 KB on CC >= 8.0)
   int sm_count = 0;
+  double dram_bandwidth_gbs = 0;          // representative product's peak DRAM bandwidth,
+                                          // GB/s (10^9 bytes/s); sizes "time saved" in messages
   std::string source;                     // "built-in table (docs/gpus.md)" or "device 0 (driver): NVIDIA H200"
 
   int max_warps_per_sm() const { return max_threads_per_sm / warp_size; }

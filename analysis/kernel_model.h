@@ -141,6 +141,10 @@ struct Parameter {
   bool pointee_const = false;
   bool is_restrict = false;
   bool is_reference = false;
+  bool pointer_escapes = false; // (pointers) used in a way the accesses do not show:
+                                // stored, passed to a function the model does not
+                                // follow, modified, converted: what the function
+                                // reads or writes through it is not all known
 };
 
 struct SharedArray {
@@ -208,10 +212,126 @@ struct LaunchSite {
   bool in_loop = false;
 };
 
+// ---------------------------------------------------------------- host code
+// What host functions do with device memory, in source order: allocations,
+// copies, launches and every other mention of a buffer variable. Read by the
+// fusion analysis (fusion.h). Buffers are the host's pointer variables (not
+// the memory itself: two variables holding the same address are two buffers
+// joined by a `CopiedTo` use); events name them by index into
+// HostFunction::buffers.
+
+enum class BufferStorage : std::uint8_t {
+  Local,       // a local variable of the host function
+  Parameter,   // a parameter: the caller may use the memory before and after
+  Global,      // a namespace-scope or static variable
+  Member,      // a data member (`d_tmp`, `this->d_tmp`)
+  Expression,  // anything else (`bufs[0]`, `s.tmp`, `v.data()`): keyed by its spelling
+};
+
+struct HostBuffer {
+  std::string name;            // "tmp", "bufs[0]"
+  BufferStorage storage = BufferStorage::Local;
+  Range declaration;           // the variable's declaration (empty outside the target file)
+  std::string pointee_type;    // "float"
+  int pointee_bytes = 0;
+};
+
+// A buffer named by an expression: `tmp`, `tmp + off`, `&tmp[k]`, `(void*)tmp`.
+struct BufferRef {
+  int buffer = -1;             // index into HostFunction::buffers; -1: not a buffer
+  bool offset = false;         // points into the buffer, not at its start
+};
+
+struct ByteCount {
+  std::string spelling;                 // "n * sizeof(float)"
+  std::optional<std::int64_t> value;    // when constant-evaluable (constexpr,
+                                        // const locals, sizeof, literals)
+};
+
+enum class HostEventKind : std::uint8_t {
+  Allocate,     // cudaMalloc / cudaMallocAsync / cudaMallocManaged / cudaMallocPitch (&p, ...)
+                // or `T* p = helper(...)` (a pointer returned by a call)
+  Free,         // cudaFree / cudaFreeAsync (p)
+  Copy,         // cudaMemcpy* (dst, src, bytes, kind[, stream])
+  Set,          // cudaMemset* (p, value, bytes[, stream])
+  Launch,       // kernel<<<...>>>(args)
+  Use,          // any other mention of a buffer (see BufferUse)
+  Synchronize,  // cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, cudaStreamWaitEvent
+  ScopeEnd,     // a local buffer variable goes out of scope
+};
+
+enum class AllocationKind : std::uint8_t {
+  Malloc,         // cudaMalloc
+  MallocAsync,    // cudaMallocAsync / cudaMallocFromPoolAsync (stream-ordered)
+  MallocManaged,  // cudaMallocManaged: the host may also read it through the pointer
+  MallocPitch,    // cudaMallocPitch / cudaMalloc3D: bytes not known statically
+  MallocHost,     // cudaMallocHost / cudaHostAlloc: pinned host memory
+  Returned,       // the pointer is returned by a call (`device_buffer<float>(n)`)
+};
+
+enum class CopyDirection : std::uint8_t { HostToHost, HostToDevice, DeviceToHost, DeviceToDevice, Default, Unknown };
+
+enum class BufferUse : std::uint8_t {
+  HostRead,      // read on the host: `tmp[i]`, `*tmp` (managed memory)
+  HostWrite,     // written on the host: `tmp[i] = v`
+  Passed,        // argument of a function the model does not follow (escapes)
+  AddressTaken,  // `&tmp` other than as cudaMalloc's out-parameter (escapes)
+  CopiedTo,      // `q = tmp`, `T* q = tmp`: another variable now holds the address (alias)
+  Reassigned,    // `tmp = q`, `std::swap(tmp, q)`: tmp now names other memory
+  Advanced,      // `tmp += k`, `++tmp`: still points into the same memory, elsewhere
+  Stored,        // stored into memory or captured by a lambda (escapes)
+  Returned,      // `return tmp` (escapes)
+  Other,         // any other expression that uses the pointer value
+};
+
+enum class SyncKind : std::uint8_t { Device, Stream, Event, StreamWaitEvent };
+
+const char* to_string(HostEventKind k);
+const char* to_string(AllocationKind k);
+const char* to_string(CopyDirection d);
+const char* to_string(BufferUse u);
+
+struct HostEvent {
+  HostEventKind kind = HostEventKind::Use;
+  Range range;                 // the call, launch or expression
+  std::string spelling;        // the callee ("cudaMemcpyAsync", kernel name) or the use as written
+  int region = -1;             // innermost HostRegion around it; -1 = the function body
+  BufferRef buffer;            // Allocate, Free, Set, Use, ScopeEnd
+  AllocationKind allocation = AllocationKind::Malloc;  // Allocate
+  ByteCount bytes;             // Allocate, Copy, Set
+  BufferRef source, destination;  // Copy (-1: host memory or not a buffer)
+  CopyDirection direction = CopyDirection::Unknown;  // Copy
+  std::string stream;          // the stream argument as written; empty = the default stream
+  bool async = false;          // Copy, Set, Allocate, Free: the *Async form
+  int launch = -1;             // Launch: index into KernelModel::launches
+  std::vector<BufferRef> arguments;  // Launch: per kernel argument
+  BufferUse use = BufferUse::Other;  // Use
+  int other = -1;              // Use CopiedTo / Reassigned: the other buffer, when it is one
+  SyncKind sync = SyncKind::Device;  // Synchronize
+};
+
+// A loop or a branch of host code. Events inside one are contiguous in
+// HostFunction::events.
+enum class HostRegionKind : std::uint8_t { Loop, Branch };
+struct HostRegion {
+  HostRegionKind kind = HostRegionKind::Loop;
+  Range range;                 // the loop statement, or the branch's statement
+  int parent = -1;             // enclosing region, -1 = the function body
+};
+
+struct HostFunction {
+  std::string name;            // "main", "Model::forward"
+  Range range;
+  std::vector<HostBuffer> buffers;
+  std::vector<HostRegion> regions;
+  std::vector<HostEvent> events;   // in source order
+};
+
 struct KernelModel {
   std::string file;
   std::vector<Function> functions;   // kernels and the __device__ functions they use
   std::vector<LaunchSite> launches;
+  std::vector<HostFunction> host_functions;  // host functions that use device buffers
 
   const Function* find(const std::string& key) const;
   std::vector<const Function*> kernels() const;

@@ -8,6 +8,7 @@
 #include "analysis/coalescing.h"
 #include "analysis/device_call_inlining.h"
 #include "analysis/divergence.h"
+#include "analysis/fusion.h"
 #include "analysis/launch_contexts.h"
 
 namespace warplens {
@@ -81,6 +82,10 @@ std::vector<Finding> run_static_analyses(const KernelModel& model, const Analysi
       out[it->second] = std::move(f);
     }
   }
+  // Host-side data flow: one finding per intermediate buffer, several may
+  // share the consumer's launch, so they are not de-duplicated by range.
+  for (auto& f : find_fusable_intermediates(model, options, stop)) out.push_back(std::move(f));
+  if (stop.stop_requested()) return {};
   std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
     return std::tie(a.location.range.start, a.code) < std::tie(b.location.range.start, b.code);
   });

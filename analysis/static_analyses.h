@@ -1,6 +1,7 @@
 // The static memory-access and divergence analyses over a kernel model:
 // uncoalesced-global, indirect-access, shared-bank-conflict,
-// divergent-barrier, warp-divergence.
+// divergent-barrier, warp-divergence; and, over the host code,
+// fusable-intermediate (fusion.h).
 //
 // Each kernel is analysed with the device functions it calls inlined
 // (device_call_inlining.h) under its launch contexts (launch_contexts.h).

@@ -16,17 +16,31 @@ bool under_cursor(const Range& range, Position p) {
   return range.empty() ? range.start == p : range.contains(p);
 }
 
+// The range of `f` under the cursor: its own, or for fusable-intermediate
+// (a data flow between launches) also its related places (the producer
+// launch, the allocation), so hovering either end explains the flow.
+std::optional<Range> finding_range_at(const Finding& f, const std::string& path, Position p) {
+  if (under_cursor(f.location.range, p)) return f.location.range;
+  if (f.code == codes::kFusableIntermediate)
+    for (const auto& r : f.related)
+      if ((r.location.file.empty() || r.location.file == path) && under_cursor(r.location.range, p))
+        return r.location.range;
+  return std::nullopt;
+}
+
 std::optional<HoverSection> finding_explanations(const HoverQuery& q) {
   const auto& record = q.record;
   std::string markdown;
   std::optional<Range> first;
   for (const auto& f : q.ctx.findings_for(record)) {
     const std::string& file = f.location.file.empty() ? record.document->path : f.location.file;
-    if (file != record.document->path || !under_cursor(f.location.range, q.position)) continue;
+    if (file != record.document->path) continue;
+    std::optional<Range> at = finding_range_at(f, record.document->path, q.position);
+    if (!at) continue;
     if (!markdown.empty()) markdown += "\n\n---\n\n";
     markdown += "**" + std::string(to_string(f.severity)) + "** `" + f.code + "`: " + f.message;
     if (!f.explanation_markdown.empty()) markdown += "\n\n" + f.explanation_markdown;
-    if (!first) first = f.location.range;
+    if (!first) first = at;
   }
   if (markdown.empty()) return std::nullopt;
   return HoverSection{markdown, first};

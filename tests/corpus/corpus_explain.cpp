@@ -1,6 +1,7 @@
 // Development aid (not a test): prints what the analyzer sees in a .cu file:
 // per function its accesses (with index expressions), conditions, loops,
-// barriers and calls, then the static findings (with their hover text when
+// barriers and calls, the launches, the host functions' buffers and events
+// (what the fusion analysis follows), then the static findings (with their hover text when
 // --hover is given). Usage: corpus_explain [--hover] FILE...
 #include <cstdio>
 #include <fstream>
@@ -48,8 +49,25 @@ int main(int argc, char** argv) {
     for (const auto& l : r.model.launches)
       std::printf("launch %s line %d block `%s`%s\n", l.kernel.c_str(), l.range.start.line + 1,
                   l.block.spelling.c_str(), l.block.value ? "" : " (not constant)");
-    for (const auto& f : r.findings)
-    {
+    for (const auto& h : r.model.host_functions) {
+      std::printf("host %s\n", h.name.c_str());
+      for (std::size_t b = 0; b < h.buffers.size(); ++b)
+        std::printf("  buffer %zu `%s` storage %d pointee %s (%d bytes)\n", b, h.buffers[b].name.c_str(),
+                    int(h.buffers[b].storage), h.buffers[b].pointee_type.c_str(), h.buffers[b].pointee_bytes);
+      for (const auto& e : h.events) {
+        std::printf("  line %d %s `%s` region %d buffer %d", e.range.start.line + 1, to_string(e.kind),
+                    e.spelling.c_str(), e.region, e.buffer.buffer);
+        if (e.kind == HostEventKind::Use) std::printf(" use %s other %d", to_string(e.use), e.other);
+        if (e.kind == HostEventKind::Launch) {
+          std::printf(" launch %d stream `%s` args", e.launch, e.stream.c_str());
+          for (const auto& a : e.arguments) std::printf(" %d%s", a.buffer, a.offset ? "+" : "");
+        }
+        if (e.kind == HostEventKind::Copy) std::printf(" %d -> %d", e.source.buffer, e.destination.buffer);
+        if (!e.bytes.spelling.empty()) std::printf(" bytes `%s`", e.bytes.spelling.c_str());
+        std::printf("\n");
+      }
+    }
+    for (const auto& f : r.findings) {
       std::printf("%d:%d: %s: %s [%s]\n", f.location.range.start.line + 1, f.location.range.start.column + 1,
                   to_string(f.severity), f.message.c_str(), f.code.c_str());
       if (hover && !f.explanation_markdown.empty()) std::printf("---\n%s\n---\n", f.explanation_markdown.c_str());

@@ -58,7 +58,7 @@ std::string key_text(const std::string& file, int line, const std::string& code,
 const std::vector<std::string>& labelled_codes() {
   static const std::vector<std::string> codes_list = {codes::kUncoalescedGlobal, codes::kSharedBankConflict,
                                                       codes::kIndirectAccess, codes::kDivergentBarrier,
-                                                      codes::kWarpDivergence};
+                                                      codes::kWarpDivergence, codes::kFusableIntermediate};
   return codes_list;
 }
 
@@ -110,6 +110,12 @@ std::vector<Label> parse_labels(const std::string& file, const std::string& text
           }
         }
       }
+      // fusable-intermediate: the severity is the verdict (proven or not),
+      // so it is matched like an access kind, not reported as a detail.
+      if (l.code == codes::kFusableIntermediate) {
+        if (!l.severity) errors.push_back(key_text(file, number, l.code, "") + ": fusable-intermediate needs @warning or @info");
+        else l.kind = to_string(*l.severity);
+      }
       if (is_access_code(l.code) && l.kind.empty())
         errors.push_back(key_text(file, number, l.code, "") + ": access codes need load/store/atomic");
       out.push_back(l);
@@ -130,6 +136,7 @@ std::vector<Observed> observed_findings(const std::string& file, const std::vect
     o.code = f.code;
     if (const EvidenceValue* v = f.data.get("access"))
       if (auto s = std::get_if<std::string>(v)) o.kind = *s;
+    if (f.code == codes::kFusableIntermediate) o.kind = to_string(f.severity);
     o.finding = &f;
     bool seen = false;
     for (const auto& p : out) seen |= p.line == o.line && p.code == o.code && p.kind == o.kind;

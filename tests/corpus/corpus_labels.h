@@ -16,7 +16,7 @@ struct Label {
   std::string file;
   int line = 0;              // 1-based
   std::string code;
-  std::string kind;          // load / store / atomic, or empty
+  std::string kind;          // load / store / atomic; fusable-intermediate: the severity; or empty
   std::optional<int> degree;     // N-way
   std::optional<double> ratio;   // Rx
   std::optional<Severity> severity;
@@ -26,7 +26,7 @@ struct Label {
 // (returned in `errors`), so a typo cannot silently drop a label.
 std::vector<Label> parse_labels(const std::string& file, const std::string& text, std::vector<std::string>& errors);
 
-// The five codes the corpus labels.
+// The codes the corpus labels.
 const std::vector<std::string>& labelled_codes();
 
 // Findings of the labelled codes, one per (line, code, access kind).

@@ -3,6 +3,8 @@
 // `// expect:` labels (README.md) and prints the confusion per code. Fails
 // below precision 0.95 / recall 0.90 for uncoalesced-global and
 // shared-bank-conflict. Also prints what the analyses cost against the parse.
+// The fusion corpus (tests/corpus/fusion/*.cu: launch sequences) is scored
+// the same way for fusable-intermediate, with the severity as the verdict.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -27,12 +29,47 @@ std::string read_file(const std::filesystem::path& p) {
   return os.str();
 }
 
-std::vector<std::filesystem::path> corpus_files() {
+std::vector<std::filesystem::path> corpus_files(const std::filesystem::path& dir = WARPLENS_CORPUS_DIR) {
   std::vector<std::filesystem::path> out;
-  for (const auto& e : std::filesystem::directory_iterator(WARPLENS_CORPUS_DIR))
+  for (const auto& e : std::filesystem::directory_iterator(dir))
     if (e.path().extension() == ".cu") out.push_back(e.path());
   std::sort(out.begin(), out.end());
   return out;
+}
+
+// Every file analysed, its labels parsed and its findings of the labelled
+// codes collected.
+struct CorpusRun {
+  std::vector<Label> expected;
+  std::vector<Observed> observed;
+  std::vector<AnalysisResult> results;  // owns the findings `observed` points into
+  std::vector<std::string> errors;
+  double parse_ms = 0, analysis_ms = 0;
+  int kernels = 0, parsed = 0;
+};
+
+CorpusRun run_corpus(const std::vector<std::filesystem::path>& files) {
+  CorpusRun run;
+  run.results.reserve(files.size());
+  for (const auto& path : files) {
+    SourceFile src{path.string(), read_file(path)};
+    auto labels = parse_labels(src.path, src.text, run.errors);
+    run.expected.insert(run.expected.end(), labels.begin(), labels.end());
+    run.results.push_back(analyze(src, AnalysisOptions{}));
+    const AnalysisResult& r = run.results.back();
+    run.parsed += r.parsed;
+    run.parse_ms += r.parse_ms;
+    run.analysis_ms += r.analysis_ms;
+    run.kernels += int(r.model.kernels().size());
+    for (const auto& f : r.findings)
+      if (f.source == "clang" && f.severity == Severity::Error)
+        std::printf("  clang error %s:%d: %s\n", path.filename().c_str(), f.location.range.start.line + 1,
+                    f.message.c_str());
+    auto obs = observed_findings(src.path, r.findings);
+    run.observed.insert(run.observed.end(), obs.begin(), obs.end());
+  }
+  for (const auto& e : run.errors) std::printf("  label error: %s\n", e.c_str());
+  return run;
 }
 
 }  // namespace
@@ -83,33 +120,10 @@ TEST_CASE("corpus: precision and recall per code") {
     std::printf("corpus: no front end in this build, skipped\n");
     std::exit(77);
   }
-  std::vector<Label> expected;
-  std::vector<Observed> observed;
-  std::vector<AnalysisResult> results;
-  std::vector<std::string> errors;
   auto files = corpus_files();
   REQUIRE(files.size() >= 10);
-  results.reserve(files.size());
-  double parse_ms = 0, analysis_ms = 0;
-  int kernels = 0, parsed = 0;
-  for (const auto& path : files) {
-    SourceFile src{path.string(), read_file(path)};
-    auto labels = parse_labels(src.path, src.text, errors);
-    expected.insert(expected.end(), labels.begin(), labels.end());
-    results.push_back(analyze(src, AnalysisOptions{}));
-    const AnalysisResult& r = results.back();
-    parsed += r.parsed;
-    parse_ms += r.parse_ms;
-    analysis_ms += r.analysis_ms;
-    kernels += int(r.model.kernels().size());
-    for (const auto& f : r.findings)
-      if (f.source == "clang" && f.severity == Severity::Error)
-        std::printf("  clang error %s:%d: %s\n", path.filename().c_str(), f.location.range.start.line + 1,
-                    f.message.c_str());
-    auto obs = observed_findings(src.path, r.findings);
-    observed.insert(observed.end(), obs.begin(), obs.end());
-  }
-  for (const auto& e : errors) std::printf("  label error: %s\n", e.c_str());
+  CorpusRun run = run_corpus(files);
+  const auto& [expected, observed, results, errors, parse_ms, analysis_ms, kernels, parsed] = run;
   CHECK(errors.empty());
   if (parsed == 0) {
     // The front end is the placeholder: nothing to measure yet.
@@ -139,4 +153,39 @@ TEST_CASE("corpus: precision and recall per code") {
     CHECK(cmp.by_code[code].precision() >= 0.95);
     CHECK(cmp.by_code[code].recall() >= 0.90);
   }
+  // The kernel corpus's programs label no fusable pair: any finding there is a false positive.
+  CHECK(cmp.by_code[codes::kFusableIntermediate].fp == 0);
+}
+
+TEST_CASE("fusion corpus: fusable-intermediate precision and recall over launch sequences") {
+  if (!frontend_available()) {
+    std::printf("fusion corpus: no front end in this build, skipped\n");
+    std::exit(77);
+  }
+  auto files = corpus_files(std::filesystem::path(WARPLENS_CORPUS_DIR) / "fusion");
+  REQUIRE(files.size() >= 3);
+  CorpusRun run = run_corpus(files);
+  const auto& [expected, observed, results, errors, parse_ms, analysis_ms, kernels, parsed] = run;
+  CHECK(errors.empty());
+  if (parsed == 0) {
+    std::printf("fusion corpus: the front end parsed none of the %zu files, skipped\n", files.size());
+    std::exit(77);
+  }
+  CHECK(parsed == int(files.size()));
+  Comparison cmp;
+  compare(expected, observed, cmp);
+  const Confusion& c = cmp.by_code[codes::kFusableIntermediate];
+  std::printf("\nfusion corpus: %zu files, %zu labels, %zu findings\n", files.size(), expected.size(),
+              observed.size());
+  std::printf("%-22s %5d %5d %5d %10.3f %8.3f\n", codes::kFusableIntermediate, c.tp, c.fp, c.fn, c.precision(),
+              c.recall());
+  for (const auto& s : cmp.false_positives)
+    if (s.find(codes::kFusableIntermediate) != std::string::npos) std::printf("  FP %s\n", s.c_str());
+  for (const auto& s : cmp.false_negatives) std::printf("  FN %s\n", s.c_str());
+  // Only fusable-intermediate is labelled in these programs.
+  for (const auto& [code, conf] : cmp.by_code)
+    if (code != codes::kFusableIntermediate) CHECK_MESSAGE(conf.tp + conf.fn == 0, code);
+  CHECK(c.tp >= 8);
+  CHECK(c.precision() >= 0.95);
+  CHECK(c.recall() >= 0.90);
 }

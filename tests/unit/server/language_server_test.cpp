@@ -262,6 +262,23 @@ TEST_CASE("hover: finding explanations and the kernel card, from the current ver
   CHECK(h.engine.calls() == 1);  // hovers never reparse
 }
 
+TEST_CASE("hover: a fusable-intermediate also explains itself on its related places, other codes do not") {
+  ServerHarness h;
+  Finding fusion = make_finding("fusable-intermediate", byte_range(kText, "scale<<<1, 256>>>(a, 4)"),
+                                "`a` is written by `scale` and read once by `scale`");
+  fusion.explanation_markdown = "Data flow in `host`";
+  fusion.related.push_back({{kPath, byte_range(kText, "void host")}, "`a` is written here by `scale`"});
+  h.engine.script("a[i * 32]", {uncoalesced(), fusion});
+  open_and_wait(h);
+  auto hover_at = [&](int line, int character) {
+    json r = h.request("textDocument/hover", {{"textDocument", text_document(kUri)}, {"position", position(line, character)}});
+    return r["result"].is_null() ? std::string() : r["result"]["contents"]["value"].get<std::string>();
+  };
+  CHECK(hover_at(4, 2).find("Data flow in `host`") != std::string::npos);   // the related producer place
+  CHECK(hover_at(4, 24).find("Data flow in `host`") != std::string::npos);  // the launch itself
+  CHECK(hover_at(0, 24).find("Lanes are") == std::string::npos);            // uncoalesced's related place
+}
+
 TEST_CASE("hover waits for a pending analysis; $/cancelRequest answers -32800; a newer edit answers -32801") {
   ServerHarness h;
   h.engine.hold();
