@@ -13,6 +13,7 @@
 #      speedup over eager and torch.compile, % of memory bandwidth, candidates
 #      tried, time; and the geometric mean.
 # Results and logs go to $OUT (default build-optimize-gpu/out); the summary is printed last.
+# EXAMPLES="name ..." verifies only those examples' candidates.
 # MAX_CANDIDATES=N verifies only the N best-predicted candidates per example (default 16, all).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -59,7 +60,12 @@ stamp "bandwidth ${bw:-?} GB/s; verifying candidates"
 
 # 4. Verify every example's candidates.
 dirs=()
-for d in "$root"/tests/gpu/optimize_candidates/*/; do dirs+=(--verify-dir "$d"); done
+# EXAMPLES="a b" limits the run to those examples (default: all).
+for d in "$root"/tests/gpu/optimize_candidates/*/; do
+  name=$(basename "$d")
+  if [ -n "${EXAMPLES:-}" ] && [[ " $EXAMPLES " != *" $name "* ]]; then continue; fi
+  dirs+=(--verify-dir "$d")
+done
 "$build/bin/warplens-optimize" "${dirs[@]}" --pytorch-times "$OUT/torch.json" ${bw:+--bandwidth-gbs "$bw"} \
   --max-candidates "${MAX_CANDIDATES:-16}" --report "$OUT/reports" --jobs "$cores" --gpu-jobs 6 --max-timing-s 1.5 --timeout 90 > "$OUT/summary.stdout" 2> "$OUT/verify.log"
 rc=$?
