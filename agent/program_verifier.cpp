@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "agent/verifier/compile.h"
-#include "agent/verifier/subprocess.h"
+#include "agent/verifier/tool_process.h"
 
 namespace warplens::agent {
 
@@ -89,7 +89,7 @@ ProgramVerifier::Built ProgramVerifier::build(const std::string& id, const std::
     b.log = "nvcc not found (set CUDA_PATH or pass --nvcc)";
     return b;
   }
-  verifier::ProcessSpec spec;
+  verifier::ToolSpec spec;
   spec.argv = {nvcc};
   for (const auto& f : options_.nvcc_flags) spec.argv.push_back(f);
   spec.argv.push_back("-arch=" + options_.arch);
@@ -100,10 +100,11 @@ ProgramVerifier::Built ProgramVerifier::build(const std::string& id, const std::
   spec.argv.push_back(b.binary.string());
   spec.argv.push_back(src.string());
   spec.timeout_s = options_.timeout_s;
-  verifier::ProcessResult r = verifier::run_process(spec, stop);
-  b.seconds = r.wall_ms / 1000.0;
+  spec.log_stem = b.binary.string() + ".nvcc";
+  verifier::ToolRun r = verifier::run_tool(spec, stop);
+  b.seconds = r.process.wall_ms / 1000.0;
   b.ok = r.succeeded();
-  if (!b.ok) b.log = tail(r.describe() + "\n" + r.err + r.out);
+  if (!b.ok) b.log = tail(r.description + "\n" + r.err + r.out);
   return b;
 }
 
@@ -121,14 +122,15 @@ bool ProgramVerifier::prepare_original(std::stop_token stop) {
     return false;
   }
   original_binary_ = b.binary;
-  verifier::ProcessSpec spec;
+  verifier::ToolSpec spec;
   spec.argv = {b.binary.string(), "--sets", std::to_string(options_.input_sets), "--time",
                std::to_string(options_.timed_runs), "--max-time-s", std::to_string(options_.max_timing_seconds)};
   spec.timeout_s = options_.timeout_s;
-  verifier::ProcessResult r = verifier::run_process(spec, stop);
+  spec.log_stem = b.binary.string() + ".first-run";
+  verifier::ToolRun r = verifier::run_tool(spec, stop);
   original_ = parse_program_report(r.out);
   if (!original_) {
-    original_error_ = "the original program printed no WARPLENS_EXAMPLE report (" + r.describe() + "): " + tail(r.err);
+    original_error_ = "the original program printed no WARPLENS_EXAMPLE report (" + r.description + "): " + tail(r.err);
     return false;
   }
   if (!original_->ok || !r.succeeded()) {
@@ -141,11 +143,12 @@ bool ProgramVerifier::prepare_original(std::stop_token stop) {
 
 void ProgramVerifier::time_original(std::stop_token stop) {
   if (original_binary_.empty()) return;
-  verifier::ProcessSpec spec;
+  verifier::ToolSpec spec;
   spec.argv = {original_binary_.string(), "--sets", "0", "--time", std::to_string(options_.timed_runs), "--max-time-s",
                std::to_string(options_.max_timing_seconds)};
   spec.timeout_s = options_.timeout_s;
-  verifier::ProcessResult r = verifier::run_process(spec, stop);
+  spec.log_stem = original_binary_.string() + ".retime";
+  verifier::ToolRun r = verifier::run_tool(spec, stop);
   if (auto rep = parse_program_report(r.out); rep && rep->ok && rep->time.median_ms > 0)
     original_ms_.push_back(rep->time.median_ms);
 }
@@ -158,15 +161,16 @@ void ProgramVerifier::check(const Built& built, CandidateVerdict& v, std::stop_t
     v.reason = "does not compile";
     return;
   }
-  verifier::ProcessSpec spec;
+  verifier::ToolSpec spec;
   spec.argv = {built.binary.string(), "--sets", std::to_string(options_.input_sets), "--time", "0"};
   spec.timeout_s = options_.timeout_s;
-  verifier::ProcessResult r = verifier::run_process(spec, stop);
-  v.verify_seconds += r.wall_ms / 1000.0;
-  v.gpu_seconds += r.wall_ms / 1000.0;
+  spec.log_stem = built.binary.string() + ".check";
+  verifier::ToolRun r = verifier::run_tool(spec, stop);
+  v.verify_seconds += r.process.wall_ms / 1000.0;
+  v.gpu_seconds += r.process.wall_ms / 1000.0;
   auto rep = parse_program_report(r.out);
   if (!rep) {
-    v.reason = "no report from the candidate program (" + r.describe() + "): " + tail(r.err, 1500);
+    v.reason = "no report from the candidate program (" + r.description + "): " + tail(r.err, 1500);
     return;
   }
   v.input_sets = rep->sets;
@@ -174,23 +178,24 @@ void ProgramVerifier::check(const Built& built, CandidateVerdict& v, std::stop_t
   v.worst = rep->worst;
   v.correct = rep->ok && r.succeeded() && rep->sets >= options_.input_sets;
   if (!v.correct)
-    v.reason = !r.succeeded() && rep->ok ? "the candidate program failed (" + r.describe() + ")"
+    v.reason = !r.succeeded() && rep->ok ? "the candidate program failed (" + r.description + ")"
                                          : "wrong result: " + rep->worst;
 }
 
 void ProgramVerifier::time(const Built& built, CandidateVerdict& v, std::stop_token stop) const {
   if (!v.correct) return;
-  verifier::ProcessSpec spec;
+  verifier::ToolSpec spec;
   spec.argv = {built.binary.string(), "--sets", "0", "--time", std::to_string(options_.timed_runs), "--max-time-s",
                std::to_string(options_.max_timing_seconds)};
   spec.timeout_s = options_.timeout_s;
-  verifier::ProcessResult r = verifier::run_process(spec, stop);
-  v.gpu_seconds += r.wall_ms / 1000.0;
-  v.verify_seconds += r.wall_ms / 1000.0;
+  spec.log_stem = built.binary.string() + ".time";
+  verifier::ToolRun r = verifier::run_tool(spec, stop);
+  v.gpu_seconds += r.process.wall_ms / 1000.0;
+  v.verify_seconds += r.process.wall_ms / 1000.0;
   auto rep = parse_program_report(r.out);
   if (!rep || !rep->ok || !r.succeeded() || rep->time.median_ms <= 0) {
     v.correct = false;
-    v.reason = "the timing run failed (" + r.describe() + ")" + (rep ? ": " + rep->worst : "");
+    v.reason = "the timing run failed (" + r.description + ")" + (rep ? ": " + rep->worst : "");
     return;
   }
   v.candidate = rep->time;

@@ -270,7 +270,10 @@ int verify_dirs(const Options& o) {
     auto t = read_text(o.pytorch_times);
     try {
       if (!t) throw std::runtime_error("cannot read");
-      for (const auto& [name, v] : json::parse(*t).items()) {
+      // Keep the document alive: in C++20 a range-for over items() of a
+      // temporary dangles (the json dies before the loop body runs).
+      const json doc = json::parse(*t);
+      for (const auto& [name, v] : doc.items()) {
         std::optional<double> e, c;
         if (v.contains("eager_ms") && v["eager_ms"].is_number()) e = v["eager_ms"].get<double>();
         if (v.contains("compiled_ms") && v["compiled_ms"].is_number()) c = v["compiled_ms"].get<double>();

@@ -105,8 +105,11 @@ struct Comparison {
 inline void compare_one(Comparison& c, std::size_t i, double expected, double got, double rtol,
                         double atol) {
   ++c.checked;
+  // Exact equality always passes (with rtol = atol = 0 the ratio below is 0/0,
+  // which is NaN and would fail every element of a bit-exact comparison).
   const double err = std::fabs(got - expected);
-  const double scaled = std::isfinite(got) ? err / (atol + rtol * std::fabs(expected)) : INFINITY;
+  const double tolerance = atol + rtol * std::fabs(expected);
+  const double scaled = !std::isfinite(got) ? INFINITY : err == 0 ? 0.0 : tolerance > 0 ? err / tolerance : INFINITY;
   if (!(scaled <= 1.0)) {
     ++c.bad;
     c.ok = false;

@@ -40,7 +40,7 @@ jobs=$(( cores > 4 ? cores - 2 : cores ))
 if ! { cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPLENS_WITH_CLANG=OFF \
          -DWARPLENS_BUILD_BENCH=OFF > "$OUT/cmake.log" 2>&1 &&
        ninja -C "$build" -j "$jobs" warplens-optimize > "$OUT/build.log" 2>&1; }; then
-  tail -40 "$OUT/cmake.log" "$OUT/build.log"; kill "$torch_pid" 2>/dev/null; exit 1
+  tail -n 40 "$OUT/cmake.log" "$OUT/build.log"; kill "$torch_pid" 2>/dev/null; exit 1
 fi
 nvcc -O3 -arch=native -o "$OUT/optimize_bandwidth" "$root/tests/gpu/optimize_bandwidth.cu" > "$OUT/bandwidth_build.log" 2>&1
 stamp "build done; timing PyTorch references"

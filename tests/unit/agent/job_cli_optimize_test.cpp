@@ -56,3 +56,22 @@ TEST_CASE("--candidates-only writes a candidate directory (or explains why not)"
   CHECK(fs::exists(dir / "c01.cu"));
   CHECK(run({file.string(), "--kernel", "nosuch", "--candidates-only", "--out", dir.string()}) == 2);
 }
+
+TEST_CASE("--pytorch-times reach every program's summary row (level 3 needs them)") {
+  // The original cannot run here (no nvcc under that name), so nothing is
+  // verified; the PyTorch references must still be attached to each program.
+  const fs::path tmp = fs::temp_directory_path() / "warplens-cli-torch-times";
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  std::ofstream(tmp / "torch.json") << R"({"strided_copy": {"eager_ms": 0.155, "compiled_ms": 0.171},
+                                          "transpose_naive": {"eager_ms": 0.478, "compiled_ms": 0.178}})";
+  const std::string candidates = std::string(WARPLENS_SOURCE_DIR) + "/tests/gpu/optimize_candidates/";
+  run({"--verify-dir", candidates + "strided_copy", "--verify-dir", candidates + "transpose_naive", "--pytorch-times",
+       (tmp / "torch.json").string(), "--max-candidates", "1", "--nvcc", "/nonexistent/nvcc", "--report",
+       (tmp / "reports").string()});
+  std::ifstream in(tmp / "reports" / "summary.json");
+  REQUIRE(in);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(text.find("\"eager_ms\": 0.155") != std::string::npos);
+  CHECK(text.find("\"compiled_ms\": 0.178") != std::string::npos);
+}
