@@ -8,6 +8,7 @@
 
 #include "analysis/analyzer.h"
 #include "server/cli.h"
+#include "server/cli_optimize.h"
 #include "server/cli_profile.h"
 #include "server/cli_verify.h"
 #include "server/logging.h"
@@ -33,6 +34,7 @@ int run_argv_style(const std::vector<std::string>& args, const CliEnvironment& e
 constexpr char kProfile[] = "profile";
 constexpr char kVerify[] = "verify";
 constexpr char kCapture[] = "capture";
+constexpr char kOptimize[] = "optimize";
 
 // One line per subcommand. `profile`, `verify` and `optimize` are added here.
 const Subcommand kSubcommands[] = {
@@ -42,6 +44,7 @@ const Subcommand kSubcommands[] = {
     {"profile", "run a program (or a single .cu file) under the CUPTI profiler", run_argv_style<kProfile, run_profile_command>},
     {"capture", "record a kernel's launches from a program, for verify", run_argv_style<kCapture, run_capture_command>},
     {"verify", "check a candidate kernel on captured launches, time it, give its reward level", run_argv_style<kVerify, run_verify_command>},
+    {"optimize", "propose rewrites of a kernel, verify each on this GPU, report the verified winners", run_argv_style<kOptimize, warplens::run_optimize_command>},
 };
 
 void print_help(const std::string& program) {

@@ -75,7 +75,8 @@ options:
 )";
 
 std::stop_source g_stop;
-extern "C" void on_sigint(int) { g_stop.request_stop(); }
+// Its own name: extern "C" ignores the anonymous namespace, and cli_verify.cpp has an on_sigint too.
+extern "C" void on_optimize_sigint(int) { g_stop.request_stop(); }
 
 struct Options {
   std::string file, kernel, out, capture, pytorch_ref, name, pytorch_times, report, arch, nvcc;
@@ -590,7 +591,7 @@ int run_optimize_command(int argc, char** argv) {
     return 2;
   }
   g_stop = std::stop_source();
-  auto previous = std::signal(SIGINT, on_sigint);
+  auto previous = std::signal(SIGINT, on_optimize_sigint);
   int rc = 2;
   try {
     if (!o.verify_dirs.empty()) rc = verify_dirs(o);

@@ -26,6 +26,7 @@
 #include "server/job_runner.h"
 #include "server/method_table.h"
 #include "server/occupancy_service.h"
+#include "server/optimize_backend.h"
 #include "server/profile_job.h"
 #include "server/scheduler.h"
 #include "server/settings.h"
@@ -47,6 +48,9 @@ struct ServerOptions {
   // and before each profile. Empty: no probe at startup (`gpu` stays null)
   // and profile::probe_gpus before a profile.
   GpuProbe gpu_probe;  // profile::probe_gpus, or a test double
+  // Runs warplens.optimize jobs. Empty: gpu_optimize_backend(gpu_probe)
+  // (the built-in search, verified on the local GPU); tests inject fakes.
+  OptimizeBackend optimize;
 };
 
 // A list of callbacks: how features hear about events without knowing each other.

@@ -1,0 +1,276 @@
+// "Optimize this kernel" in the editor (issue 8).
+//
+//   warplens.optimize [{uri, position | range | kernel, budget?}]
+//       A cancellable job on the job runner (one GPU job at a time, with
+//       window/workDoneProgress): the kernel at the position (its name, a
+//       launch of it, or anywhere in its definition) or the named kernel is
+//       optimised by the backend (server/optimize_backend.h: the built-in
+//       rewrite search, every candidate checked and timed on the local GPU).
+//       `budget` is the job's wall time in seconds (default 600).
+//       Answers {summary, rewrites: [{title, edit, summary}], kernel, version}:
+//       only rewrites the verifier passed at reward level >= 2, fastest
+//       first, each a WorkspaceEdit versioned to the text the job started
+//       from. When that document changed (or closed) while the job ran, no
+//       rewrite is returned and the summary says so. Cancel with
+//       $/cancelRequest, window/workDoneProgress/cancel or warplens.cancelJob
+//       (the request then fails with RequestCancelled). Without a GPU (or a
+//       rewrite engine in this build) the job fails with a message saying so
+//       and nothing is offered.
+//
+// The winners of the last job on a kernel are also code actions on that
+// kernel (kind refactor.rewrite), until the document changes. They carry the
+// client-side command warplens.previewRewrite with the same {title, edit,
+// summary}: the editor shows a diff and applies only on the user's say. The
+// server never lists warplens.previewRewrite in executeCommandProvider.
+#include <chrono>
+#include <future>
+#include <map>
+
+#include <boost/asio/post.hpp>
+#include <spdlog/spdlog.h>
+
+#include "server/features.h"
+#include "server/job_launcher.h"
+#include "server/kernel_info.h"
+#include "server/optimize_rewrites.h"
+#include "server/request_helpers.h"
+
+namespace warplens::server {
+
+using protocol::ErrorCode;
+
+namespace {
+
+constexpr const char* kCommand = "warplens.optimize";
+constexpr const char* kPreviewCommand = "warplens.previewRewrite";  // the client's, never ours
+constexpr const char* kProvider = "optimize";
+constexpr double kDefaultBudgetSeconds = 600;
+
+struct KernelWinners {
+  std::int64_t version = 0;  // the document version they were verified for
+  std::vector<RewriteOffer> rewrites;
+};
+
+struct OptimizeState {
+  std::map<std::string, std::map<std::string, KernelWinners>> winners;  // by uri, then kernel name
+};
+using StatePtr = std::shared_ptr<OptimizeState>;
+
+struct Target {
+  DocumentPtr document;
+  std::optional<protocol::Position> position;
+  std::string kernel;
+  double budget_seconds = kDefaultBudgetSeconds;
+};
+
+Target parse_target(const protocol::ExecuteCommandParams& p, ServerContext& ctx) {
+  json arg = command_argument(p);
+  Target t;
+  t.document = command_document(arg, kCommand, ctx);
+  try {
+    if (auto it = arg.find("position"); it != arg.end() && !it->is_null())
+      t.position = it->get<protocol::Position>();
+    else if (auto r = arg.find("range"); r != arg.end() && !r->is_null())
+      t.position = r->get<protocol::Range>().start;
+  } catch (const json::exception&) {
+    throw RequestError(ErrorCode::InvalidParams, std::string(kCommand) + ": position/range must be an LSP Position/Range");
+  }
+  if (auto it = arg.find("kernel"); it != arg.end() && !it->is_null()) {
+    if (!it->is_string() || it->get<std::string>().empty())
+      throw RequestError(ErrorCode::InvalidParams, std::string(kCommand) + ": kernel must be a kernel name");
+    t.kernel = it->get<std::string>();
+  }
+  if (!t.position && t.kernel.empty())
+    throw RequestError(ErrorCode::InvalidParams,
+                       std::string(kCommand) + " needs a position or range inside a kernel, or a kernel name");
+  if (auto it = arg.find("budget"); it != arg.end() && !it->is_null()) {
+    if (!it->is_number() || it->get<double>() <= 0)
+      throw RequestError(ErrorCode::InvalidParams, std::string(kCommand) + ": budget must be a number of seconds > 0");
+    t.budget_seconds = it->get<double>();
+  }
+  return t;
+}
+
+const Function* kernel_named(const KernelModel& model, const std::string& name) {
+  for (const auto& f : model.functions)
+    if (f.kind == FunctionKind::Kernel && f.name == name) return &f;
+  return nullptr;
+}
+
+// The kernel whose name or launch is at `p`, else the kernel defined around it.
+const Function* kernel_around(const KernelModel& model, Position p) {
+  if (const Function* f = kernel_at(model, p); f && f->kind == FunctionKind::Kernel) return f;
+  for (const auto& f : model.functions)
+    if (f.kind == FunctionKind::Kernel && f.range.contains_inclusive(p)) return &f;
+  return nullptr;
+}
+
+std::string job_summary(const OptimizeOutcome& outcome, const std::vector<RewriteOffer>& rewrites) {
+  const auto& r = outcome.result;
+  if (rewrites.empty()) return "`" + r.kernel + "`: " + r.summary;
+  return "`" + r.kernel + "`: " + std::to_string(rewrites.size()) + " verified rewrite" +
+         (rewrites.size() == 1 ? "" : "s") + ", best " + format_speedup(rewrites.front().speedup) + " faster on " +
+         outcome.gpu_name + " (" + std::to_string(r.tried.size()) + " candidate" + (r.tried.size() == 1 ? "" : "s") +
+         " tried)";
+}
+
+// On the io thread, after the job: the answer, and the code actions, for the
+// document version the job started from, unless the user has edited since.
+json finish(ServerContext& ctx, OptimizeState& state, const OptimizeOutcome& outcome, const DocumentPtr& started) {
+  TextLookup texts(&ctx.documents);
+  Converter convert = ctx.converter(texts, started);
+  std::vector<RewriteOffer> rewrites = verified_rewrites(outcome, *started, convert);
+  const std::string& kernel = outcome.result.kernel;
+  json answer = {{"kernel", kernel}, {"version", started->version}, {"rewrites", json::array()}};
+
+  auto current = ctx.documents.get(started->uri);
+  if (!current || current->version != started->version) {
+    state.winners[started->uri].erase(kernel);
+    std::string what = current ? "the document changed while the job ran (version " +
+                                     std::to_string(started->version) + " → " + std::to_string(current->version) + ")"
+                               : "the document was closed while the job ran";
+    answer["summary"] = "`" + kernel + "`: " + what + "; the " + std::to_string(rewrites.size()) +
+                        " verified rewrite(s) apply to the old text and are not offered. Run Optimize again.";
+    return answer;
+  }
+  answer["summary"] = job_summary(outcome, rewrites);
+  for (const auto& r : rewrites) answer["rewrites"].push_back(to_json(r));
+  if (rewrites.empty())
+    state.winners[started->uri].erase(kernel);
+  else
+    state.winners[started->uri][kernel] = KernelWinners{started->version, std::move(rewrites)};
+  return answer;
+}
+
+void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, RequestContext& request,
+            const std::optional<protocol::ProgressToken>& token, DocumentPtr doc, const RecordPtr& record,
+            const std::string& kernel, double budget_seconds) {
+  agent::OptimizeRequest req;
+  req.file = SourceFile{doc->path, doc->text.text()};
+  req.kernel = kernel;
+  req.budget.wall_seconds = budget_seconds;
+  req.budget.gpu_seconds = std::min(budget_seconds, req.budget.gpu_seconds);
+  if (record && record->document->version == doc->version) req.findings = ctx.findings_for(*record);
+  OptimizeBackend backend = ctx.options.optimize ? ctx.options.optimize : gpu_optimize_backend(ctx.options.gpu_probe);
+
+  start_job(ctx, request, token, "warplens: optimizing " + kernel,
+            [&ctx, weak, req, doc, backend](JobContext& job) -> json {
+              const double budget = req.budget.wall_seconds;
+              auto progress = [&job, budget](const agent::JobProgress& p) {
+                int pct = static_cast<int>(std::min(99.0, 100.0 * p.elapsed_seconds / budget));
+                std::string m = std::to_string(p.verified) + " verified, " + std::to_string(p.faster) + " faster";
+                if (p.best_speedup > 0) m += ", best " + format_speedup(p.best_speedup);
+                if (!p.message.empty()) m += ": " + p.message;
+                job.report(m, pct);
+              };
+              OptimizeOutcome outcome;
+              try {
+                outcome = backend(req, progress, job.stop);
+              } catch (const OptimizeUnavailable& e) {
+                ctx.show_message(protocol::MessageType::Error, std::string("warplens: ") + e.what());
+                throw;
+              }
+              if (job.stop.stop_requested()) return nullptr;  // the runner answers RequestCancelled
+              if (outcome.result.stop_reason == agent::StopReason::Error)
+                throw std::runtime_error("optimizing `" + req.kernel + "` failed: " + outcome.result.error);
+              job.report("preparing the verified rewrites", 99);
+              auto done = std::make_shared<std::promise<json>>();
+              auto future = done->get_future();
+              boost::asio::post(ctx.io, [&ctx, weak, outcome = std::move(outcome), doc, done] {
+                auto state = weak.lock();
+                if (!state) return done->set_value(nullptr);
+                try {
+                  done->set_value(finish(ctx, *state, outcome, doc));
+                } catch (...) {
+                  done->set_exception(std::current_exception());
+                }
+              });
+              while (future.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready)
+                if (job.stop.stop_requested()) return nullptr;
+              return future.get();
+            });
+}
+
+void optimize_command(ServerContext& ctx, const StatePtr& state, const protocol::ExecuteCommandParams& p,
+                      RequestContext& rc) {
+  Target target = parse_target(p, ctx);
+  std::weak_ptr<OptimizeState> weak = state;
+  auto token = p.workDoneToken;
+  // The kernel is found in the analysis of the version the command names.
+  ctx.scheduler.when_ready(
+      target.document->uri, target.document->version,
+      [&ctx, weak, request = rc, token, target](RecordPtr record, std::optional<WaitError> error) mutable {
+        if (request.stop.stop_requested() || request.reply.done()) return;  // cancelled: already answered
+        try {
+          if (error == WaitError::ContentModified)
+            throw RequestError(ErrorCode::ContentModified, "the document changed before the job started; run Optimize again");
+          if (error == WaitError::Closed) throw RequestError(ErrorCode::InvalidParams, "the document was closed");
+          if (error == WaitError::ShuttingDown) throw RequestError(ErrorCode::RequestFailed, "the server is shutting down");
+          std::string kernel = target.kernel;
+          if (record && !error) {
+            const KernelModel& model = record->result.model;
+            if (kernel.empty()) {
+              const Function* f = kernel_around(model, engine_position(*record, *target.position, ctx.encoding));
+              if (!f)
+                throw RequestError(ErrorCode::InvalidParams,
+                                   "no kernel at line " + std::to_string(target.position->line + 1) +
+                                       ": put the cursor on a __global__ function or one of its launches");
+              kernel = f->name;
+            } else if (record->result.parsed && !kernel_named(model, kernel)) {
+              throw RequestError(ErrorCode::InvalidParams, "no kernel named `" + kernel + "` in this file");
+            }
+          } else if (kernel.empty()) {
+            throw RequestError(ErrorCode::RequestFailed,
+                               "the file could not be analysed, so the kernel at the cursor is unknown; name it "
+                               "with `kernel`");
+          }
+          launch(ctx, weak, request, token, target.document, record, kernel, target.budget_seconds);
+        } catch (const RequestError& e) {
+          request.reply.error(e.code(), e.what());
+        }
+      });
+}
+
+// Code actions: the last job's winners on the kernel the range touches,
+// while the document is still at the version they were verified for.
+std::vector<protocol::CodeAction> winner_actions(OptimizeState& state, const CodeActionQuery& q) {
+  std::vector<protocol::CodeAction> actions;
+  auto it = state.winners.find(q.record.document->uri);
+  if (it == state.winners.end()) return actions;
+  for (auto w = it->second.begin(); w != it->second.end();) {
+    if (w->second.version != q.record.document->version) {  // edited since: never offered again
+      w = it->second.erase(w);
+      continue;
+    }
+    const Function* f = kernel_named(q.record.result.model, w->first);
+    if (f && touches(f->range, q.range)) {
+      for (const auto& r : w->second.rewrites) {
+        protocol::CodeAction a;
+        a.title = r.title;
+        a.kind = protocol::code_action_kind::kRefactorRewrite;
+        a.command = protocol::Command{r.title, kPreviewCommand, json::array({to_json(r)})};
+        actions.push_back(std::move(a));
+      }
+    }
+    ++w;
+  }
+  return actions;
+}
+
+}  // namespace
+
+void register_optimize(ServerContext& ctx) {
+  auto state = std::make_shared<OptimizeState>();
+  ctx.commands[kCommand] = [&ctx, state](const protocol::ExecuteCommandParams& p, RequestContext& rc) {
+    optimize_command(ctx, state, p, rc);
+  };
+  if (ctx.capabilities.codeActionProvider)
+    ctx.capabilities.codeActionProvider->codeActionKinds.push_back(protocol::code_action_kind::kRefactorRewrite);
+  ctx.code_action_providers.push_back(
+      {kProvider, [state](const CodeActionQuery& q) { return winner_actions(*state, q); },
+       // The actions carry a command, not an edit: nothing to resolve.
+       [](protocol::CodeAction&, const AnalysisRecord&, ServerContext&) {}});
+  ctx.document_closed.connect([state](const std::string& uri) { state->winners.erase(uri); });
+}
+
+}  // namespace warplens::server
