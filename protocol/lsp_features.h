@@ -20,6 +20,7 @@ struct Hover {
 
 namespace code_action_kind {
 inline constexpr const char* kQuickFix = "quickfix";
+inline constexpr const char* kRefactor = "refactor";
 inline constexpr const char* kRefactorRewrite = "refactor.rewrite";
 inline constexpr const char* kSourceFixAll = "source.fixAll";
 }  // namespace code_action_kind

@@ -7,7 +7,10 @@
 //       optimised by the backend (server/optimize_backend.h: the built-in
 //       rewrite search, every candidate checked and timed on the local GPU).
 //       `budget` is the job's wall time in seconds (default 600).
-//       Answers {summary, rewrites: [{title, edit, summary}], kernel, version}:
+//       Answers {summary, rewrites: [{title, edit, summary}], kernel, version,
+//       report}: `report` is the full markdown report's path (every
+//       candidate and verdict, server/optimize_report_file.h), also named at
+//       the end of the summary;
 //       only rewrites the verifier passed at reward level >= 2, fastest
 //       first, each a WorkspaceEdit versioned to the text the job started
 //       from. When that document changed (or closed) while the job ran, no
@@ -16,6 +19,13 @@
 //       (the request then fails with RequestCancelled). Without a GPU (or a
 //       rewrite engine in this build) the job fails with a message saying so
 //       and nothing is offered.
+//
+// Every kernel the range touches gets a code action "Optimize kernel `name`"
+// (kind refactor), carrying the warplens diagnostics of the request, so it is
+// offered from a kernel's findings too. It runs the client-side command
+// warplens.optimizeKernel {uri, kernel}: the editors run warplens.optimize
+// through their job UI (progress, Cancel, preview), which a code action's
+// plain executeCommand would bypass.
 //
 // The winners of the last job on a kernel are also code actions on that
 // kernel (kind refactor.rewrite), until the document changes. They carry the
@@ -32,6 +42,7 @@
 #include "server/features.h"
 #include "server/job_launcher.h"
 #include "server/kernel_info.h"
+#include "server/optimize_report_file.h"
 #include "server/optimize_rewrites.h"
 #include "server/request_helpers.h"
 
@@ -43,6 +54,7 @@ namespace {
 
 constexpr const char* kCommand = "warplens.optimize";
 constexpr const char* kPreviewCommand = "warplens.previewRewrite";  // the client's, never ours
+constexpr const char* kOptimizeKernelCommand = "warplens.optimizeKernel";  // the client's, never ours
 constexpr const char* kProvider = "optimize";
 constexpr double kDefaultBudgetSeconds = 600;
 
@@ -116,12 +128,15 @@ std::string job_summary(const OptimizeOutcome& outcome, const std::vector<Rewrit
 
 // On the io thread, after the job: the answer, and the code actions, for the
 // document version the job started from, unless the user has edited since.
-json finish(ServerContext& ctx, OptimizeState& state, const OptimizeOutcome& outcome, const DocumentPtr& started) {
+json finish(ServerContext& ctx, OptimizeState& state, const OptimizeOutcome& outcome, const DocumentPtr& started,
+           const std::string& report_path) {
   TextLookup texts(&ctx.documents);
   Converter convert = ctx.converter(texts, started);
   std::vector<RewriteOffer> rewrites = verified_rewrites(outcome, *started, convert);
   const std::string& kernel = outcome.result.kernel;
   json answer = {{"kernel", kernel}, {"version", started->version}, {"rewrites", json::array()}};
+  const std::string report_note = report_path.empty() ? "" : " Full report: " + report_path;
+  if (!report_path.empty()) answer["report"] = report_path;
 
   auto current = ctx.documents.get(started->uri);
   if (!current || current->version != started->version) {
@@ -130,10 +145,11 @@ json finish(ServerContext& ctx, OptimizeState& state, const OptimizeOutcome& out
                                      std::to_string(started->version) + " → " + std::to_string(current->version) + ")"
                                : "the document was closed while the job ran";
     answer["summary"] = "`" + kernel + "`: " + what + "; the " + std::to_string(rewrites.size()) +
-                        " verified rewrite(s) apply to the old text and are not offered. Run Optimize again.";
+                        " verified rewrite(s) apply to the old text and are not offered. Run Optimize again." +
+                        report_note;
     return answer;
   }
-  answer["summary"] = job_summary(outcome, rewrites);
+  answer["summary"] = job_summary(outcome, rewrites) + report_note;
   for (const auto& r : rewrites) answer["rewrites"].push_back(to_json(r));
   if (rewrites.empty())
     state.winners[started->uri].erase(kernel);
@@ -174,13 +190,14 @@ void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, Reques
               if (outcome.result.stop_reason == agent::StopReason::Error)
                 throw std::runtime_error("optimizing `" + req.kernel + "` failed: " + outcome.result.error);
               job.report("preparing the verified rewrites", 99);
+              const std::string report_path = save_optimize_report(outcome.result, req.file.text);
               auto done = std::make_shared<std::promise<json>>();
               auto future = done->get_future();
-              boost::asio::post(ctx.io, [&ctx, weak, outcome = std::move(outcome), doc, done] {
+              boost::asio::post(ctx.io, [&ctx, weak, outcome = std::move(outcome), doc, done, report_path] {
                 auto state = weak.lock();
                 if (!state) return done->set_value(nullptr);
                 try {
-                  done->set_value(finish(ctx, *state, outcome, doc));
+                  done->set_value(finish(ctx, *state, outcome, doc, report_path));
                 } catch (...) {
                   done->set_exception(std::current_exception());
                 }
@@ -254,6 +271,17 @@ std::vector<protocol::CodeAction> winner_actions(OptimizeState& state, const Cod
     }
     ++w;
   }
+  for (const auto& f : q.record.result.model.functions) {
+    if (f.kind != FunctionKind::Kernel || !touches(f.range, q.range)) continue;
+    protocol::CodeAction a;
+    a.title = "Optimize kernel `" + f.name + "` (rewrites verified on the GPU)";
+    a.kind = protocol::code_action_kind::kRefactor;
+    for (const auto& d : q.params.context.diagnostics)
+      if (d.source && d.source->rfind("warplens", 0) == 0) a.diagnostics.push_back(d);
+    a.command = protocol::Command{a.title, kOptimizeKernelCommand,
+                                  json::array({json{{"uri", q.record.document->uri}, {"kernel", f.name}}})};
+    actions.push_back(std::move(a));
+  }
   return actions;
 }
 
@@ -265,7 +293,10 @@ void register_optimize(ServerContext& ctx) {
     optimize_command(ctx, state, p, rc);
   };
   if (ctx.capabilities.codeActionProvider)
+  {
+    ctx.capabilities.codeActionProvider->codeActionKinds.push_back(protocol::code_action_kind::kRefactor);
     ctx.capabilities.codeActionProvider->codeActionKinds.push_back(protocol::code_action_kind::kRefactorRewrite);
+  }
   ctx.code_action_providers.push_back(
       {kProvider, [state](const CodeActionQuery& q) { return winner_actions(*state, q); },
        // The actions carry a command, not an edit: nothing to resolve.

@@ -66,8 +66,10 @@ std::vector<RewriteOffer> verified_rewrites(const OptimizeOutcome& outcome, cons
     if (!t || !verified_winner(t->verdict) || offer.edits.empty()) continue;
     RewriteOffer r;
     r.speedup = t->verdict.speedup;
-    r.title = rewrite_name(t->candidate) + ": " + format_speedup(r.speedup) + " faster (verified on " +
-              outcome.gpu_name + ")";
+    r.title = "Apply verified rewrite: " + format_speedup(r.speedup) + " faster (level " +
+              std::to_string(agent::to_int(t->verdict.level)) + ", correct on " +
+              std::to_string(t->verdict.input_sets) + " input sets on " + outcome.gpu_name +
+              "): " + rewrite_name(t->candidate);
     r.summary = evidence(*t, outcome.gpu_name);
     protocol::TextDocumentEdit change;
     change.textDocument.uri = document.uri;

@@ -168,18 +168,40 @@ function summaryOf(result: unknown): string | undefined {
 async function optimizeKernelAtCursor(previews: VirtualDocuments): Promise<void> {
   const target = cudaEditorTarget(true);
   if (!target) return;
+  await optimizeKernel(previews, target);
+}
+
+/**
+ * warplens.optimizeKernel {uri, kernel | position}: the server's "Optimize
+ * kernel `name`" code action runs this client-side command, so the job gets
+ * the same notification progress, Cancel button and diff preview as the
+ * command palette's "Optimize kernel at cursor".
+ */
+async function optimizeKernel(previews: VirtualDocuments, target: KernelTarget): Promise<void> {
   const result = await job('warplens: optimizing kernel', ServerCommand.optimize, [target]);
   if (result === undefined) return;
   const rewrites = (result as { rewrites?: PreviewRewriteArgs[] } | null)?.rewrites ?? [];
   const summary = summaryOf(result) ?? `${rewrites.length} verified rewrite(s).`;
+  const report = (result as { report?: string } | null)?.report;
+  const openReport = async () => {
+    if (report) await vscode.window.showTextDocument(vscode.Uri.file(report), { preview: true });
+  };
   if (rewrites.length === 0) {
-    void vscode.window.showInformationMessage(`warplens: ${summary}`);
+    const choice = await vscode.window.showInformationMessage(`warplens: ${summary}`, ...(report ? ['Open report'] : []));
+    if (choice === 'Open report') await openReport();
     return;
   }
-  const picked = await vscode.window.showQuickPick(
-    rewrites.map((r) => ({ label: r.title, detail: r.summary, rewrite: r })),
+  type Item = vscode.QuickPickItem & { rewrite?: PreviewRewriteArgs };
+  const items: Item[] = rewrites.map((r) => ({ label: r.title, detail: r.summary, rewrite: r }));
+  if (report) items.push({ label: '$(file) Open the full report', detail: report });
+  const picked = await vscode.window.showQuickPick(items,
     { title: `warplens: ${summary}`, placeHolder: 'Preview a verified rewrite' });
-  if (picked && client) await previewRewrite(client, previews, picked.rewrite);
+  if (!picked) return;
+  if (picked.rewrite) {
+    if (client) await previewRewrite(client, previews, picked.rewrite);
+  } else {
+    await openReport();
+  }
 }
 
 async function profileFile(): Promise<void> {
@@ -233,6 +255,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     previews.register(),
     reports.register(),
     vscode.commands.registerCommand('warplens.optimizeKernelAtCursor', () => optimizeKernelAtCursor(previews)),
+    vscode.commands.registerCommand('warplens.optimizeKernel', (target?: KernelTarget) =>
+      target && typeof target.uri === 'string' ? optimizeKernel(previews, target) : optimizeKernelAtCursor(previews)),
     vscode.commands.registerCommand('warplens.profileFile', profileFile),
     vscode.commands.registerCommand('warplens.showKernelReport', async () => {
       const c = runningClient();

@@ -8,6 +8,10 @@
 // ended); an edit during the job (no rewrites); no GPU (a clear error).
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
 #include <atomic>
 #include <thread>
 
@@ -191,6 +195,9 @@ TEST_CASE("warplens.optimize is advertised; warplens.previewRewrite (the client'
 }
 
 TEST_CASE("verified winners come back best first as versioned WorkspaceEdits, and as code actions") {
+  // Reports land in the cache directory; keep this test's out of $HOME.
+  const auto cache = std::filesystem::temp_directory_path() / "warplens-optimize-feature-test-cache";
+  ::setenv("XDG_CACHE_HOME", cache.c_str(), 1);
   Session s(options_with(kMixed));
   json r = s.optimize(at_kernel_body());
   REQUIRE_MESSAGE(r.contains("result"), r.dump());
@@ -200,8 +207,20 @@ TEST_CASE("verified winners come back best first as versioned WorkspaceEdits, an
   CHECK(result["summary"].get<std::string>().find("2 verified rewrites") != std::string::npos);
   REQUIRE(result["rewrites"].size() == 2);  // not the loser, the incorrect one or the implausible one
   const json& best = result["rewrites"][0];
-  CHECK(best["title"] == "test-rewrite(variant=4): 3.1× faster (verified on Test GPU)");
-  CHECK(result["rewrites"][1]["title"] == "test-rewrite(variant=1): 1.5× faster (verified on Test GPU)");
+  CHECK(best["title"] ==
+        "Apply verified rewrite: 3.1× faster (level 2, correct on 5 input sets on Test GPU): test-rewrite(variant=4)");
+  CHECK(result["rewrites"][1]["title"] ==
+        "Apply verified rewrite: 1.5× faster (level 2, correct on 5 input sets on Test GPU): test-rewrite(variant=1)");
+  // The full report (every candidate, losers included) is one click away.
+  REQUIRE(result.contains("report"));
+  const std::string report = result["report"].get<std::string>();
+  CHECK(result["summary"].get<std::string>().find("Full report: " + report) != std::string::npos);
+  {
+    std::ifstream in(report);
+    REQUIRE(in);
+    const std::string md((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(md.find("in[i] * 2.0f") != std::string::npos);  // the correct-but-not-faster one is reported, not offered
+  }
   CHECK(best["summary"].get<std::string>().find("correct on 5 input sets") != std::string::npos);
   const json& change = best["edit"]["documentChanges"][0];
   CHECK(change["textDocument"]["uri"] == kUri);
@@ -218,6 +237,15 @@ TEST_CASE("verified winners come back best first as versioned WorkspaceEdits, an
     CHECK(actions[0]["command"]["arguments"][0] == best);
     CHECK_FALSE(actions[0].contains("edit"));  // applied only through the preview
     CHECK(s.rewrite_actions(4, 30).empty());   // another kernel
+  }
+  SUBCASE("every kernel also offers \"Optimize kernel\" through the client's job UI") {
+    std::vector<json> optimize;
+    for (const auto& a : s.code_actions(2, 5))
+      if (a.value("kind", "") == "refactor") optimize.push_back(a);
+    REQUIRE(optimize.size() == 1);
+    CHECK(optimize[0]["title"] == "Optimize kernel `scale` (rewrites verified on the GPU)");
+    CHECK(optimize[0]["command"]["command"] == "warplens.optimizeKernel");
+    CHECK(optimize[0]["command"]["arguments"][0] == json{{"uri", kUri}, {"kernel", "scale"}});
   }
   SUBCASE("an edit retires them") {
     s.change(2);

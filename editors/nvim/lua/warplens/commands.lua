@@ -75,7 +75,20 @@ end
 
 function M.optimize(opts)
   local bufnr = vim.api.nvim_get_current_buf()
-  M.run_job(bufnr, 'optimizing kernel', 'warplens.optimize', { target(bufnr, opts and opts.args) }, function(result)
+  M.optimize_target(bufnr, target(bufnr, opts and opts.args))
+end
+
+-- The server's "Optimize kernel `name`" code action runs the client-side
+-- command warplens.optimizeKernel {uri, kernel}: the same job, progress,
+-- cancel and preview as :WarplensOptimize.
+function M.optimize_kernel_command(command, ctx)
+  local arg = command.arguments and command.arguments[1] or {}
+  local bufnr = (arg.uri and vim.uri_to_bufnr(arg.uri)) or (ctx and ctx.bufnr) or vim.api.nvim_get_current_buf()
+  M.optimize_target(bufnr, arg)
+end
+
+function M.optimize_target(bufnr, job_target)
+  M.run_job(bufnr, 'optimizing kernel', 'warplens.optimize', { job_target }, function(result)
     local rewrites = type(result) == 'table' and result.rewrites or {}
     local summary = summary_of(result) or (#rewrites .. ' verified rewrite(s)')
     if #rewrites == 0 then

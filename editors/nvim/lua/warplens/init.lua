@@ -166,6 +166,7 @@ function M.setup(opts)
   require('warplens.commands').register()
   require('warplens.progress').register(group)
   vim.lsp.commands['warplens.previewRewrite'] = require('warplens.preview').command
+  vim.lsp.commands['warplens.optimizeKernel'] = require('warplens.commands').optimize_kernel_command
   if not M.config.autostart then return end
   vim.api.nvim_create_autocmd('FileType', {
     group = group,
