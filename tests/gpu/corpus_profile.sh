@@ -37,7 +37,7 @@ failures=()
 for src in "$corpus"/*.cu; do
   name=$(basename "$src" .cu)
   if [ "$have_profiler" = 1 ]; then
-    if "$warplens" profile --format json --out "$out/$name.json" --work-dir "$out/$name.work" --arch "$arch" \
+    if "$warplens" profile --passes "${WARPLENS_CORPUS_PASSES:-2}" --format json --out "$out/$name.json" --work-dir "$out/$name.work" --arch "$arch" \
          "$src" > "$out/$name.log" 2>&1; then
       profiled=$((profiled + 1)); ran=$((ran + 1))
     else
