@@ -267,7 +267,11 @@ int main() {
 
   // softmax
   const int rows = 4096, cols = 1024;
-  softmax_rows<<<rows, 256>>>(A, C, cols);
+  // Its own rows x cols buffers: A and C hold only 1024 x 1024 floats (the
+  // H200 run of 2026-11-30 faulted here when softmax read A).
+  float* logits = device_buffer<float>(size_t(rows) * cols, 3);
+  float* probs = device_zeros<float>(size_t(rows) * cols);
+  softmax_rows<<<rows, 256>>>(logits, probs, cols);
 
   // sparse matrix-vector: a banded matrix with 16 entries per row
   const int nnz_per_row = 16;
