@@ -133,7 +133,8 @@ const std::vector<Scripted> kMixed = {
 
 server::ServerOptions options_with(std::vector<Scripted> scripted, std::shared_ptr<std::atomic<bool>> gate = nullptr) {
   server::ServerOptions o = fast_options();
-  o.optimize = [scripted, gate](const agent::OptimizeRequest& req, const agent::ProgressCallback& progress,
+  o.optimize = [scripted, gate](const agent::OptimizeRequest& req, const server::OptimizeContext&,
+                                const agent::ProgressCallback& progress,
                                 std::stop_token stop) {
     ScriptedPolicy policy(scripted);
     ScriptedVerifier verifier(scripted, gate);
