@@ -277,6 +277,12 @@ TEST_CASE("a misconfigured LLM: a clear error, and nothing runs") {
     s.llm = {"ftp://models.example.com", "m"};
     CHECK(contains(f.run(s, kProgram), "warplens.llm.endpoint is not usable"));
   }
+  SUBCASE("a URL with credentials in it: refused, and never quoted") {
+    s.llm = {"https://user:hunter2@models.example.com/v1?x=1", "m"};
+    std::string error = f.run(s, kProgram);
+    CHECK(contains(error, "warplens.llm.endpoint is not usable"));
+    CHECK(!contains(error, "hunter2"));
+  }
   SUBCASE("a remote endpoint without a key") {
     s.llm = {"https://api.example.com/v1", "m"};
     std::string error = f.run(s, kProgram);

@@ -279,6 +279,39 @@ TEST_CASE("bad arguments are refused before any job starts") {
   CHECK(s.optimize({{"uri", "file:///src/not-open.cu"}, {"kernel", "scale"}})["error"]["code"] == -32602);
 }
 
+server::ServerOptions with_fake_gpu() {
+  server::ServerOptions o = fast_options();  // the real backend, on a machine that has a GPU
+  o.gpu_probe = [](std::stop_token) {
+    profile::GpuStatus g;
+    g.available = true;
+    g.devices.push_back(profile::GpuDevice{0, "Test GPU", 9, 0});
+    return g;
+  };
+  return o;
+}
+
+TEST_CASE("the real backend gets the settings and the saved state: profileCommand with unsaved text is refused") {
+  if (!agent::rewrite_engine_available()) return;  // the built-in policy is chosen first
+  Session s(with_fake_gpu());
+  s.h.notify("workspace/didChangeConfiguration", {{"settings", {{"warplens", {{"profileCommand", "./app"}}}}}});
+  json r = s.optimize(at_kernel_body());  // kUri is not on disk: its text is not saved
+  INFO(r.dump(2));
+  REQUIRE(r.contains("error"));
+  CHECK(r["error"]["code"] == -32803);
+  CHECK(r["error"]["message"].get<std::string>().find("save the file first") != std::string::npos);
+  CHECK(s.rewrite_actions(2, 5).empty());
+}
+
+TEST_CASE("the real backend without profileCommand, on a file without main(): the error names the setting") {
+  if (!agent::rewrite_engine_available()) return;
+  Session s(with_fake_gpu());
+  json r = s.optimize(at_kernel_body());
+  INFO(r.dump(2));
+  REQUIRE(r.contains("error"));
+  CHECK(r["error"]["message"].get<std::string>().find("warplens.profileCommand") != std::string::npos);
+  CHECK_FALSE(s.h.notifications("window/showMessage").empty());
+}
+
 TEST_CASE("without a GPU the job fails with a clear message and offers nothing") {
   server::ServerOptions o = fast_options();  // the real backend...
   o.gpu_probe = [](std::stop_token) {        // ...on a machine without a GPU
