@@ -41,7 +41,9 @@ ChosenPolicy llm_policy(const LlmSettings& settings, const std::string& api_key)
         "warplens.llm.endpoint is set but this warplens build has no LLM policy (built with WARPLENS_WITH_LLM=OFF "
         "or without OpenSSL); clear warplens.llm.endpoint and warplens.llm.model to use the built-in rewrite "
         "search");
-  llm::LlmConfig config;
+  // The environment gives what settings do not hold (WARPLENS_LLM_CA_FILE);
+  // the settings decide the endpoint and model, the seam the key.
+  llm::LlmConfig config = llm::config_from_environment();
   config.base_url = settings.endpoint;
   config.model = settings.model;
   config.api_key = api_key;
