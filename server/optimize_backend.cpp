@@ -71,6 +71,7 @@ std::unique_ptr<agent::CandidateVerifier> choose_verifier(const agent::OptimizeR
   agent::CaptureVerifierOptions v;
   v.capture_dir = capture.capture_dir;
   v.original_source = request.file.path;
+  v.work_dir = capture.scratch->file("verify");  // candidates' sources and builds, removed with the capture
   // A PyTorch equivalent next to the file (kernel.py) gives level 3, as in the CLI.
   if (fs::path ref = fs::path(request.file.path).replace_extension(".py"); fs::exists(ref)) v.pytorch_reference = ref;
   return std::make_unique<agent::CaptureVerifier>(v);

@@ -89,6 +89,7 @@ TEST_CASE("profileCommand: the kernel's first launches are captured and replay t
   o.original_source = ws.dir / "strided_copy.cu";
   o.input_sets = 3;
   o.timed_runs = 5;
+  o.work_dir = ws.dir / "verify";
   agent::CaptureVerifier verifier(o);
   agent::Candidate same;
   same.id = "c00";

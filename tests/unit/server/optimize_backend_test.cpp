@@ -42,6 +42,7 @@ struct Seen {
   std::vector<verifier::CaptureRequest> captures;
   std::optional<std::string> policy, verifier;
   bool tools = false;  // the loop was given policy tools
+  bool verify_dir_in_capture = false;  // the verifier's work directory is inside the capture's scratch
   std::vector<std::string> messages;
 };
 
@@ -82,6 +83,8 @@ struct Fixture {
                     const agent::PolicyTools* tools, const agent::ProgressCallback&, std::stop_token) {
       seen.policy = policy.name();
       seen.tools = tools != nullptr && tools->compile_errors != nullptr;
+      if (!seen.captures.empty())
+        seen.verify_dir_in_capture = fs::is_directory(seen.captures.back().out_dir.parent_path() / "verify");
       seen.verifier = verifier.name();
       agent::OptimizeResult r;
       r.kernel = req.kernel;
@@ -155,11 +158,12 @@ TEST_CASE("profileCommand set: build, capture the first launches in the workspac
   CHECK(contains(f.seen.messages.at(2), "captured 3 launch(es)"));
 }
 
-TEST_CASE("profileCommand set: the capture directory is removed after the job") {
+TEST_CASE("profileCommand set: the capture and verification directories are removed after the job") {
   if (!agent::rewrite_engine_available()) return;
   Fixture f;
   REQUIRE(f.run(with_profile_command()).empty());
   REQUIRE(f.seen.captures.size() == 1);
+  CHECK(f.seen.verify_dir_in_capture);
   CHECK(!fs::exists(f.seen.captures.front().out_dir.parent_path()));
 }
 
