@@ -51,8 +51,8 @@ std::string no_launch_message(const KernelCaptureRequest& req, const verifier::C
              "): " + man.refusals[i].reason;
     } else {
       m += " (" + std::to_string(man.counters.driver_launches) + " kernel launch(es) seen, " +
-           std::to_string(man.counters.matched_launches) +
-           " of it; does the command run the program that launches it?)";
+           std::to_string(man.counters.matched_launches) + " of them `" + req.kernel +
+           "`; does the command run the program that launches it?)";
     }
     for (const auto& note : man.notes) m += "\n  note: " + note;
   }

@@ -187,7 +187,7 @@ TEST_CASE("zero launches and no refusal: the error says how many launches were s
   f.capture_result = launches_captured(0);
   f.capture_result.manifest->counters.driver_launches = 7;
   std::string error = f.run(with_profile_command());
-  CHECK(contains(error, "7 kernel launch(es) seen, 0 of it"));
+  CHECK(contains(error, "7 kernel launch(es) seen, 0 of them `scale`"));
 }
 
 TEST_CASE("the capture could not run: its error is the message") {
