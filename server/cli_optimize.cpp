@@ -29,6 +29,7 @@
 #include "agent/verifier/compile.h"
 #include "analysis/analyzer.h"
 #include "analysis/occupancy_findings.h"
+#include "server/llm_policy_tools.h"
 
 namespace warplens {
 
@@ -468,43 +469,16 @@ std::optional<llm::LlmConfig> llm_config(const Options& o, std::string& error) {
   return c;
 }
 
-// What the LLM policy may call while it drafts: the static analysis (when
-// this build has the front end) and an nvcc compile check.
+// What the LLM policy may call while it drafts (server/llm_policy_tools.h).
 PolicyTools llm_policy_tools(const Options& o, const fs::path& file) {
-  PolicyTools t;
-  std::vector<std::string> includes;
-  for (const auto& i : o.includes) includes.push_back(fs::absolute(i).string());
-  if (frontend_available())
-    t.analyze = [file, includes](const std::string& source) {
-      AnalysisOptions a;
-      for (const auto& i : includes) a.extra_args.push_back("-I" + i);
-      return analyze(SourceFile{file.string(), source}, a, g_stop.get_token());
-    };
-  const std::string arch = o.arch.empty() ? "native" : o.arch;
-  const std::string nvcc = o.nvcc;
-  const double timeout = o.timeout_s;
-  t.compile_errors = [file, includes, arch, nvcc, timeout](const std::string& source) -> std::optional<std::string> {
-    // In a private scratch directory, never next to the user's file; removed after.
-    static std::atomic<int> counter{0};
-    const fs::path dir = fs::temp_directory_path() /
-                         ("warplens-llm-compile-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
-    fs::create_directories(dir);
-    verifier::CompileRequest req;
-    req.source = dir / file.filename();
-    req.output = dir / "candidate.cubin";
-    req.arch = arch;
-    req.include_dirs = includes;
-    req.include_dirs.push_back(file.parent_path().string());  // the original's own headers
-    req.nvcc = nvcc;
-    req.timeout_s = timeout;
-    std::ofstream(req.source) << source;
-    const verifier::CompileResult r = verifier::compile_to_cubin(req, g_stop.get_token());
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-    if (r.ok) return std::nullopt;
-    return r.log.empty() ? std::string("nvcc failed: ") + r.command : r.log;
-  };
-  return t;
+  server::PolicyToolsOptions t;
+  t.file = file;
+  for (const auto& i : o.includes) t.include_dirs.push_back(fs::absolute(i).string());
+  for (const auto& i : t.include_dirs) t.analysis.extra_args.push_back("-I" + i);
+  t.arch = o.arch.empty() ? "native" : o.arch;
+  t.nvcc = o.nvcc;
+  t.compile_timeout_s = o.timeout_s;
+  return server::make_policy_tools(t, g_stop.get_token());
 }
 
 int optimize_file(const Options& o) {

@@ -5,7 +5,9 @@
 //       window/workDoneProgress): the kernel at the position (its name, a
 //       launch of it, or anywhere in its definition) or the named kernel is
 //       optimised by the backend (server/optimize_backend.h: the built-in
-//       rewrite search, every candidate checked and timed on the local GPU).
+//       rewrite search or the configured LLM, every candidate checked and
+//       timed on the local GPU, against the kernel's launches captured from
+//       profileCommand or the file's own checking main()).
 //       `budget` is the job's wall time in seconds (default 600).
 //       Answers {summary, rewrites: [{title, edit, summary}], kernel, version,
 //       report}: `report` is the full markdown report's path (every
@@ -16,9 +18,10 @@
 //       from. When that document changed (or closed) while the job ran, no
 //       rewrite is returned and the summary says so. Cancel with
 //       $/cancelRequest, window/workDoneProgress/cancel or warplens.cancelJob
-//       (the request then fails with RequestCancelled). Without a GPU (or a
-//       rewrite engine in this build) the job fails with a message saying so
-//       and nothing is offered.
+//       (the request then fails with RequestCancelled). When nothing can be
+//       verified (no GPU, unsaved file with profileCommand, no profileCommand
+//       and no main(), a failed build or capture, a misconfigured LLM) the
+//       job fails with a message saying so and nothing is offered.
 //
 // Every kernel the range touches gets a code action "Optimize kernel `name`"
 // (kind refactor), carrying the warplens diagnostics of the request, so it is
@@ -167,10 +170,15 @@ void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, Reques
   req.budget.wall_seconds = budget_seconds;
   req.budget.gpu_seconds = std::min(budget_seconds, req.budget.gpu_seconds);
   if (record && record->document->version == doc->version) req.findings = ctx.findings_for(*record);
-  OptimizeBackend backend = ctx.options.optimize ? ctx.options.optimize : gpu_optimize_backend(ctx.options.gpu_probe);
+  OptimizeContext context;
+  context.settings = ctx.settings;
+  context.workspace_folder = workspace_folder_for(ctx, doc->path);
+  context.document_saved = matches_disk(*doc);
+  OptimizeBackend backend =
+      ctx.options.optimize ? ctx.options.optimize : gpu_optimize_backend(GpuBackendOptions{ctx.options.gpu_probe});
 
   start_job(ctx, request, token, "warplens: optimizing " + kernel,
-            [&ctx, weak, req, doc, backend](JobContext& job) -> json {
+            [&ctx, weak, req, context, doc, backend](JobContext& job) -> json {
               const double budget = req.budget.wall_seconds;
               auto progress = [&job, budget](const agent::JobProgress& p) {
                 int pct = static_cast<int>(std::min(99.0, 100.0 * p.elapsed_seconds / budget));
@@ -181,7 +189,7 @@ void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, Reques
               };
               OptimizeOutcome outcome;
               try {
-                outcome = backend(req, progress, job.stop);
+                outcome = backend(req, context, progress, job.stop);
               } catch (const OptimizeUnavailable& e) {
                 ctx.show_message(protocol::MessageType::Error, std::string("warplens: ") + e.what());
                 throw;

@@ -50,24 +50,6 @@ struct ProfileState {
 };
 using StatePtr = std::shared_ptr<ProfileState>;
 
-// The workspace folder holding `path` (the innermost), else the file's directory.
-std::string working_directory_for(const ServerContext& ctx, const std::string& path) {
-  std::string best;
-  for (const auto& folder : ctx.workspace_folders) {
-    std::string prefix = folder.empty() || folder.back() == '/' ? folder : folder + "/";
-    if (path.rfind(prefix, 0) == 0 && folder.size() > best.size()) best = folder;
-  }
-  return best.empty() ? fs::path(path).parent_path().string() : best;
-}
-
-bool same_as_disk(const Document& doc) {
-  std::ifstream in(doc.path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str() == doc.text.text();
-}
-
 std::string file_name(const std::string& path) { return fs::path(path).filename().string(); }
 
 // "measured · profiled `./app` on NVIDIA H200" or "stale: measured on version 3 · ..."
@@ -95,7 +77,7 @@ json attach(ServerContext& ctx, ProfileState& state, const ProfileJobResult& res
   }
   for (const auto& doc : ctx.documents.all()) {
     if (doc->uri == document->uri || doc->path.empty() || !profile_covers(*result.profile, doc->path)) continue;
-    if (!same_as_disk(*doc)) {
+    if (!matches_disk(*doc)) {
       spdlog::info("profile: {} has unsaved changes; its measured lines are not shown", doc->path);
       continue;
     }
@@ -153,7 +135,7 @@ void profile_command(ServerContext& ctx, const StatePtr& state, const protocol::
   }
   req.profile_command = ctx.settings.profile_command;
   req.build_command = ctx.settings.build_command;
-  req.working_directory = working_directory_for(ctx, doc->path);
+  req.working_directory = workspace_folder_for(ctx, doc->path);
   GpuProbe probe = ctx.options.gpu_probe ? GpuProbe(ctx.options.gpu_probe)
                                          : GpuProbe([](std::stop_token s) { return profile::probe_gpus(s); });
   std::weak_ptr<ProfileState> weak = state;

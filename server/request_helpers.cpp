@@ -1,5 +1,9 @@
 #include "server/request_helpers.h"
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include <spdlog/spdlog.h>
 
 namespace warplens::server {
@@ -68,5 +72,22 @@ DocumentPtr command_document(const json& argument, const std::string& command, S
 }
 
 bool touches(const Range& a, const Range& b) { return !(a.end < b.start || b.end < a.start); }
+
+std::string workspace_folder_for(const ServerContext& ctx, const std::string& path) {
+  std::string best;
+  for (const auto& folder : ctx.workspace_folders) {
+    std::string prefix = folder.empty() || folder.back() == '/' ? folder : folder + "/";
+    if (path.rfind(prefix, 0) == 0 && folder.size() > best.size()) best = folder;
+  }
+  return best.empty() ? std::filesystem::path(path).parent_path().string() : best;
+}
+
+bool matches_disk(const Document& doc) {
+  std::ifstream in(doc.path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str() == doc.text.text();
+}
 
 }  // namespace warplens::server

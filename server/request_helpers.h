@@ -30,6 +30,13 @@ json command_argument(const protocol::ExecuteCommandParams& params);
 // RequestError(InvalidParams) naming `command` when it is missing or not open.
 DocumentPtr command_document(const json& argument, const std::string& command, ServerContext& ctx);
 
+// The workspace folder holding `path` (the innermost), else the file's
+// directory: where the workspace's commands (buildCommand, profileCommand) run.
+std::string workspace_folder_for(const ServerContext& ctx, const std::string& path);
+
+// The editor's text of `doc` is what is on disk (false when unreadable).
+bool matches_disk(const Document& doc);
+
 // Ranges that overlap or touch (a cursor at either end of a finding counts).
 bool touches(const Range& a, const Range& b);
 

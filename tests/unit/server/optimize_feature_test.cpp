@@ -137,7 +137,8 @@ const std::vector<Scripted> kMixed = {
 
 server::ServerOptions options_with(std::vector<Scripted> scripted, std::shared_ptr<std::atomic<bool>> gate = nullptr) {
   server::ServerOptions o = fast_options();
-  o.optimize = [scripted, gate](const agent::OptimizeRequest& req, const agent::ProgressCallback& progress,
+  o.optimize = [scripted, gate](const agent::OptimizeRequest& req, const server::OptimizeContext&,
+                                const agent::ProgressCallback& progress,
                                 std::stop_token stop) {
     ScriptedPolicy policy(scripted);
     ScriptedVerifier verifier(scripted, gate);
@@ -304,6 +305,39 @@ TEST_CASE("bad arguments are refused before any job starts") {
   json none = s.optimize({{"uri", kUri}, {"kernel", "missing"}});
   CHECK(none["error"]["message"].get<std::string>().find("no kernel named `missing`") != std::string::npos);
   CHECK(s.optimize({{"uri", "file:///src/not-open.cu"}, {"kernel", "scale"}})["error"]["code"] == -32602);
+}
+
+server::ServerOptions with_fake_gpu() {
+  server::ServerOptions o = fast_options();  // the real backend, on a machine that has a GPU
+  o.gpu_probe = [](std::stop_token) {
+    profile::GpuStatus g;
+    g.available = true;
+    g.devices.push_back(profile::GpuDevice{0, "Test GPU", 9, 0});
+    return g;
+  };
+  return o;
+}
+
+TEST_CASE("the real backend gets the settings and the saved state: profileCommand with unsaved text is refused") {
+  if (!agent::rewrite_engine_available()) return;  // the built-in policy is chosen first
+  Session s(with_fake_gpu());
+  s.h.notify("workspace/didChangeConfiguration", {{"settings", {{"warplens", {{"profileCommand", "./app"}}}}}});
+  json r = s.optimize(at_kernel_body());  // kUri is not on disk: its text is not saved
+  INFO(r.dump(2));
+  REQUIRE(r.contains("error"));
+  CHECK(r["error"]["code"] == -32803);
+  CHECK(r["error"]["message"].get<std::string>().find("save the file first") != std::string::npos);
+  CHECK(s.rewrite_actions(2, 5).empty());
+}
+
+TEST_CASE("the real backend without profileCommand, on a file without main(): the error names the setting") {
+  if (!agent::rewrite_engine_available()) return;
+  Session s(with_fake_gpu());
+  json r = s.optimize(at_kernel_body());
+  INFO(r.dump(2));
+  REQUIRE(r.contains("error"));
+  CHECK(r["error"]["message"].get<std::string>().find("warplens.profileCommand") != std::string::npos);
+  CHECK_FALSE(s.h.notifications("window/showMessage").empty());
 }
 
 TEST_CASE("without a GPU the job fails with a clear message and offers nothing") {
