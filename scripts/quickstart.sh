@@ -6,5 +6,6 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/bootstrap.sh"
 "$root/scripts/build.sh"
 shopt -s nullglob
-files=("$root"/examples/*.cu)
+cd "$root"  # file names in the findings relative to the repository
+files=(examples/*.cu)
 "$root/build/bin/warplens" check "${files[@]}"
