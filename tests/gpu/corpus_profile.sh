@@ -21,7 +21,8 @@ nvcc=${CUDACXX:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 warplens=${WARPLENS_BIN:-}
 if [ -z "$warplens" ]; then
   build=${WARPLENS_BUILD_DIR:-$root/build-gpu}
-  if [ ! -x "$build/bin/warplens" ] || [ ! -e "$build/bin/libwarplens_inject.so" ] && [ ! -e "$build/lib/libwarplens_inject.so" ]; then
+  if [ ! -x "$build/bin/warplens" ] ||
+     { [ ! -e "$build/bin/libwarplens_inject.so" ] && [ ! -e "$build/lib/libwarplens_inject.so" ]; }; then
     echo "building warplens (WARPLENS_WITH_CLANG=OFF) in $build"
     cmake -S "$root" -B "$build" -G Ninja -DWARPLENS_WITH_CLANG=OFF -DCMAKE_BUILD_TYPE=Release \
       > "$out/cmake.log" 2>&1 && ninja -C "$build" warplens warplens_inject > "$out/build.log" 2>&1 ||

@@ -63,6 +63,6 @@ done
 echo "total: $(( $(date +%s) - t0 )) s" >>"$work/summary.txt"
 cp "$work/summary.txt" "$OUT/summary.txt"
 # Small result files only (the device returns at most a few files of 16 MiB).
-(cd "$work" && find . -type f -size -2M ! -name '*.cubin' ! -name '*.o' ! -name '*.so' \
+(cd "$work" && find . -type f -size -2048k ! -name '*.cubin' ! -name '*.o' ! -name '*.so' \
    ! -perm -u+x -print0 | tar czf "$OUT/results.tgz" --null -T -)
 cat "$work/summary.txt"
