@@ -24,3 +24,13 @@ endif()
 if(WARPLENS_WITH_LLM)
   target_sources(agent_optimize_tests PRIVATE ${PROJECT_SOURCE_DIR}/tests/support/scripted_llm_endpoint.cpp)
 endif()
+
+# The examples' own correctness check (examples/optimize/harness.cuh), host
+# code built with nvcc: it decides every verdict of the H200 optimize runs.
+if(CUDAToolkit_NVCC_EXECUTABLE)
+  add_test(NAME examples_harness_compare COMMAND sh -c
+    "\"$1\" -std=c++17 -I\"$2\" -o \"$3\" \"$4\" && \"$3\""
+    sh ${CUDAToolkit_NVCC_EXECUTABLE} ${PROJECT_SOURCE_DIR}/examples/optimize
+    ${CMAKE_CURRENT_BINARY_DIR}/harness_compare_test ${_here}/harness_compare_test.cu)
+  set_tests_properties(examples_harness_compare PROPERTIES LABELS unit TIMEOUT 300)
+endif()
