@@ -4,14 +4,14 @@
 //       A cancellable job on the job runner (one GPU job at a time, with
 //       window/workDoneProgress): the kernel at the position (its name, a
 //       launch of it, or anywhere in its definition) or the named kernel is
-//       optimised by the backend (server/optimize_backend.h: the built-in
+//       optimised by the backend (workflows/optimize.h: the built-in
 //       rewrite search or the configured LLM, every candidate checked and
 //       timed on the local GPU, against the kernel's launches captured from
 //       profileCommand or the file's own checking main()).
 //       `budget` is the job's wall time in seconds (default 600).
 //       Answers {summary, rewrites: [{title, edit, summary}], kernel, version,
 //       report}: `report` is the full markdown report's path (every
-//       candidate and verdict, server/optimize_report_file.h), also named at
+//       candidate and verdict, workflows/optimize_report_file.h), also named at
 //       the end of the summary;
 //       only rewrites the verifier passed at reward level >= 2, fastest
 //       first, each a WorkspaceEdit versioned to the text the job started
@@ -45,7 +45,7 @@
 #include "server/features.h"
 #include "server/job_launcher.h"
 #include "server/kernel_info.h"
-#include "server/optimize_report_file.h"
+#include "workflows/optimize_report_file.h"
 #include "server/optimize_rewrites.h"
 #include "server/request_helpers.h"
 
@@ -120,7 +120,7 @@ const Function* kernel_around(const KernelModel& model, Position p) {
   return nullptr;
 }
 
-std::string job_summary(const OptimizeOutcome& outcome, const std::vector<RewriteOffer>& rewrites) {
+std::string job_summary(const workflows::OptimizeOutcome& outcome, const std::vector<RewriteOffer>& rewrites) {
   const auto& r = outcome.result;
   if (rewrites.empty()) return "`" + r.kernel + "`: " + r.summary;
   return "`" + r.kernel + "`: " + std::to_string(rewrites.size()) + " verified rewrite" +
@@ -131,7 +131,7 @@ std::string job_summary(const OptimizeOutcome& outcome, const std::vector<Rewrit
 
 // On the io thread, after the job: the answer, and the code actions, for the
 // document version the job started from, unless the user has edited since.
-json finish(ServerContext& ctx, OptimizeState& state, const OptimizeOutcome& outcome, const DocumentPtr& started,
+json finish(ServerContext& ctx, OptimizeState& state, const workflows::OptimizeOutcome& outcome, const DocumentPtr& started,
            const std::string& report_path) {
   TextLookup texts(&ctx.documents);
   Converter convert = ctx.converter(texts, started);
@@ -170,12 +170,15 @@ void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, Reques
   req.budget.wall_seconds = budget_seconds;
   req.budget.gpu_seconds = std::min(budget_seconds, req.budget.gpu_seconds);
   if (record && record->document->version == doc->version) req.findings = ctx.findings_for(*record);
-  OptimizeContext context;
-  context.settings = ctx.settings;
+  workflows::OptimizeContext context;
+  context.profile_command = ctx.settings.profile_command;
+  context.build_command = ctx.settings.build_command;
+  context.llm = ctx.settings.llm;
+  context.analysis = ctx.analysis_options();
   context.workspace_folder = workspace_folder_for(ctx, doc->path);
   context.document_saved = matches_disk(*doc);
-  OptimizeBackend backend =
-      ctx.options.optimize ? ctx.options.optimize : gpu_optimize_backend(GpuBackendOptions{ctx.options.gpu_probe});
+  workflows::OptimizeBackend backend =
+      ctx.options.optimize ? ctx.options.optimize : workflows::gpu_optimize_backend(workflows::GpuBackendOptions{ctx.options.gpu_probe});
 
   start_job(ctx, request, token, "warplens: optimizing " + kernel,
             [&ctx, weak, req, context, doc, backend](JobContext& job) -> json {
@@ -187,10 +190,10 @@ void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, Reques
                 if (!p.message.empty()) m += ": " + p.message;
                 job.report(m, pct);
               };
-              OptimizeOutcome outcome;
+              workflows::OptimizeOutcome outcome;
               try {
                 outcome = backend(req, context, progress, job.stop);
-              } catch (const OptimizeUnavailable& e) {
+              } catch (const workflows::OptimizeUnavailable& e) {
                 ctx.show_message(protocol::MessageType::Error, std::string("warplens: ") + e.what());
                 throw;
               }
@@ -198,7 +201,7 @@ void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, Reques
               if (outcome.result.stop_reason == agent::StopReason::Error)
                 throw std::runtime_error("optimizing `" + req.kernel + "` failed: " + outcome.result.error);
               job.report("preparing the verified rewrites", 99);
-              const std::string report_path = save_optimize_report(outcome.result, req.file.text);
+              const std::string report_path = workflows::save_optimize_report(outcome.result, req.file.text);
               auto done = std::make_shared<std::promise<json>>();
               auto future = done->get_future();
               boost::asio::post(ctx.io, [&ctx, weak, outcome = std::move(outcome), doc, done, report_path] {

@@ -58,7 +58,7 @@ std::string format_speedup(double speedup) {
   return b;
 }
 
-std::vector<RewriteOffer> verified_rewrites(const OptimizeOutcome& outcome, const Document& document,
+std::vector<RewriteOffer> verified_rewrites(const workflows::OptimizeOutcome& outcome, const Document& document,
                                             Converter& convert) {
   std::vector<RewriteOffer> out;
   for (const auto& offer : outcome.result.offers) {

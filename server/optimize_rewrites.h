@@ -14,7 +14,7 @@
 #include "protocol/lsp_basic.h"
 #include "server/convert.h"
 #include "server/document_store.h"
-#include "server/optimize_backend.h"
+#include "workflows/optimize.h"
 
 namespace warplens::server {
 
@@ -30,7 +30,7 @@ struct RewriteOffer {
 // offers; this checks each offer against its own verdict again, because an
 // offer reaching the user unverified is the one failure this feature must
 // not have. `document` is the snapshot the job optimised.
-std::vector<RewriteOffer> verified_rewrites(const OptimizeOutcome& outcome, const Document& document,
+std::vector<RewriteOffer> verified_rewrites(const workflows::OptimizeOutcome& outcome, const Document& document,
                                             Converter& convert);
 
 // "3.1×" (one decimal; two below 1.1 so 1.06× does not read as 1.1×).

@@ -3,11 +3,10 @@
 set(_here ${CMAKE_CURRENT_LIST_DIR})
 file(GLOB WARPLENS_OPTIMIZE_TESTS CONFIGURE_DEPENDS
   ${_here}/search_*.cpp ${_here}/job_*.cpp ${_here}/report_*.cpp ${_here}/candidate_*.cpp)
-# The optimize command is compiled in (server/cli_optimize.cpp, with the LLM policy tools it uses) without
-# the rest of the server.
-warplens_test(agent_optimize_tests SOURCES ${WARPLENS_OPTIMIZE_TESTS} ${PROJECT_SOURCE_DIR}/server/cli_optimize.cpp
-  ${PROJECT_SOURCE_DIR}/server/llm_policy_tools.cpp
-  DEPS warplens_agent warplens_analyzer)
+# The optimize command is compiled in (cli/optimize.cpp, over the workflows it calls) without
+# the rest of the CLI and the server.
+warplens_test(agent_optimize_tests SOURCES ${WARPLENS_OPTIMIZE_TESTS} ${PROJECT_SOURCE_DIR}/cli/optimize.cpp
+  DEPS warplens_workflows warplens_agent warplens_analyzer)
 
 if(WARPLENS_WITH_CLANG)
   file(GLOB WARPLENS_REWRITE_TESTS CONFIGURE_DEPENDS ${_here}/rewrite_*.cpp)

@@ -1,0 +1,103 @@
+#include "cli/inputs.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "workflows/resources.h"
+
+namespace warplens::cli {
+
+bool read_inputs(const std::vector<std::string>& given, std::vector<InputFile>& out) {
+  bool ok = true;
+  for (const auto& name : given) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(name, ec)) {
+      std::fprintf(stderr, "warplens: error: cannot read '%s': it is a directory\n", name.c_str());
+      ok = false;
+      continue;
+    }
+    std::ifstream in(name, std::ios::binary);
+    if (!in) {
+      std::fprintf(stderr, "warplens: error: cannot read '%s': %s\n", name.c_str(), std::strerror(errno));
+      ok = false;
+      continue;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    auto absolute = std::filesystem::absolute(name, ec);
+    out.push_back({name, (ec ? std::filesystem::path(name) : absolute.lexically_normal()).string(), text.str()});
+  }
+  return ok;
+}
+
+FileCommandArgs read_file_command_args(const std::string& command, const std::vector<std::string>& args,
+                                       const std::vector<std::string>& formats) {
+  FileCommandArgs out;
+  out.format = formats.front();
+  ArgReader r(args);
+  while (!r.done()) {
+    if (auto v = r.option("--format")) {
+      if (std::find(formats.begin(), formats.end(), *v) == formats.end()) {
+        std::string expected;
+        for (const auto& f : formats) expected += (expected.empty() ? "" : " or ") + f;
+        throw UsageError(command + ": --format expects " + expected + ", got `" + *v + "`");
+      }
+      out.format = *v;
+    } else if (auto v = r.option("--arch")) {
+      if (v->rfind("sm_", 0) != 0) throw UsageError("--arch expects an architecture such as sm_90, got `" + *v + "`");
+      out.options.arch = *v;
+    } else if (auto v = r.option("--compile-commands-dir", "-p")) {
+      out.options.compile_commands_dir = *v;
+    } else if (r.flag("--no-resource-usage")) {
+      out.resource_usage = false;
+    } else if (r.flag("--help", "-h")) {
+      out.help = true;
+      return out;
+    } else if (r.at_unknown_option()) {
+      throw UsageError(command + ": unknown option `" + r.next() + "`");
+    } else if (auto f = r.next(); !f.empty()) {
+      out.files.push_back(f);
+    }
+  }
+  if (out.files.empty()) throw UsageError(command + ": no input files");
+  return out;
+}
+
+std::vector<Finding> InputAnalysis::findings() const {
+  std::vector<Finding> out = result.findings;
+  if (resources) out.insert(out.end(), resources->findings.begin(), resources->findings.end());
+  return out;
+}
+
+InputAnalysis analyze_input(const InputFile& input, const FileCommandArgs& args) {
+  InputAnalysis a;
+  SourceFile file{input.path, input.text};
+  a.result = analyze(file, args.options);
+  a.resources_skipped = args.resource_usage ? workflows::resource_skip_reason(a.result) : "--no-resource-usage";
+  if (a.resources_skipped.empty()) a.resources = workflows::analyze_resources(file, a.result.model, args.options);
+  return a;
+}
+
+InputConversion::InputConversion(const InputFile& input)
+    : convert(server::ConvertOptions{server::PositionEncoding::Utf16, ""}, texts, input.path) {
+  auto doc = std::make_shared<server::Document>();
+  doc->path = input.path;
+  doc->text = server::SourceText(input.text);
+  texts.pin(doc);
+}
+
+void report_frontend_failure(const InputFile& input, const AnalysisResult& result) {
+  if (result.findings.empty())
+    std::fprintf(stderr, "warplens: error: the front end did not analyse '%s' and gave no reason\n",
+                 input.given.c_str());
+  else
+    std::fprintf(stderr, "warplens: error: the front end could not analyse '%s': %s\n", input.given.c_str(),
+                 result.findings.front().message.c_str());
+}
+
+}  // namespace warplens::cli

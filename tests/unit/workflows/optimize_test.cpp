@@ -1,0 +1,305 @@
+// The real optimize backend's choices (workflows/optimize.h), without a
+// GPU: a fake GPU probe, a fake capture runner and a fake job loop that
+// records which policy and verifier it was given. The build command and the
+// workspace folder are real (a temporary directory, /bin/sh).
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <regex>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "agent/llm/llm_policy_factory.h"
+#include "agent/rewrite_engine.h"
+#include "workflows/optimize.h"
+
+namespace warplens {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kLibrary = R"(__global__ void scale(float* out, const float* in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i] * 2.0f;
+}
+)";
+constexpr const char* kProgram = R"(#include <cstdio>
+__global__ void scale(float* out, const float* in, int n) { out[0] = in[0] * 2.0f; }
+int main() { return 0; }
+)";
+
+struct Workspace {
+  fs::path dir = fs::temp_directory_path() / ("warplens-optimize-backend-" + std::to_string(::getpid()));
+  Workspace() { fs::create_directories(dir); }
+  ~Workspace() { fs::remove_all(dir); }
+};
+
+// What the fakes saw.
+struct Seen {
+  std::vector<verifier::CaptureRequest> captures;
+  std::optional<std::string> policy, verifier;
+  bool tools = false;  // the loop was given policy tools
+  bool verify_dir_in_capture = false;  // the verifier's work directory is inside the capture's scratch
+  std::vector<std::string> messages;
+};
+
+verifier::CaptureRunResult launches_captured(int n) {
+  verifier::CaptureRunResult r;
+  r.ok = true;
+  r.manifest.emplace();
+  for (int i = 0; i < n; ++i) {
+    capture::LaunchRecord l;
+    l.index = i;
+    l.kernel = "_Z5scalePfPKfi";
+    r.manifest->launches.push_back(l);
+  }
+  return r;
+}
+
+struct Fixture {
+  Workspace ws;
+  Seen seen;
+  bool gpu = true;
+  std::string api_key;
+  verifier::CaptureRunResult capture_result = launches_captured(3);
+
+  workflows::OptimizeBackend backend() {
+    workflows::GpuBackendOptions o;
+    o.probe = [this](std::stop_token) {
+      profile::GpuStatus s;
+      s.available = gpu;
+      if (gpu) s.devices.push_back(profile::GpuDevice{0, "Fake GPU", 9, 0});
+      else s.reason = "no NVIDIA driver";
+      return s;
+    };
+    o.capture = [this](const verifier::CaptureRequest& r, std::stop_token) {
+      seen.captures.push_back(r);
+      return capture_result;
+    };
+    o.loop = [this](const agent::OptimizeRequest& req, agent::Policy& policy, agent::CandidateVerifier& verifier,
+                    const agent::PolicyTools* tools, const agent::ProgressCallback&, std::stop_token) {
+      seen.policy = policy.name();
+      seen.tools = tools != nullptr && tools->compile_errors != nullptr;
+      if (!seen.captures.empty())
+        seen.verify_dir_in_capture = fs::is_directory(seen.captures.back().out_dir.parent_path() / "verify");
+      seen.verifier = verifier.name();
+      agent::OptimizeResult r;
+      r.kernel = req.kernel;
+      r.summary = "fake loop";
+      return r;
+    };
+    o.llm_api_key = [this] { return api_key; };
+    return workflows::gpu_optimize_backend(o);
+  }
+
+  // Runs the backend on `text` saved as ws/kernel.cu; the error message, or
+  // empty when it ran the loop.
+  std::string run(const workflows::OptimizeContext& settings, const char* text = kLibrary, bool saved = true) {
+    const fs::path file = ws.dir / "kernel.cu";
+    std::ofstream(file) << text;
+    agent::OptimizeRequest req;
+    req.file = SourceFile{file.string(), text};
+    req.kernel = "scale";
+    workflows::OptimizeContext ctx = settings;
+    ctx.workspace_folder = ws.dir.string();
+    ctx.document_saved = saved;
+    auto progress = [this](const agent::JobProgress& p) { seen.messages.push_back(p.message); };
+    try {
+      workflows::OptimizeOutcome out = backend()(req, ctx, progress, {});
+      CHECK(out.gpu_name == "Fake GPU");
+      return {};
+    } catch (const workflows::OptimizeUnavailable& e) {
+      return e.what();
+    }
+  }
+};
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+workflows::OptimizeContext with_profile_command(std::string build = {}) {
+  workflows::OptimizeContext s;
+  s.profile_command = "./app --small";
+  s.build_command = std::move(build);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("the capture regex matches the kernel's demangled names, and only its") {
+  const std::regex re(workflows::kernel_name_regex("scale"), std::regex::ECMAScript);
+  for (const char* yes : {"scale(float*, float const*, int)", "void scale<float>(float*, int)", "ns::scale(float*)",
+                          "scale"})
+    CHECK_MESSAGE(std::regex_search(std::string(yes), re), yes);
+  for (const char* no : {"rescale(float*)", "scale2(float*)", "void scale_rows<4>(float*)", "_Z5scalePfPKfi",
+                         "scaled"})
+    CHECK_MESSAGE(!std::regex_search(std::string(no), re), no);
+}
+
+TEST_CASE("profileCommand set: build, capture the first launches in the workspace, verify by capture/replay") {
+  if (!agent::rewrite_engine_available()) return;  // the built-in policy needs the Clang rewrite engine
+  Fixture f;
+  std::string error = f.run(with_profile_command("echo built > built.txt"));
+  REQUIRE_MESSAGE(error.empty(), error);
+  CHECK(fs::exists(f.ws.dir / "built.txt"));  // the build ran in the workspace folder
+  REQUIRE(f.seen.captures.size() == 1);
+  const verifier::CaptureRequest& c = f.seen.captures.front();
+  CHECK(c.program == std::vector<std::string>{"/bin/sh", "-c", "./app --small"});
+  CHECK(c.cwd == f.ws.dir);
+  CHECK(c.max_launches == 3);
+  CHECK(c.timeout_s > 0);
+  CHECK(c.kernel_regex == workflows::kernel_name_regex("scale"));
+  CHECK(!c.out_dir.empty());
+  CHECK(f.seen.verifier == "capture/replay");
+  CHECK(f.seen.policy == "builtin");
+  CHECK(!f.seen.tools);
+  CHECK(contains(f.seen.messages.at(0), "building: echo built"));
+  CHECK(contains(f.seen.messages.at(1), "capturing the first 3 launches of `scale`"));
+  CHECK(contains(f.seen.messages.at(2), "captured 3 launch(es)"));
+}
+
+TEST_CASE("profileCommand set: the capture and verification directories are removed after the job") {
+  if (!agent::rewrite_engine_available()) return;
+  Fixture f;
+  REQUIRE(f.run(with_profile_command()).empty());
+  REQUIRE(f.seen.captures.size() == 1);
+  CHECK(f.seen.verify_dir_in_capture);
+  CHECK(!fs::exists(f.seen.captures.front().out_dir.parent_path()));
+}
+
+TEST_CASE("zero launches captured: the error quotes the refusals and the program's stderr") {
+  if (!agent::rewrite_engine_available()) return;
+  Fixture f;
+  f.capture_result = launches_captured(0);
+  f.capture_result.manifest->refusals.push_back({"scale(float*, float const*, int)", 0,
+                                                 "a pointer argument is not a device allocation"});
+  f.capture_result.process.err = "app: using 4 threads\n";
+  std::string error = f.run(with_profile_command());
+  CHECK(contains(error, "no launch of `scale` was captured from `./app --small`"));
+  CHECK(contains(error, "a pointer argument is not a device allocation"));
+  CHECK(contains(error, "app: using 4 threads"));
+  CHECK(!f.seen.verifier);
+}
+
+TEST_CASE("zero launches and no refusal: the error says how many launches were seen") {
+  if (!agent::rewrite_engine_available()) return;
+  Fixture f;
+  f.capture_result = launches_captured(0);
+  f.capture_result.manifest->counters.driver_launches = 7;
+  std::string error = f.run(with_profile_command());
+  CHECK(contains(error, "7 kernel launch(es) seen, 0 of them `scale`"));
+}
+
+TEST_CASE("the capture could not run: its error is the message") {
+  if (!agent::rewrite_engine_available()) return;
+  Fixture f;
+  f.capture_result = {};
+  f.capture_result.error = "libwarplens_inject.so not found";
+  std::string error = f.run(with_profile_command());
+  CHECK(contains(error, "libwarplens_inject.so not found"));
+  CHECK(!f.seen.verifier);
+}
+
+TEST_CASE("a failing build command: its stderr is quoted and nothing is captured") {
+  if (!agent::rewrite_engine_available()) return;
+  Fixture f;
+  std::string error = f.run(with_profile_command("echo 'kernel.cu:3: error: oops' >&2; exit 3"));
+  CHECK(contains(error, "the build command"));
+  CHECK(contains(error, "kernel.cu:3: error: oops"));
+  CHECK(f.seen.captures.empty());
+}
+
+TEST_CASE("profileCommand set and the document unsaved: save the file first, nothing runs") {
+  if (!agent::rewrite_engine_available()) return;
+  Fixture f;
+  std::string error = f.run(with_profile_command("touch built.txt"), kLibrary, /*saved=*/false);
+  CHECK(contains(error, "save the file first"));
+  CHECK(f.seen.captures.empty());
+  CHECK(!fs::exists(f.ws.dir / "built.txt"));
+}
+
+TEST_CASE("no profileCommand: a file with main() uses the self-checking program verifier") {
+  if (!agent::rewrite_engine_available()) return;
+  Fixture f;
+  std::string error = f.run(workflows::OptimizeContext{}, kProgram, /*saved=*/false);  // it verifies the editor's text
+  REQUIRE_MESSAGE(error.empty(), error);
+  CHECK(f.seen.verifier == "self-checking program");
+  CHECK(f.seen.captures.empty());
+}
+
+TEST_CASE("no profileCommand and no main(): the error names warplens.profileCommand for both editors") {
+  if (!agent::rewrite_engine_available()) return;
+  Fixture f;
+  std::string error = f.run(workflows::OptimizeContext{});
+  CHECK(contains(error, "warplens.profileCommand"));
+  CHECK(contains(error, "VS Code"));
+  CHECK(contains(error, "Neovim"));
+  CHECK(!f.seen.verifier);
+}
+
+TEST_CASE("no GPU: refused before building or capturing") {
+  if (!agent::rewrite_engine_available()) return;
+  Fixture f;
+  f.gpu = false;
+  std::string error = f.run(with_profile_command("touch built.txt"));
+  CHECK(contains(error, "no GPU"));
+  CHECK(contains(error, "no NVIDIA driver"));
+  CHECK(f.seen.captures.empty());
+  CHECK(!fs::exists(f.ws.dir / "built.txt"));
+}
+
+TEST_CASE("LLM endpoint and model set: the LLM policy proposes") {
+  Fixture f;
+  workflows::OptimizeContext s;
+  s.llm = {"http://localhost:8000/v1", "qwen-coder"};
+  std::string error = f.run(s, kProgram);
+  if (!agent::llm::llm_policy_available()) {
+    CHECK(contains(error, "WARPLENS_WITH_LLM=OFF"));
+    return;
+  }
+  REQUIRE_MESSAGE(error.empty(), error);
+  CHECK(f.seen.policy == "llm");
+  CHECK(f.seen.tools);  // it drafts with the compile check (and the analysis when the front end is built)
+}
+
+TEST_CASE("a remote LLM endpoint with the key in the environment: the LLM policy proposes") {
+  if (!agent::llm::llm_policy_available()) return;
+  Fixture f;
+  f.api_key = "sk-test-not-a-real-key";
+  workflows::OptimizeContext s;
+  s.llm = {"https://api.example.com/v1", "some-model"};
+  std::string error = f.run(s, kProgram);
+  REQUIRE_MESSAGE(error.empty(), error);
+  CHECK(f.seen.policy == "llm");
+}
+
+TEST_CASE("a misconfigured LLM: a clear error, and nothing runs") {
+  if (!agent::llm::llm_policy_available()) return;
+  Fixture f;
+  workflows::OptimizeContext s;
+  SUBCASE("an invalid URL") {
+    s.llm = {"ftp://models.example.com", "m"};
+    CHECK(contains(f.run(s, kProgram), "warplens.llm.endpoint is not usable"));
+  }
+  SUBCASE("a URL with credentials in it: refused, and never quoted") {
+    s.llm = {"https://user:hunter2@models.example.com/v1?x=1", "m"};
+    std::string error = f.run(s, kProgram);
+    CHECK(contains(error, "warplens.llm.endpoint is not usable"));
+    CHECK(!contains(error, "hunter2"));
+  }
+  SUBCASE("a remote endpoint without a key") {
+    s.llm = {"https://api.example.com/v1", "m"};
+    std::string error = f.run(s, kProgram);
+    CHECK(contains(error, "no API key"));
+    CHECK(contains(error, "WARPLENS_LLM_API_KEY"));
+  }
+  SUBCASE("an endpoint without a model") {
+    s.llm = {"http://localhost:8000/v1", ""};
+    CHECK(contains(f.run(s, kProgram), "warplens.llm.model is not set"));
+  }
+  CHECK(!f.seen.policy);
+}
+
+}  // namespace warplens
