@@ -50,7 +50,7 @@ int run_check(const std::vector<std::string>& args, const CliEnvironment&) {
   bool all_parsed = true;
   nlohmann::json json_out = nlohmann::json::array();
   for (const auto& input : inputs) {
-    InputAnalysis analysis = analyze_input(input, a);
+    workflows::FileAnalysis analysis = analyze_input(input, a);
     const AnalysisResult& result = analysis.result;
     InputConversion conversion(input);
     Converter& convert = conversion.convert;

@@ -8,8 +8,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "workflows/resources.h"
-
 namespace warplens::cli {
 
 bool read_inputs(const std::vector<std::string>& given, std::vector<InputFile>& out) {
@@ -68,18 +66,9 @@ FileCommandArgs read_file_command_args(const std::string& command, const std::ve
   return out;
 }
 
-std::vector<Finding> InputAnalysis::findings() const {
-  std::vector<Finding> out = result.findings;
-  if (resources) out.insert(out.end(), resources->findings.begin(), resources->findings.end());
-  return out;
-}
-
-InputAnalysis analyze_input(const InputFile& input, const FileCommandArgs& args) {
-  InputAnalysis a;
-  SourceFile file{input.path, input.text};
-  a.result = analyze(file, args.options);
-  a.resources_skipped = args.resource_usage ? workflows::resource_skip_reason(a.result) : "--no-resource-usage";
-  if (a.resources_skipped.empty()) a.resources = workflows::analyze_resources(file, a.result.model, args.options);
+workflows::FileAnalysis analyze_input(const InputFile& input, const FileCommandArgs& args) {
+  workflows::FileAnalysis a = workflows::analyze_file(SourceFile{input.path, input.text}, args.options, args.resource_usage);
+  if (!args.resource_usage) a.resources_skipped = "--no-resource-usage";
   return a;
 }
 

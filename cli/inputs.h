@@ -8,6 +8,7 @@
 
 #include "analysis/analyzer.h"
 #include "analysis/occupancy_findings.h"
+#include "workflows/analyze_file.h"
 #include "cli/cli.h"
 #include "server/convert.h"
 
@@ -40,17 +41,11 @@ struct FileCommandArgs {
 FileCommandArgs read_file_command_args(const std::string& command, const std::vector<std::string>& args,
                                        const std::vector<std::string>& formats);
 
-// One input analysed as `check` and `report` do: the front end (and the
-// static analyses unless options.run_static_analyses is off), then resource
-// usage and occupancy with nvcc, synchronously, unless --no-resource-usage.
-struct InputAnalysis {
-  AnalysisResult result;
-  std::optional<OccupancyAnalysis> resources;
-  std::string resources_skipped;  // why `resources` is empty
-  // The analysis's findings, then the resource findings.
-  std::vector<Finding> findings() const;
-};
-InputAnalysis analyze_input(const InputFile& input, const FileCommandArgs& args);
+// One input analysed as `check` and `report` do (workflows/analyze_file.h):
+// the front end (and the static analyses unless options.run_static_analyses
+// is off), then resource usage and occupancy with nvcc, synchronously,
+// unless --no-resource-usage.
+workflows::FileAnalysis analyze_input(const InputFile& input, const FileCommandArgs& args);
 
 // Converts ranges in an input's results to LSP's (UTF-16 columns), with
 // the input's own text and other files read from disk.

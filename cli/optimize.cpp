@@ -18,18 +18,14 @@
 #include <thread>
 
 #include "agent/candidate_store.h"
-#include "agent/capture_verifier.h"
 #include "agent/job.h"
 #include "agent/llm/llm_config.h"
-#include "agent/llm/llm_policy_factory.h"
 #include "agent/program_verifier.h"
 #include "agent/report.h"
 #include "agent/search.h"
-#include "agent/text_diff.h"
-#include "agent/verifier/compile.h"
 #include "analysis/analyzer.h"
-#include "analysis/occupancy_findings.h"
-#include "workflows/llm_policy_tools.h"
+#include "workflows/analyze_file.h"
+#include "workflows/optimize.h"
 
 namespace warplens::cli {
 
@@ -191,37 +187,33 @@ EngineOptions engine_options(const Options& o) {
   return e;
 }
 
-ProgramVerifierOptions program_options(const Options& o) {
-  ProgramVerifierOptions p;
-  p.nvcc = o.nvcc;
-  if (!o.arch.empty()) p.arch = o.arch;
-  for (const auto& d : o.defines) p.nvcc_flags.push_back("-D" + d);
-  for (const auto& i : o.includes) p.include_dirs.push_back(fs::absolute(i).string());
-  p.input_sets = o.sets;
-  p.timed_runs = o.runs;
-  p.max_timing_seconds = o.max_timing_s;
-  p.timeout_s = o.timeout_s;
-  p.compile_jobs = o.jobs;
-  p.check_jobs = o.gpu_jobs;
-  return p;
+// How candidates are verified (both verifying modes), from the options.
+workflows::VerifyChoice verify_choice(const Options& o) {
+  workflows::VerifyChoice v;
+  v.against = o.capture.empty() ? workflows::VerifyChoice::Against::OwnMain : workflows::VerifyChoice::Against::Capture;
+  v.capture_dir = o.capture;
+  v.nvcc = o.nvcc;
+  if (!o.arch.empty()) v.arch = o.arch;
+  v.defines = o.defines;
+  for (const auto& i : o.includes) v.include_dirs.push_back(fs::absolute(i).string());
+  v.input_sets = o.sets;
+  v.timed_runs = o.runs;
+  v.max_timing_seconds = o.max_timing_s;
+  v.timeout_s = o.timeout_s;
+  v.compile_jobs = o.jobs;
+  v.check_jobs = o.gpu_jobs;
+  if (!o.pytorch_ref.empty()) v.pytorch_reference = o.pytorch_ref;
+  v.tool_compile_timeout_s = o.timeout_s;
+  return v;
 }
 
-// Findings from the static analysis, when this build has a front end.
+// Findings from the static analysis and resource usage, when this build
+// has a front end (what `warplens check` prints).
 std::vector<Finding> findings_for(const SourceFile& file, const Options& o) {
   if (!frontend_available()) return {};
   AnalysisOptions a;
   for (const auto& i : o.includes) a.extra_args.push_back("-I" + fs::absolute(i).string());
-  AnalysisResult r = analyze(file, a, g_stop.get_token());
-  std::vector<Finding> findings = r.findings;
-  if (r.parsed && !g_stop.stop_requested()) {
-    // Occupancy needs the real register counts (nvcc): low-occupancy and
-    // register-spill findings steer launch-bounds and block-size.
-    OccupancyRequest req;
-    req.file = file;
-    OccupancyAnalysis occ = run_occupancy_analysis(req, r.model, a, g_stop.get_token());
-    findings.insert(findings.end(), occ.findings.begin(), occ.findings.end());
-  }
-  return findings;
+  return workflows::analyze_file(file, a, /*resource_usage=*/true, g_stop.get_token()).findings();
 }
 
 std::string one_line(std::string s) {
@@ -327,7 +319,7 @@ int verify_dirs(const Options& o) {
       std::fprintf(stderr, "warplens optimize: %s\n", error.c_str());
       return 2;
     }
-    ProgramVerifierOptions po = program_options(o);
+    ProgramVerifierOptions po = workflows::program_verifier_options(verify_choice(o));
     for (const auto& inc : absolute_include_dirs(*set)) po.include_dirs.push_back(inc);
     const std::string name = set->name.empty() ? fs::path(d).filename().string() : set->name;
     if (auto it = torch_times.find(name); it != torch_times.end()) {
@@ -443,69 +435,26 @@ int verify_dirs(const Options& o) {
   return any_winner ? 0 : 1;
 }
 
-// The LLM policy's settings: the WARPLENS_LLM_* environment, overridden by
-// the --llm-* options. The key only ever comes from the environment.
-std::optional<llm::LlmConfig> llm_config(const Options& o, std::string& error) {
-  llm::LlmConfig c = llm::config_from_environment();
-  if (!o.llm_endpoint.empty()) c.base_url = o.llm_endpoint;
-  if (!o.llm_model.empty()) c.model = o.llm_model;
-  if (o.llm_max_turns > 0) c.max_turns = o.llm_max_turns;
-  if (c.base_url.empty()) {
-    error = std::string("--policy llm needs an endpoint: --llm-endpoint URL (or ") + llm::kBaseUrlVariable + ")";
-    return std::nullopt;
-  }
-  if (c.model.empty()) {
-    error = std::string("--policy llm needs a model: --llm-model NAME (or ") + llm::kModelVariable + ")";
-    return std::nullopt;
-  }
-  if (std::string bad = llm::validate(c); !bad.empty()) {
-    // Some messages quote the URL; one with user:password@ must not be shown.
-    if (c.base_url.find('@') != std::string::npos)
-      for (std::size_t at; (at = bad.find(c.base_url)) != std::string::npos;)
-        bad.replace(at, c.base_url.size(), "(the URL, not shown: it contains credentials)");
-    error = "--llm-endpoint/--llm-model: " + bad;
-    return std::nullopt;
-  }
-  return c;
+// The LLM policy's settings: the --llm-* options, else the WARPLENS_LLM_*
+// environment. The key only ever comes from the environment.
+workflows::LlmSettings llm_settings(const Options& o) {
+  auto env = [](const char* name) -> std::string {
+    const char* v = std::getenv(name);
+    return v ? v : "";
+  };
+  workflows::LlmSettings s;
+  s.endpoint = !o.llm_endpoint.empty() ? o.llm_endpoint : env(llm::kBaseUrlVariable);
+  s.model = !o.llm_model.empty() ? o.llm_model : env(llm::kModelVariable);
+  s.max_turns = o.llm_max_turns;
+  return s;
 }
 
-// What the LLM policy may call while it drafts (workflows/llm_policy_tools.h).
-PolicyTools llm_policy_tools(const Options& o, const fs::path& file) {
-  workflows::PolicyToolsOptions t;
-  t.file = file;
-  for (const auto& i : o.includes) t.include_dirs.push_back(fs::absolute(i).string());
-  for (const auto& i : t.include_dirs) t.analysis.extra_args.push_back("-I" + i);
-  t.arch = o.arch.empty() ? "native" : o.arch;
-  t.nvcc = o.nvcc;
-  t.compile_timeout_s = o.timeout_s;
-  return workflows::make_policy_tools(t, g_stop.get_token());
-}
-
+// The editor's optimize job, from the command line: the same workflow
+// (workflows/optimize.h) with the options' policy and verifier.
 int optimize_file(const Options& o) {
   auto text = read_text(o.file);
   if (!text) {
     std::fprintf(stderr, "warplens optimize: cannot read %s\n", o.file.c_str());
-    return 2;
-  }
-  std::unique_ptr<Policy> llm_policy;
-  if (o.policy == "llm") {
-    std::string error;
-    auto config = llm_config(o, error);
-    if (!config) {
-      std::fprintf(stderr, "warplens optimize: %s\n", error.c_str());
-      return 2;
-    }
-    llm::LlmPolicyOrError made = llm::make_llm_policy(*config);
-    if (!made.policy) {
-      std::fprintf(stderr, "warplens optimize: %s\n", made.error.c_str());
-      return 2;
-    }
-    std::fprintf(stderr, "warplens optimize: LLM policy: %s\n", llm::describe(*config).c_str());
-    llm_policy = std::move(made.policy);
-  } else if (!rewrite_engine_available()) {
-    std::fprintf(stderr,
-                 "warplens optimize: this build has no Clang rewrite engine; generate candidates elsewhere with "
-                 "--candidates-only and verify them here with --verify-dir\n");
     return 2;
   }
   const fs::path file = fs::absolute(o.file).lexically_normal();
@@ -513,33 +462,33 @@ int optimize_file(const Options& o) {
   req.file = {file.string(), *text};
   req.kernel = o.kernel;
   req.budget = {o.budget, o.max_candidates, o.gpu_budget};
-  req.findings = findings_for(req.file, o);
-  SearchOptions so;
-  so.engine = engine_options(o);
-  so.max_expansions = std::max(8, o.max_candidates);
-  RewriteSearch builtin(so);
-  Policy& policy = llm_policy ? *llm_policy : static_cast<Policy&>(builtin);
-  const PolicyTools tools = llm_policy ? llm_policy_tools(o, file) : PolicyTools{};
-  std::unique_ptr<CandidateVerifier> verifier;
-  if (!o.capture.empty()) {
-    CaptureVerifierOptions co;
-    co.capture_dir = o.capture;
-    co.original_source = file;
-    fs::path ref = o.pytorch_ref.empty() ? fs::path(file).replace_extension(".py") : fs::path(o.pytorch_ref);
-    if (fs::exists(ref)) co.pytorch_reference = ref;
-    for (const auto& i : o.includes) co.include_dirs.push_back(fs::absolute(i).string());
-    co.input_sets = o.sets;
-    co.timed_runs = o.runs;
-    verifier = std::make_unique<CaptureVerifier>(co);
-  } else {
-    verifier = std::make_unique<ProgramVerifier>(req.file, program_options(o));
-  }
+  workflows::OptimizeContext context;
+  context.names = workflows::SettingNames::command_line();
+  context.policy.llm = o.policy == "llm";
+  if (context.policy.llm) context.policy.llm_settings = llm_settings(o);
+  context.policy.engine = engine_options(o);
+  context.verify = verify_choice(o);
+  // Guided by the static analysis and resource usage (when this build has a
+  // front end), as the editor's job is by the document's diagnostics.
+  context.analyze_when_no_findings = true;
+  // Without a GPU the verifier says so; the LLM policy may still talk to its
+  // endpoint first (exit 2 then, as for any verifier error).
+  context.require_gpu = false;
   auto progress = [](const JobProgress& p) {
     std::fprintf(stderr, "warplens optimize: [%.0f s] %d verified, %d faster, best %.2fx: %s\n", p.elapsed_seconds,
                  p.verified, p.faster, p.best_speedup, p.message.c_str());
   };
-  OptimizeResult r =
-      run_optimize_job(req, policy, *verifier, llm_policy ? &tools : nullptr, progress, g_stop.get_token());
+  std::unique_ptr<workflows::PreparedOptimize> prepared;
+  try {
+    prepared = workflows::prepare_optimize(req, context, {}, progress, g_stop.get_token());
+  } catch (const workflows::OptimizeUnavailable& e) {
+    std::fprintf(stderr, "warplens optimize: %s\n", e.what());
+    return 2;
+  }
+  if (!prepared) return 130;
+  std::fprintf(stderr, "warplens optimize: %s, verified by the %s verifier\n", prepared->policy().c_str(),
+               prepared->verifier().c_str());
+  const OptimizeResult r = prepared->run(progress, g_stop.get_token()).result;
   if (!o.report.empty()) write_or_warn(o.report, render_markdown(r, *text));
   if (o.json) std::printf("%s\n", render_json(r).c_str());
   else std::printf("%s", render_markdown(r, *text).c_str());

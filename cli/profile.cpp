@@ -12,15 +12,14 @@
 #include <string>
 #include <vector>
 
-#include "profiler/build_single_file.h"
 #include "profiler/gpu_probe.h"
 #include "profiler/kernel_summary.h"
 #include "profiler/measured_findings.h"
 #include "profiler/profile_data.h"
 #include "profiler/profile_tsv.h"
 #include "profiler/runner.h"
-#include "profiler/scratch_dir.h"
 #include "profiler/units.h"
+#include "workflows/profile.h"
 
 namespace warplens::cli {
 namespace {
@@ -273,14 +272,15 @@ int emit(const std::string& text, const std::string& out) {
   return kProfileExitOk;
 }
 
-int exit_code_for(prof::RunStatus s) {
-  switch (s) {
-    case prof::RunStatus::Ok: return kProfileExitOk;
-    case prof::RunStatus::BadRequest: return kProfileExitUsage;
-    case prof::RunStatus::NoGpu: return kProfileExitNoGpu;
-    case prof::RunStatus::Cancelled: return 130;
-    default: return kProfileExitFailed;
+int exit_code_for(workflows::ProfileJobError::Kind kind) {
+  using Kind = workflows::ProfileJobError::Kind;
+  switch (kind) {
+    case Kind::BadRequest: return kProfileExitUsage;
+    case Kind::NoGpu: return kProfileExitNoGpu;
+    case Kind::BuildFailed: return kProfileExitBuildFailed;
+    case Kind::Failed: break;
   }
+  return kProfileExitFailed;
 }
 
 }  // namespace
@@ -308,50 +308,39 @@ int run_profile_command(int argc, char** argv) {
     return emit(render(*p, format), o.out);
   }
 
-  // The GPU first: without one, neither nvcc nor the program is worth
-  // running. Building needs the GPU's architecture (a full probe); running
-  // a given program needs only the cheap check (the runner probes fully if
-  // the program then fails).
-  prof::GpuStatus gpu = o.source.empty() ? prof::quick_gpu_check() : prof::probe_gpus();
-  if (!gpu.available) {
-    std::fprintf(stderr, "warplens profile: cannot profile: %s\n", gpu.reason.c_str());
-    return kProfileExitNoGpu;
+  // The same workflow as the editor's warplens.profile (workflows/profile.h):
+  // the GPU first (without one, neither nvcc nor the program is worth
+  // running), then FILE.cu built for it, then the program under the
+  // injection library.
+  workflows::ProfileJobRequest req;
+  req.run = o.run;
+  req.timeout = o.run.timeout;
+  if (o.source.empty()) {
+    req.program = o.run.command;
+    req.quick_gpu_check = true;
+  } else {
+    req.source_file = o.source;
+    req.program_args = o.run.command;
+    req.arch = o.arch;
+    req.nvcc_flags = o.nvcc_flags;
+    req.run_next_to_source = false;  // where the user runs `warplens profile`, as for a given program
   }
-  auto cached_probe = [gpu](std::stop_token) { return gpu; };
-
-  std::unique_ptr<prof::ScratchDir> build_dir;
-  if (!o.source.empty()) {
-    build_dir = std::make_unique<prof::ScratchDir>("warplens-build-");
-    if (!build_dir->ok()) {
-      std::fprintf(stderr, "warplens profile: %s\n", build_dir->error().c_str());
-      return kProfileExitError;
-    }
-    prof::BuildOptions b;
-    b.source = o.source;
-    b.arch = !o.arch.empty() ? o.arch : gpu.devices.front().arch();
-    b.output_dir = build_dir->path();
-    b.extra_flags = o.nvcc_flags;
-    std::fprintf(stderr, "warplens profile: building %s for %s\n", o.source.c_str(), b.arch.c_str());
-    prof::BuildResult built = prof::build_single_file(b);
-    if (!built.ok) {
-      std::fprintf(stderr, "warplens profile: %s\n", built.message.c_str());
-      return kProfileExitBuildFailed;
-    }
-    o.run.command.insert(o.run.command.begin(), built.executable);
-  }
-
   const bool tty = isatty(STDERR_FILENO);
-  auto progress = [tty](const std::string& message, double) {
+  auto progress = [tty](workflows::ProfileStage stage, const std::string& message, int) {
+    if (stage == workflows::ProfileStage::Preparing) return;
     if (tty || message != "done") std::fprintf(stderr, "warplens profile: %s\n", message.c_str());
   };
-  prof::RunResult r = prof::run_profile(o.run, {}, progress, cached_probe, prof::probe_gpus);
-  if (r.status != prof::RunStatus::Ok) {
-    std::fprintf(stderr, "warplens profile: %s\n", r.message.c_str());
-    return exit_code_for(r.status);
+  workflows::ProfileJobResult r;
+  try {
+    r = workflows::run_profile_job(req, {}, progress, [](std::stop_token s) { return prof::probe_gpus(s); });
+  } catch (const workflows::ProfileJobError& e) {
+    std::fprintf(stderr, "warplens profile: %s\n", e.what());
+    return exit_code_for(e.kind);
   }
+  if (!r.profile) return 130;
   if (!o.run.work_dir.empty())
-    std::fprintf(stderr, "warplens profile: the program's output is in %s and %s\n",
-                 r.program_stdout.c_str(), r.program_stderr.c_str());
+    std::fprintf(stderr, "warplens profile: the program's output is in %s and %s\n", r.program_stdout.c_str(),
+                 r.program_stderr.c_str());
   for (const prof::Warning& w : r.profile->warnings)
     std::fprintf(stderr, "warplens profile: warning [%s] %s\n", w.code.c_str(), w.message.c_str());
   return emit(render(*r.profile, format), o.out);

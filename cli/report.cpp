@@ -44,7 +44,7 @@ int run_report(const std::vector<std::string>& args, const CliEnvironment& env) 
   bool all_parsed = true;
   nlohmann::json out_files = nlohmann::json::array();
   for (const auto& input : inputs) {
-    InputAnalysis analysis = analyze_input(input, a);
+    workflows::FileAnalysis analysis = analyze_input(input, a);
     InputConversion conversion(input);
     std::vector<Finding> diagnostics = analysis.findings();
     FileReport report{input.path, &analysis.result, analysis.resources ? &*analysis.resources : nullptr,

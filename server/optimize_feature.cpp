@@ -45,9 +45,10 @@
 #include "server/features.h"
 #include "server/job_launcher.h"
 #include "server/kernel_info.h"
-#include "workflows/optimize_report_file.h"
 #include "server/optimize_rewrites.h"
 #include "server/request_helpers.h"
+#include "workflows/optimize_report_file.h"
+#include "workflows/verified_rewrites.h"
 
 namespace warplens::server {
 
@@ -124,7 +125,8 @@ std::string job_summary(const workflows::OptimizeOutcome& outcome, const std::ve
   const auto& r = outcome.result;
   if (rewrites.empty()) return "`" + r.kernel + "`: " + r.summary;
   return "`" + r.kernel + "`: " + std::to_string(rewrites.size()) + " verified rewrite" +
-         (rewrites.size() == 1 ? "" : "s") + ", best " + format_speedup(rewrites.front().speedup) + " faster on " +
+         (rewrites.size() == 1 ? "" : "s") + ", best " + workflows::format_speedup(rewrites.front().speedup) +
+         " faster on " +
          outcome.gpu_name + " (" + std::to_string(r.tried.size()) + " candidate" + (r.tried.size() == 1 ? "" : "s") +
          " tried)";
 }
@@ -135,7 +137,7 @@ json finish(ServerContext& ctx, OptimizeState& state, const workflows::OptimizeO
            const std::string& report_path) {
   TextLookup texts(&ctx.documents);
   Converter convert = ctx.converter(texts, started);
-  std::vector<RewriteOffer> rewrites = verified_rewrites(outcome, *started, convert);
+  std::vector<RewriteOffer> rewrites = rewrite_offers(workflows::verified_rewrites(outcome), *started, convert);
   const std::string& kernel = outcome.result.kernel;
   json answer = {{"kernel", kernel}, {"version", started->version}, {"rewrites", json::array()}};
   const std::string report_note = report_path.empty() ? "" : " Full report: " + report_path;
@@ -161,6 +163,24 @@ json finish(ServerContext& ctx, OptimizeState& state, const workflows::OptimizeO
   return answer;
 }
 
+// The editor's settings as the optimize workflow takes them: the LLM policy
+// when warplens.llm.endpoint or warplens.llm.model is set, verified against
+// the workspace's program (profileCommand) or the file's own main().
+workflows::OptimizeContext optimize_context(ServerContext& ctx, const Document& doc) {
+  const Settings& s = ctx.settings;
+  workflows::OptimizeContext c;
+  c.names = workflows::SettingNames::editor();
+  c.policy.llm = !s.llm.endpoint.empty() || !s.llm.model.empty();
+  c.policy.llm_settings = s.llm;
+  c.verify.against = workflows::VerifyChoice::Against::Workspace;
+  c.verify.profile_command = s.profile_command;
+  c.verify.build_command = s.build_command;
+  c.verify.working_directory = workspace_folder_for(ctx, doc.path);
+  c.verify.document_saved = matches_disk(doc);
+  c.analysis = ctx.analysis_options();
+  return c;
+}
+
 void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, RequestContext& request,
             const std::optional<protocol::ProgressToken>& token, DocumentPtr doc, const RecordPtr& record,
             const std::string& kernel, double budget_seconds) {
@@ -170,13 +190,7 @@ void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, Reques
   req.budget.wall_seconds = budget_seconds;
   req.budget.gpu_seconds = std::min(budget_seconds, req.budget.gpu_seconds);
   if (record && record->document->version == doc->version) req.findings = ctx.findings_for(*record);
-  workflows::OptimizeContext context;
-  context.profile_command = ctx.settings.profile_command;
-  context.build_command = ctx.settings.build_command;
-  context.llm = ctx.settings.llm;
-  context.analysis = ctx.analysis_options();
-  context.workspace_folder = workspace_folder_for(ctx, doc->path);
-  context.document_saved = matches_disk(*doc);
+  workflows::OptimizeContext context = optimize_context(ctx, *doc);
   workflows::OptimizeBackend backend =
       ctx.options.optimize ? ctx.options.optimize : workflows::gpu_optimize_backend(workflows::GpuBackendOptions{ctx.options.gpu_probe});
 
@@ -186,7 +200,7 @@ void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, Reques
               auto progress = [&job, budget](const agent::JobProgress& p) {
                 int pct = static_cast<int>(std::min(99.0, 100.0 * p.elapsed_seconds / budget));
                 std::string m = std::to_string(p.verified) + " verified, " + std::to_string(p.faster) + " faster";
-                if (p.best_speedup > 0) m += ", best " + format_speedup(p.best_speedup);
+                if (p.best_speedup > 0) m += ", best " + workflows::format_speedup(p.best_speedup);
                 if (!p.message.empty()) m += ": " + p.message;
                 job.report(m, pct);
               };

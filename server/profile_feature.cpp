@@ -144,7 +144,8 @@ void profile_command(ServerContext& ctx, const StatePtr& state, const protocol::
               workflows::ProfileJobResult result;
               try {
                 result = workflows::run_profile_job(
-                    req, job.stop, [&job](const std::string& m, int pct) { job.report(m, pct); }, probe);
+                    req, job.stop,
+                    [&job](workflows::ProfileStage, const std::string& m, int pct) { job.report(m, pct); }, probe);
               } catch (const workflows::ProfileJobError& e) {
                 if (e.no_gpu) ctx.show_message(protocol::MessageType::Error, std::string("warplens: ") + e.what());
                 throw;

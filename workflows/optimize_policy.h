@@ -1,27 +1,37 @@
-// Who proposes candidates in the editor's optimize job: the LLM policy when
-// the settings name an endpoint and a model (warplens.llm.endpoint,
-// warplens.llm.model; the key only from WARPLENS_LLM_API_KEY in the server's
-// environment), else the built-in rewrite search.
+// Who proposes candidates in an optimize job: the LLM policy when the door
+// asks for it (the editor: warplens.llm.endpoint and warplens.llm.model are
+// set; the command line: --policy llm), else the built-in rewrite search.
+// The LLM settings are checked by workflows/llm_settings.h.
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include "agent/policy.h"
+#include "agent/rewrite_engine.h"
 #include "workflows/llm_settings.h"
+#include "workflows/setting_names.h"
 
 namespace warplens::workflows {
 
-struct ChosenPolicy {
-  std::unique_ptr<agent::Policy> policy;
-  std::string description;  // for the log: "builtin", or "llm: endpoint ..., key: set" (never the key)
-  bool wants_tools = false; // the LLM policy drafts with the analysis and compile tools
+struct PolicyChoice {
+  bool llm = false;              // the LLM policy; else the built-in rewrite search
+  LlmSettings llm_settings;      // for the LLM policy
+  agent::EngineOptions engine;   // how the built-in search parses the file (arch, -I, -D)
 };
 
-// Throws OptimizeUnavailable (workflows/optimize.h) with a message the
-// user can act on: only one of endpoint/model set, an invalid URL, no key for
-// an endpoint that is not on this machine, a build without the LLM policy,
-// or (built-in search) a build without the Clang rewrite engine.
-ChosenPolicy choose_optimize_policy(const LlmSettings& llm, const std::string& api_key, int max_candidates);
+struct ChosenPolicy {
+  std::unique_ptr<agent::Policy> policy;
+  // For logs and the command line's output, never the key:
+  // "built-in rewrite search", "LLM policy: endpoint http://..., model m, key: set".
+  std::string description;
+  bool wants_tools = false;  // the LLM policy drafts with the analysis and compile tools
+};
+
+// Throws OptimizeUnavailable (workflows/optimize.h) with a message naming
+// the door's settings (`names`): the LLM settings are not usable, or the
+// build has no Clang rewrite engine for the built-in search.
+ChosenPolicy choose_optimize_policy(const PolicyChoice& choice, const std::string& api_key,
+                                    const SettingNames& names, int max_candidates);
 
 }  // namespace warplens::workflows

@@ -14,12 +14,14 @@
 
 #include "agent/llm/llm_policy_factory.h"
 #include "agent/rewrite_engine.h"
+#include "tests/support/agent_requirements.h"
 #include "workflows/optimize.h"
 
 namespace warplens {
 namespace {
 
 namespace fs = std::filesystem;
+using test::needs;
 
 constexpr const char* kLibrary = R"(__global__ void scale(float* out, const float* in, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -35,6 +37,12 @@ struct Workspace {
   fs::path dir = fs::temp_directory_path() / ("warplens-optimize-backend-" + std::to_string(::getpid()));
   Workspace() { fs::create_directories(dir); }
   ~Workspace() { fs::remove_all(dir); }
+};
+
+// The editor's settings the workflow reads (server/settings.h holds them all).
+struct EditorSettings {
+  std::string profile_command, build_command;
+  workflows::LlmSettings llm;
 };
 
 // What the fakes saw.
@@ -66,7 +74,9 @@ struct Fixture {
   std::string api_key;
   verifier::CaptureRunResult capture_result = launches_captured(3);
 
-  workflows::OptimizeBackend backend() {
+  workflows::OptimizeBackend backend() { return workflows::gpu_optimize_backend(seams()); }
+
+  workflows::GpuBackendOptions seams() {
     workflows::GpuBackendOptions o;
     o.probe = [this](std::stop_token) {
       profile::GpuStatus s;
@@ -92,20 +102,26 @@ struct Fixture {
       return r;
     };
     o.llm_api_key = [this] { return api_key; };
-    return workflows::gpu_optimize_backend(o);
+    return o;
   }
 
   // Runs the backend on `text` saved as ws/kernel.cu; the error message, or
   // empty when it ran the loop.
-  std::string run(const workflows::OptimizeContext& settings, const char* text = kLibrary, bool saved = true) {
+  std::string run(const EditorSettings& settings, const char* text = kLibrary, bool saved = true) {
     const fs::path file = ws.dir / "kernel.cu";
     std::ofstream(file) << text;
     agent::OptimizeRequest req;
     req.file = SourceFile{file.string(), text};
     req.kernel = "scale";
-    workflows::OptimizeContext ctx = settings;
-    ctx.workspace_folder = ws.dir.string();
-    ctx.document_saved = saved;
+    // As the language server maps its settings (server/optimize_feature.cpp).
+    workflows::OptimizeContext ctx;
+    ctx.names = workflows::SettingNames::editor();
+    ctx.policy.llm = !settings.llm.endpoint.empty() || !settings.llm.model.empty();
+    ctx.policy.llm_settings = settings.llm;
+    ctx.verify.profile_command = settings.profile_command;
+    ctx.verify.build_command = settings.build_command;
+    ctx.verify.working_directory = ws.dir.string();
+    ctx.verify.document_saved = saved;
     auto progress = [this](const agent::JobProgress& p) { seen.messages.push_back(p.message); };
     try {
       workflows::OptimizeOutcome out = backend()(req, ctx, progress, {});
@@ -119,8 +135,8 @@ struct Fixture {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-workflows::OptimizeContext with_profile_command(std::string build = {}) {
-  workflows::OptimizeContext s;
+EditorSettings with_profile_command(std::string build = {}) {
+  EditorSettings s;
   s.profile_command = "./app --small";
   s.build_command = std::move(build);
   return s;
@@ -138,8 +154,7 @@ TEST_CASE("the capture regex matches the kernel's demangled names, and only its"
     CHECK_MESSAGE(!std::regex_search(std::string(no), re), no);
 }
 
-TEST_CASE("profileCommand set: build, capture the first launches in the workspace, verify by capture/replay") {
-  if (!agent::rewrite_engine_available()) return;  // the built-in policy needs the Clang rewrite engine
+TEST_CASE("profileCommand set: build, capture the first launches in the workspace, verify by capture/replay" * needs("rewrite-engine")) {
   Fixture f;
   std::string error = f.run(with_profile_command("echo built > built.txt"));
   REQUIRE_MESSAGE(error.empty(), error);
@@ -160,8 +175,7 @@ TEST_CASE("profileCommand set: build, capture the first launches in the workspac
   CHECK(contains(f.seen.messages.at(2), "captured 3 launch(es)"));
 }
 
-TEST_CASE("profileCommand set: the capture and verification directories are removed after the job") {
-  if (!agent::rewrite_engine_available()) return;
+TEST_CASE("profileCommand set: the capture and verification directories are removed after the job" * needs("rewrite-engine")) {
   Fixture f;
   REQUIRE(f.run(with_profile_command()).empty());
   REQUIRE(f.seen.captures.size() == 1);
@@ -169,8 +183,7 @@ TEST_CASE("profileCommand set: the capture and verification directories are remo
   CHECK(!fs::exists(f.seen.captures.front().out_dir.parent_path()));
 }
 
-TEST_CASE("zero launches captured: the error quotes the refusals and the program's stderr") {
-  if (!agent::rewrite_engine_available()) return;
+TEST_CASE("zero launches captured: the error quotes the refusals and the program's stderr" * needs("rewrite-engine")) {
   Fixture f;
   f.capture_result = launches_captured(0);
   f.capture_result.manifest->refusals.push_back({"scale(float*, float const*, int)", 0,
@@ -183,8 +196,7 @@ TEST_CASE("zero launches captured: the error quotes the refusals and the program
   CHECK(!f.seen.verifier);
 }
 
-TEST_CASE("zero launches and no refusal: the error says how many launches were seen") {
-  if (!agent::rewrite_engine_available()) return;
+TEST_CASE("zero launches and no refusal: the error says how many launches were seen" * needs("rewrite-engine")) {
   Fixture f;
   f.capture_result = launches_captured(0);
   f.capture_result.manifest->counters.driver_launches = 7;
@@ -192,8 +204,7 @@ TEST_CASE("zero launches and no refusal: the error says how many launches were s
   CHECK(contains(error, "7 kernel launch(es) seen, 0 of them `scale`"));
 }
 
-TEST_CASE("the capture could not run: its error is the message") {
-  if (!agent::rewrite_engine_available()) return;
+TEST_CASE("the capture could not run: its error is the message" * needs("rewrite-engine")) {
   Fixture f;
   f.capture_result = {};
   f.capture_result.error = "libwarplens_inject.so not found";
@@ -202,8 +213,7 @@ TEST_CASE("the capture could not run: its error is the message") {
   CHECK(!f.seen.verifier);
 }
 
-TEST_CASE("a failing build command: its stderr is quoted and nothing is captured") {
-  if (!agent::rewrite_engine_available()) return;
+TEST_CASE("a failing build command: its stderr is quoted and nothing is captured" * needs("rewrite-engine")) {
   Fixture f;
   std::string error = f.run(with_profile_command("echo 'kernel.cu:3: error: oops' >&2; exit 3"));
   CHECK(contains(error, "the build command"));
@@ -211,8 +221,7 @@ TEST_CASE("a failing build command: its stderr is quoted and nothing is captured
   CHECK(f.seen.captures.empty());
 }
 
-TEST_CASE("profileCommand set and the document unsaved: save the file first, nothing runs") {
-  if (!agent::rewrite_engine_available()) return;
+TEST_CASE("profileCommand set and the document unsaved: save the file first, nothing runs" * needs("rewrite-engine")) {
   Fixture f;
   std::string error = f.run(with_profile_command("touch built.txt"), kLibrary, /*saved=*/false);
   CHECK(contains(error, "save the file first"));
@@ -220,27 +229,24 @@ TEST_CASE("profileCommand set and the document unsaved: save the file first, not
   CHECK(!fs::exists(f.ws.dir / "built.txt"));
 }
 
-TEST_CASE("no profileCommand: a file with main() uses the self-checking program verifier") {
-  if (!agent::rewrite_engine_available()) return;
+TEST_CASE("no profileCommand: a file with main() uses the self-checking program verifier" * needs("rewrite-engine")) {
   Fixture f;
-  std::string error = f.run(workflows::OptimizeContext{}, kProgram, /*saved=*/false);  // it verifies the editor's text
+  std::string error = f.run(EditorSettings{}, kProgram, /*saved=*/false);  // it verifies the editor's text
   REQUIRE_MESSAGE(error.empty(), error);
   CHECK(f.seen.verifier == "self-checking program");
   CHECK(f.seen.captures.empty());
 }
 
-TEST_CASE("no profileCommand and no main(): the error names warplens.profileCommand for both editors") {
-  if (!agent::rewrite_engine_available()) return;
+TEST_CASE("no profileCommand and no main(): the error names warplens.profileCommand for both editors" * needs("rewrite-engine")) {
   Fixture f;
-  std::string error = f.run(workflows::OptimizeContext{});
+  std::string error = f.run(EditorSettings{});
   CHECK(contains(error, "warplens.profileCommand"));
   CHECK(contains(error, "VS Code"));
   CHECK(contains(error, "Neovim"));
   CHECK(!f.seen.verifier);
 }
 
-TEST_CASE("no GPU: refused before building or capturing") {
-  if (!agent::rewrite_engine_available()) return;
+TEST_CASE("no GPU: refused before building or capturing" * needs("rewrite-engine")) {
   Fixture f;
   f.gpu = false;
   std::string error = f.run(with_profile_command("touch built.txt"));
@@ -252,7 +258,7 @@ TEST_CASE("no GPU: refused before building or capturing") {
 
 TEST_CASE("LLM endpoint and model set: the LLM policy proposes") {
   Fixture f;
-  workflows::OptimizeContext s;
+  EditorSettings s;
   s.llm = {"http://localhost:8000/v1", "qwen-coder"};
   std::string error = f.run(s, kProgram);
   if (!agent::llm::llm_policy_available()) {
@@ -264,21 +270,19 @@ TEST_CASE("LLM endpoint and model set: the LLM policy proposes") {
   CHECK(f.seen.tools);  // it drafts with the compile check (and the analysis when the front end is built)
 }
 
-TEST_CASE("a remote LLM endpoint with the key in the environment: the LLM policy proposes") {
-  if (!agent::llm::llm_policy_available()) return;
+TEST_CASE("a remote LLM endpoint with the key in the environment: the LLM policy proposes" * needs("llm-policy")) {
   Fixture f;
   f.api_key = "sk-test-not-a-real-key";
-  workflows::OptimizeContext s;
+  EditorSettings s;
   s.llm = {"https://api.example.com/v1", "some-model"};
   std::string error = f.run(s, kProgram);
   REQUIRE_MESSAGE(error.empty(), error);
   CHECK(f.seen.policy == "llm");
 }
 
-TEST_CASE("a misconfigured LLM: a clear error, and nothing runs") {
-  if (!agent::llm::llm_policy_available()) return;
+TEST_CASE("a misconfigured LLM: a clear error, and nothing runs" * needs("llm-policy")) {
   Fixture f;
-  workflows::OptimizeContext s;
+  EditorSettings s;
   SUBCASE("an invalid URL") {
     s.llm = {"ftp://models.example.com", "m"};
     CHECK(contains(f.run(s, kProgram), "warplens.llm.endpoint is not usable"));
@@ -300,6 +304,52 @@ TEST_CASE("a misconfigured LLM: a clear error, and nothing runs") {
     CHECK(contains(f.run(s, kProgram), "warplens.llm.model is not set"));
   }
   CHECK(!f.seen.policy);
+}
+
+// The command line's choices (cli/optimize.cpp): the same workflow, other verifiers.
+TEST_CASE("the command line: its own main() or a capture, no GPU check up front, messages in its words" *
+          needs("rewrite-engine")) {
+  Fixture f;
+  f.gpu = false;  // the command line lets the verifier find that out
+  const fs::path file = f.ws.dir / "kernel.cu";
+  std::ofstream(file) << kLibrary;
+  agent::OptimizeRequest req;
+  req.file = SourceFile{file.string(), kLibrary};
+  req.kernel = "scale";
+  workflows::OptimizeContext ctx;
+  ctx.names = workflows::SettingNames::command_line();
+  ctx.require_gpu = false;
+  ctx.verify.against = workflows::VerifyChoice::Against::OwnMain;  // whatever the file holds
+  auto prepared = workflows::prepare_optimize(req, ctx, f.seams(), {}, {});
+  REQUIRE(prepared);
+  CHECK(prepared->policy() == "built-in rewrite search");
+  CHECK(prepared->verifier() == "self-checking program");
+  CHECK(prepared->gpu_name() == "this GPU");
+  prepared->run({}, {});
+  CHECK(f.seen.verifier == "self-checking program");
+  CHECK(f.seen.captures.empty());
+
+  ctx.verify.against = workflows::VerifyChoice::Against::Capture;
+  ctx.verify.capture_dir = (f.ws.dir / "capture").string();
+  CHECK(workflows::prepare_optimize(req, ctx, f.seams(), {}, {})->verifier() == "capture/replay");
+}
+
+TEST_CASE("the command line: a misconfigured LLM is refused in the options' words" * needs("llm-policy")) {
+  Fixture f;
+  agent::OptimizeRequest req;
+  req.file = SourceFile{(f.ws.dir / "kernel.cu").string(), kLibrary};
+  req.kernel = "scale";
+  workflows::OptimizeContext ctx;
+  ctx.names = workflows::SettingNames::command_line();
+  ctx.require_gpu = false;
+  ctx.policy.llm = true;
+  ctx.policy.llm_settings = {"http://localhost:8000/v1", ""};
+  try {
+    workflows::prepare_optimize(req, ctx, f.seams(), {}, {});
+    FAIL("no error");
+  } catch (const workflows::OptimizeUnavailable& e) {
+    CHECK(std::string(e.what()) == "the LLM policy needs a model: --llm-model (or WARPLENS_LLM_MODEL) is not set");
+  }
 }
 
 }  // namespace warplens
