@@ -58,9 +58,15 @@ long long parse_int(const std::string& option, const std::string& value, long lo
 
 int cli_main(int argc, char** argv, const std::string& version);
 
+// docs/diagnostics, for the documentation links of diagnostics (serve, mcp):
+// WARPLENS_DOCS_DIR, next to an installed binary, or in the source tree of a
+// build-tree binary. Empty when none is found.
+std::string find_docs_dir();
+
 // The subcommands.
 int run_serve(const std::vector<std::string>& args, const CliEnvironment& env);
 int run_check(const std::vector<std::string>& args, const CliEnvironment& env);
 int run_report(const std::vector<std::string>& args, const CliEnvironment& env);
+int run_mcp(const std::vector<std::string>& args, const CliEnvironment& env);
 
 }  // namespace warplens::cli

@@ -44,6 +44,7 @@ const Subcommand kSubcommands[] = {
     {"serve", "run the language server on stdio, or on --listen 127.0.0.1:PORT (the default command)", run_serve},
     {"check", "analyse CUDA files and print diagnostics like a compiler", run_check},
     {"report", "print the kernel model of CUDA files as JSON", run_report},
+    {"mcp", "run the Model Context Protocol server on stdio, for coding agents (docs/mcp.md)", run_mcp},
     {"profile", "run a program (or a single .cu file) under the CUPTI profiler", run_argv_style<kProfile, run_profile_command>},
     {"capture", "record a kernel's launches from a program, for verify", run_argv_style<kCapture, run_capture_command>},
     {"verify", "check a candidate kernel on captured launches, time it, give its reward level", run_argv_style<kVerify, run_verify_command>},

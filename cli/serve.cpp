@@ -48,6 +48,8 @@ void print_serve_help() {
       "  --test-commands          enable warplens.debug.* commands (for tests)\n");
 }
 
+}  // namespace
+
 // docs/diagnostics, for the codeDescription links of diagnostics: from
 // WARPLENS_DOCS_DIR, next to an installed binary, or in the source tree of
 // a build-tree binary (build/bin/warplens -> docs/diagnostics).
@@ -62,7 +64,6 @@ std::string find_docs_dir() {
   return {};
 }
 
-}  // namespace
 
 int run_serve(const std::vector<std::string>& args, const CliEnvironment& env) {
   ServerOptions options;

@@ -5,7 +5,8 @@
 #     native modules build with;
 #   - npm: code-server (pinned to the newest release that runs on Debian's
 #     Node 20), playwright-core (drives the system Chromium, no browser
-#     download), and the VS Code extension's build tools (esbuild, tsc, vsce).
+#     download), the VS Code extension's build tools (esbuild, tsc, vsce), and
+#     the MCP TypeScript SDK that drives `warplens mcp` in tests/mcp.
 # Idempotent and cached: the npm installs land in $WARPLENS_EDITOR_TOOLS
 # (default ~/.cache/warplens/editor-tools) and are redone only when a pin
 # changes, so a second run takes seconds. Prints the tools directory last.
@@ -87,6 +88,15 @@ if [ ! -f "$ext_stamp" ]; then
   log "installing the extension's build dependencies (npm ci in editors/vscode)"
   (cd "$ext_dir" && npm ci >/dev/null)
   touch "$ext_stamp"
+fi
+
+# --- the MCP SDK for tests/mcp (the official TypeScript client) -------------
+mcp_dir="$root/tests/mcp"
+mcp_stamp="$mcp_dir/node_modules/.warplens-lock-$(sha256sum "$mcp_dir/package-lock.json" | cut -c1-16)"
+if [ ! -f "$mcp_stamp" ]; then
+  log "installing @modelcontextprotocol/sdk (npm ci in tests/mcp)"
+  (cd "$mcp_dir" && npm ci --ignore-scripts >/dev/null)
+  touch "$mcp_stamp"
 fi
 
 echo "$tools"

@@ -4,7 +4,7 @@
 #
 #   OUT=/some/dir tests/gpu/run_all_h200.sh [AREA...]
 #
-# AREAS (default: profiler verifier optimize wiring) run one after another,
+# AREAS (default: profiler verifier optimize wiring; also: mcp) run one after another,
 # each with its own script and log, all sharing one build directory (the
 # scripts configure it identically: Ninja, Release, -DWARPLENS_WITH_CLANG=OFF),
 # so later areas build almost nothing. A time governor skips an area when the
@@ -29,9 +29,10 @@ areas=("$@")
 [ ${#areas[@]} -eq 0 ] && areas=(profiler verifier optimize wiring)
 
 # Expected seconds per area on the 16-core H200 machine (measured 2026-11-29).
-declare -A expect=([profiler]=240 [verifier]=240 [optimize]=160 [wiring]=200)
+declare -A expect=([profiler]=240 [verifier]=240 [optimize]=160 [wiring]=200 [mcp]=150)
 declare -A script=([profiler]=run_profiler_h200.sh [verifier]=run_verifier_h200.sh
-                   [optimize]=run_optimize_h200.sh [wiring]=run_wiring_h200.sh)
+                   [optimize]=run_optimize_h200.sh [wiring]=run_wiring_h200.sh
+                   [mcp]=run_mcp_h200.sh)
 
 {
   echo "date: $(date -u +%FT%TZ)  commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
