@@ -86,7 +86,7 @@ Tool make_analyze_tool(ToolEnv& env) {
                                          " (kernels: " + kernel_names(a.result.model) + ")");
       for (const auto* f : fns) keys.insert(f->key);
     }
-    ResultConverter convert(path.string(), text, env.options().docs_dir);
+    ResultConverter convert(path.string(), text, env.workspace().root().string(), env.options().docs_dir);
     json diagnostics = json::array();
     std::ostringstream out;
     for (const auto& f : a.findings()) {

@@ -1,13 +1,19 @@
 // `kernel_report`: what warplens knows about a file's kernels: each kernel's
 // parameters, shared arrays, memory accesses with their index expressions
 // (affine form), launch sites, and per kernel its registers, shared memory,
-// spills and the occupancy table. The same JSON as `warplens report --format
-// json` (docs/formats/report.md), optionally narrowed to one kernel.
+// spills and the occupancy table: the names of `warplens report --format
+// json` (docs/formats/report.md), built by mcp/result_json.h (mcp/ uses no
+// server/ view), optionally narrowed to one kernel.
+#include <set>
+
 #include "mcp/tool_env.h"
 #include "mcp/tool_support.h"
-#include "server/report_json.h"
 
 namespace warplens::mcp {
+
+namespace {
+std::string ws_root(ToolEnv& env) { return env.workspace().root().string(); }
+}  // namespace
 
 Tool make_kernel_report_tool(ToolEnv& env) {
   Tool t;
@@ -17,7 +23,7 @@ Tool make_kernel_report_tool(ToolEnv& env) {
       "The kernel model of a CUDA file: per kernel its parameters, __shared__ arrays, memory accesses with "
       "their index expressions in affine form (threadIdx/blockIdx terms), barriers, launch sites, and from nvcc "
       "its registers, shared memory, stack, spills and theoretical occupancy with the limiting resource. The "
-      "JSON of `warplens report --format json`. Reads only; no GPU needed.";
+      "names of `warplens report --format json`. Reads only; no GPU needed.";
   t.input_schema = {
       {"type", "object"},
       {"properties",
@@ -52,30 +58,35 @@ Tool make_kernel_report_tool(ToolEnv& env) {
     if (!kernel.empty() && functions_named(a.result.model, kernel).empty())
       throw ToolError("not-found", "no kernel named `" + kernel + "` in " + env.workspace().relative(path) +
                                        " (kernels: " + kernel_names(a.result.model) + ")");
-    ResultConverter convert(path.string(), text, env.options().docs_dir);
-    std::vector<Finding> diagnostics = a.findings();
-    server::FileReport report{path.string(), &a.result, a.resources ? &*a.resources : nullptr, a.resources_skipped,
-                              &diagnostics};
-    json j = server::file_report_json(report, convert.convert());
-    j["file"] = env.workspace().relative(path);
-    if (!kernel.empty()) {
-      auto keep = [&](json& list, const char* key) {
-        json kept = json::array();
-        for (auto& e : list)
-          if (e.value(key, std::string()) == kernel || e.value("name", std::string()) == kernel) kept.push_back(e);
-        list = kept;
-      };
-      keep(j["functions"], "name");
-      keep(j["kernels"], "name");
-      if (j.contains("launches")) keep(j["launches"], "kernel");
-      j["kernel"] = kernel;
-    }
+    ResultConverter convert(path.string(), text, ws_root(env), env.options().docs_dir);
+    auto wanted = [&](const std::string& name) { return kernel.empty() || name == kernel; };
+    json functions = json::array(), launches = json::array(), kernels = json::array(), diagnostics = json::array();
+    for (const auto& f : a.result.model.functions)
+      if (wanted(f.name)) functions.push_back(function_json(f, convert.ranges()));
+    for (const auto& l : a.result.model.launches)
+      if (wanted(l.kernel)) launches.push_back(launch_json(l, convert.ranges()));
+    if (a.resources)
+      for (const auto& k : a.resources->kernels)
+        if (wanted(k.name)) kernels.push_back(kernel_resources_json(k));
+    std::set<std::string> keys;
+    for (const auto* f : functions_named(a.result.model, kernel)) keys.insert(f->key);
+    for (const auto& f : a.findings())
+      if (kernel.empty() || keys.count(f.kernel)) diagnostics.push_back(convert.diagnostic(f));
+    json j = {{"file", env.workspace().relative(path)},
+              {"parsed", true},
+              {"functions", functions},
+              {"launches", launches},
+              {"kernels", kernels},
+              {"resourceUsage", a.resources ? resource_usage_json(*a.resources)
+                                            : json{{"status", "skipped"}, {"message", a.resources_skipped}}},
+              {"diagnostics", diagnostics}};
+    if (!kernel.empty()) j["kernel"] = kernel;
     ToolResult r;
     std::string summary;
     for (const auto& k : j["kernels"]) {
       summary += "kernel " + k.value("name", std::string("?"));
       if (k.contains("registers")) summary += ": " + k["registers"].dump() + " registers";
-      if (k.contains("occupancy")) summary += ", occupancy " + k["occupancy"].dump();
+      if (k.contains("occupancy") && !k["occupancy"].is_null()) summary += ", occupancy " + k["occupancy"].dump();
       if (k.contains("limiter")) summary += " (limited by " + k["limiter"].dump() + ")";
       summary += "\n";
     }

@@ -149,7 +149,7 @@ Tool make_profile_tool(ToolEnv& env) {
       mr.file = file.string();
       mr.text = text;
       mr.model = model.functions.empty() ? nullptr : &model;
-      ResultConverter convert(file.string(), text, env.options().docs_dir);
+      ResultConverter convert(file.string(), text, ws.root().string(), env.options().docs_dir);
       for (const auto& f : profile::measured_findings(p, mr)) diagnostics.push_back(convert.diagnostic(f));
     }
     json warnings = json::array();

@@ -5,8 +5,6 @@
 #include <sstream>
 
 #include "mcp/tool.h"
-#include "server/document_store.h"
-#include "server/model_json.h"
 
 namespace warplens::mcp {
 
@@ -24,28 +22,6 @@ std::string read_workspace_file(const fs::path& path, const std::string& argumen
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-ResultConverter::ResultConverter(const std::string& path, const std::string& text, const std::string& docs_dir)
-    : docs_dir_(docs_dir), convert_(server::ConvertOptions{server::PositionEncoding::Utf16, docs_dir}, texts_, path) {
-  auto doc = std::make_shared<server::Document>();
-  doc->path = path;
-  doc->text = server::SourceText(text);
-  texts_.pin(doc);
-}
-
-nlohmann::json ResultConverter::diagnostic(const Finding& finding) {
-  nlohmann::json f = server::finding_json(finding, convert_);
-  nlohmann::json j = {{"code", finding.code},
-                      {"severity", warplens::to_string(finding.severity)},
-                      {"source", f.value("source", nlohmann::json())},
-                      {"message", finding.message},
-                      {"file", f.value("file", nlohmann::json())},
-                      {"range", f.value("range", nlohmann::json())},
-                      {"numbers", f.contains("data") ? f["data"] : nlohmann::json::object()}};
-  if (!finding.kernel.empty()) j["kernel"] = finding.kernel;
-  if (auto href = server::docs_href(docs_dir_, finding.code)) j["docs"] = *href;
-  return j;
 }
 
 std::vector<const Function*> functions_named(const KernelModel& model, const std::string& name) {

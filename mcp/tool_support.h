@@ -1,7 +1,6 @@
 // What several tools need: reading a workspace file, converting engine
-// results to the JSON the tools return (the same views `warplens check` and
-// `warplens report` print: LSP ranges, 0-based lines, UTF-16 columns), and
-// finding a kernel by name.
+// results to the JSON the tools return (result_json.h), and finding a kernel
+// by name.
 #pragma once
 
 #include <filesystem>
@@ -12,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/analyzer.h"
-#include "server/convert.h"
+#include "mcp/result_json.h"
 
 namespace warplens::mcp {
 
@@ -21,22 +20,19 @@ namespace warplens::mcp {
 std::string read_workspace_file(const std::filesystem::path& path, const std::string& argument,
                                 std::size_t max_bytes = 16u << 20);
 
-// Converts ranges of results for `path` whose text is `text`.
+// Converts results for `path` whose text is `text`: ranges to UTF-16
+// columns, findings to the analyze tool's diagnostics.
 class ResultConverter {
  public:
-  ResultConverter(const std::string& path, const std::string& text, const std::string& docs_dir);
-  server::Converter& convert() { return convert_; }
-
-  // {code, severity, source, message, range, file, numbers, docs}: one
-  // diagnostic as the analyze tool returns it. `numbers` is the finding's
-  // evidence (the measured or computed values the message quotes); `docs`
-  // the documentation page of its code, when there is one.
-  nlohmann::json diagnostic(const Finding& finding);
+  ResultConverter(const std::string& path, const std::string& text, const std::string& root,
+                  const std::string& docs_dir)
+      : docs_dir_(docs_dir), ranges_(path, text, root) {}
+  RangeConverter& ranges() { return ranges_; }
+  nlohmann::json diagnostic(const Finding& finding) { return finding_json(finding, ranges_, docs_dir_); }
 
  private:
   std::string docs_dir_;
-  server::TextLookup texts_;
-  server::Converter convert_;
+  RangeConverter ranges_;
 };
 
 // The kernels (and device functions) of `model` called `name`: a plain name

@@ -34,6 +34,9 @@ function check(step, ok, detail = "") {
 const errorKind = (r) => (r.isError ? r.structuredContent?.error?.kind : undefined);
 const show = (r) => JSON.stringify(r).slice(0, 2000);
 
+// Verification and nvcc under a loaded CI machine take longer than the SDK's 60 s default.
+const long = { timeout: 600000 };
+
 const transport = new StdioClientTransport({
   command: args.warplens,
   args: ["mcp", "--root", ws, "--runs", "10"],
@@ -57,7 +60,7 @@ check(
   tools.map((t) => t.name).join(","),
 );
 
-let r = await client.callTool({ name: "analyze", arguments: { file: "src/scale_add.cu" } });
+let r = await client.callTool({ name: "analyze", arguments: { file: "src/scale_add.cu" } }, undefined, long);
 if (frontend) {
   check(
     "analyze a file",
@@ -66,14 +69,14 @@ if (frontend) {
       r.structuredContent.diagnostics.every((d) => d.code && d.range && d.message && d.numbers),
     show(r),
   );
-  r = await client.callTool({ name: "kernel_report", arguments: { file: "src/scale_add.cu", kernel: "scale_add" } });
+  r = await client.callTool({ name: "kernel_report", arguments: { file: "src/scale_add.cu", kernel: "scale_add" } }, undefined, long);
   check("kernel_report of one kernel", !r.isError && r.structuredContent.functions.length === 1, show(r));
 } else {
   check("analyze without a front end is a tool error", errorKind(r) === "failed", show(r));
 }
-r = await client.callTool({ name: "analyze", arguments: { file: "../outside.cu" } });
+r = await client.callTool({ name: "analyze", arguments: { file: "../outside.cu" } }, undefined, long);
 check("a path outside the root is refused", errorKind(r) === "outside-root", show(r));
-r = await client.callTool({ name: "analyze", arguments: { file: "escape.cu" } });
+r = await client.callTool({ name: "analyze", arguments: { file: "escape.cu" } }, undefined, long);
 check("a link out of the root is refused", errorKind(r) === "outside-root", show(r));
 
 const progress = [];
@@ -94,9 +97,9 @@ r = await client.callTool(
 check("verify an exploit: level -1, not applicable", !r.isError && r.structuredContent.level === -1 && r.structuredContent.applicable === false, show(r));
 const exploit = r.structuredContent;
 
-r = await client.callTool({ name: "apply_rewrite", arguments: { candidate_id: exploit.candidate_id, candidate_hash: exploit.candidate_hash } });
+r = await client.callTool({ name: "apply_rewrite", arguments: { candidate_id: exploit.candidate_id, candidate_hash: exploit.candidate_hash } }, undefined, long);
 check("apply_rewrite refuses an unverified candidate", errorKind(r) === "refused" && r.content[0].text.includes("not verified at level >= 2"), show(r));
-r = await client.callTool({ name: "apply_rewrite", arguments: { candidate_id: honest.candidate_id, candidate_hash: "0".repeat(16) } });
+r = await client.callTool({ name: "apply_rewrite", arguments: { candidate_id: honest.candidate_id, candidate_hash: "0".repeat(16) } }, undefined, long);
 check("apply_rewrite refuses a wrong hash", errorKind(r) === "refused", show(r));
 check("the file is unchanged", readFileSync(originalPath, "utf8") === original);
 
@@ -117,9 +120,9 @@ check("a cancelled call is abandoned", rejected);
 await client.ping();
 check("the server serves after a cancellation", true);
 
-r = await client.callTool({ name: "profile", arguments: { file: "src/scale_add.cu", program_args: ["65536"] } });
+r = await client.callTool({ name: "profile", arguments: { file: "src/scale_add.cu", program_args: ["65536"] } }, undefined, long);
 check("profile without a GPU is a tool error", errorKind(r) === "no-gpu", show(r));
-r = await client.callTool({ name: "capture", arguments: { kernel: "scale_add" } });
+r = await client.callTool({ name: "capture", arguments: { kernel: "scale_add" } }, undefined, long);
 check("capture without a profile command is a tool error", errorKind(r) === "no-capture", show(r));
 
 let protocolError = false;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "agent/text_diff.h"
 #include "mcp/argument_check.h"
 #include "mcp/tool_env.h"
 #include "tests/unit/mcp/mcp_test_support.h"
@@ -186,7 +187,7 @@ TEST_CASE("mcp tools: paths outside the root are refused, symlinks included") {
   fs::create_symlink(f.outside.path() / "secret.cu", f.root.path() / "link.cu");
   fs::create_symlink(f.outside.path(), f.root.path() / "linkdir");
   fs::create_symlink(f.root.path() / "src/k.cu", f.root.path() / "inner.cu");
-  for (const std::string p : {(f.outside.path() / "secret.cu").string(), std::string("../") +
+  for (const std::string& p : {(f.outside.path() / "secret.cu").string(), std::string("../") +
                                   f.outside.path().filename().string() + "/secret.cu",
                               std::string("link.cu"), std::string("linkdir/secret.cu"), std::string("src/../../x.cu")}) {
     CAPTURE(p);
