@@ -3,7 +3,7 @@
 #include <cctype>
 #include <cstdlib>
 
-#include "server/redact.h"
+#include "common/redaction.h"
 
 namespace warplens::server {
 
@@ -60,7 +60,7 @@ void check_known(const json& obj, std::initializer_list<const char*> known, cons
     bool ok = false;
     for (const char* k : known) ok |= it.key() == k;
     if (ok) continue;
-    if (is_secret_key(it.key()))
+    if (common::is_secret_key(it.key()))
       problems.push_back("setting " + prefix + it.key() +
                          " ignored: secrets are read only from the environment (WARPLENS_LLM_API_KEY)");
     else
