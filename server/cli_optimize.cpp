@@ -26,6 +26,7 @@
 #include "agent/report.h"
 #include "agent/search.h"
 #include "agent/text_diff.h"
+#include "common/redaction.h"
 #include "agent/verifier/compile.h"
 #include "analysis/analyzer.h"
 #include "analysis/occupancy_findings.h"
@@ -459,11 +460,8 @@ std::optional<llm::LlmConfig> llm_config(const Options& o, std::string& error) {
     return std::nullopt;
   }
   if (std::string bad = llm::validate(c); !bad.empty()) {
-    // Some messages quote the URL; one with user:password@ must not be shown.
-    if (c.base_url.find('@') != std::string::npos)
-      for (std::size_t at; (at = bad.find(c.base_url)) != std::string::npos;)
-        bad.replace(at, c.base_url.size(), "(the URL, not shown: it contains credentials)");
-    error = "--llm-endpoint/--llm-model: " + bad;
+    // Some messages quote the URL; one with user:password@ is shown without them.
+    error = "--llm-endpoint/--llm-model: " + common::redact_text(bad);
     return std::nullopt;
   }
   return c;
