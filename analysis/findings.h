@@ -26,6 +26,7 @@ namespace codes {
 inline constexpr const char* kClang = "clang";                     // Clang's own diagnostic (code = its flag/id)
 inline constexpr const char* kToolchain = "cuda-toolkit";         // toolkit missing, degraded mode, arch clamp
 inline constexpr const char* kCompileCommand = "compile-command"; // a compile_commands.json problem
+inline constexpr const char* kAnalysisLimit = "analysis-limit";   // too large to analyse; not source text
 // Static analyses
 inline constexpr const char* kUncoalescedGlobal = "uncoalesced-global";
 inline constexpr const char* kSharedBankConflict = "shared-bank-conflict";

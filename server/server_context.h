@@ -39,6 +39,9 @@ struct ServerOptions {
   bool test_commands = false;               // enables warplens.debug.* (tests only)
   std::string docs_dir;                     // docs/diagnostics, for codeDescription links
   std::string version = "0.0.0";
+  // --allow-driver GLOB: programs compile commands and cudaPath may run,
+  // whatever the settings say (analysis/driver_policy.h).
+  std::vector<std::string> allowed_drivers;
   // Resource usage and occupancy (nvcc; ~0.4-1.5 s on a cache miss), run in
   // the background after each parse: server/occupancy_engine.h's
   // analyze_resources, or a test double. Empty: none (in-process tests that

@@ -35,6 +35,10 @@ struct Settings {
   std::string profile_command;     // how to run the user's program under the profiler
   std::string build_command;       // how to rebuild it
   LlmSettings llm;
+  // Globs of programs a compile command (-ccbin) or cudaPath may run, on top
+  // of the toolkit and PATH (analysis/driver_policy.h). A machine-level
+  // setting: editors must not take it from an untrusted workspace.
+  std::vector<std::string> allowed_drivers;
 };
 
 // Applies the settings object `update` on top of `base`. Accepts either
