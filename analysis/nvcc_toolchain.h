@@ -21,6 +21,7 @@ struct NvccLookup {
   std::optional<NvccToolchain> toolchain;
   std::vector<std::string> searched;       // where we looked, in order
   std::string error;                       // why none was usable
+  bool refused = false;                    // cudaPath's nvcc exists but is not allowed to run
 };
 
 // Looks in `cuda_path` (the setting) only, when it is set; otherwise, in

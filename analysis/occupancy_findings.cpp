@@ -193,6 +193,7 @@ std::vector<Finding> resource_usage_findings(const ResourceUsageResult& res, con
     case ResourceUsageStatus::Cancelled: return out;
   }
   if (!res.arch_note.empty()) note(Severity::Information, res.arch_note);
+  for (const auto& refused : res.refused_flags) note(Severity::Warning, refused);
   if (!gpu.note.empty()) note(Severity::Information, gpu.note);
   if (res.status == ResourceUsageStatus::Ok && gpu.gpu && !occupancy_calculator_available())
     note(Severity::Information,
@@ -250,6 +251,7 @@ OccupancyAnalysis run_occupancy_analysis(const OccupancyRequest& request, const 
   req.compile_args = request.compile_args;
   req.compile_args.insert(req.compile_args.end(), options.extra_args.begin(), options.extra_args.end());
   req.working_directory = request.working_directory;
+  req.allowed_drivers = options.allowed_drivers;
   ResourceUsageResult res =
       compute_resource_usage(req, stop, request.cache ? request.cache : &default_resource_cache());
   if (res.status == ResourceUsageStatus::Cancelled) {

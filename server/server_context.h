@@ -173,7 +173,11 @@ class ServerContext {
   // client sent no folders). Empty for a client without a workspace.
   std::vector<std::string> workspace_folders;
 
-  AnalysisOptions analysis_options() const { return to_analysis_options(settings); }
+  AnalysisOptions analysis_options() const {
+    AnalysisOptions o = to_analysis_options(settings);
+    o.allowed_drivers.insert(o.allowed_drivers.end(), options.allowed_drivers.begin(), options.allowed_drivers.end());
+    return o;
+  }
   // Converter for results of `document` (pinned as the text to convert with).
   Converter converter(TextLookup& texts, const DocumentPtr& document) const;
   void show_message(protocol::MessageType type, const std::string& message);

@@ -112,7 +112,7 @@ Settings apply_settings(const Settings& base, const json& update, std::vector<st
   Reader r{*obj, "warplens.", problems};
   check_known(*obj,
               {"arch", "cudaPath", "compileCommandsDir", "thresholds", "defaultBlockSize", "kernelBlockSizes",
-               "debounceMs", "profileCommand", "buildCommand", "llm"},
+               "debounceMs", "profileCommand", "buildCommand", "llm", "allowedDrivers"},
               "warplens.", problems);
 
   std::string arch = s.arch;
@@ -172,6 +172,25 @@ Settings apply_settings(const Settings& base, const json& update, std::vector<st
     if (ms >= 0) s.debounce_ms = ms;
   }
 
+  if (auto it = obj->find("allowedDrivers"); it != obj->end()) {
+    std::vector<std::string> globs;
+    bool ok = it->is_array() || it->is_null();
+    if (it->is_array())
+      for (const auto& g : *it) {
+        // An absolute glob only: a relative one would be read against the
+        // compile command's directory, which is the workspace's.
+        if (!g.is_string() || g.get_ref<const std::string&>().empty() || g.get_ref<const std::string&>()[0] != '/') {
+          ok = false;
+          break;
+        }
+        globs.push_back(g.get<std::string>());
+      }
+    if (ok)
+      s.allowed_drivers = std::move(globs);
+    else
+      r.wrong("allowedDrivers", "an array of absolute path globs, such as [\"/opt/cuda-*/bin/nvcc\", \"/usr/bin/g++-*\"]");
+  }
+
   if (auto it = obj->find("llm"); it != obj->end() && !it->is_null()) {
     if (!it->is_object()) {
       r.wrong("llm", "an object");
@@ -201,6 +220,7 @@ json settings_to_json(const Settings& s) {
               {"debounceMs", s.debounce_ms ? json(*s.debounce_ms) : json()},
               {"profileCommand", s.profile_command},
               {"buildCommand", s.build_command},
+              {"allowedDrivers", s.allowed_drivers},
               {"llm", {{"endpoint", s.llm.endpoint}, {"model", s.llm.model}, {"apiKeySet", !llm_api_key().empty()}}}};
 }
 
@@ -214,6 +234,7 @@ AnalysisOptions to_analysis_options(const Settings& s) {
   o.occupancy_threshold = s.occupancy_threshold;
   o.default_block = s.default_block;
   o.kernel_blocks = s.kernel_blocks;
+  o.allowed_drivers = s.allowed_drivers;
   return o;
 }
 
@@ -221,7 +242,7 @@ bool analysis_settings_differ(const Settings& a, const Settings& b) {
   return a.arch != b.arch || a.cuda_path != b.cuda_path || a.compile_commands_dir != b.compile_commands_dir ||
          a.uncoalesced_threshold != b.uncoalesced_threshold || a.bank_conflict_threshold != b.bank_conflict_threshold ||
          a.occupancy_threshold != b.occupancy_threshold || a.default_block != b.default_block ||
-         a.kernel_blocks != b.kernel_blocks;
+         a.kernel_blocks != b.kernel_blocks || a.allowed_drivers != b.allowed_drivers;
 }
 
 std::string llm_api_key() {
