@@ -45,6 +45,7 @@ std::string missing_resources_reason(const ResourceUsageResult& r) {
     case ResourceUsageStatus::Ok: return {};
     case ResourceUsageStatus::BuildFailed: return "nvcc could not compile the device code";
     case ResourceUsageStatus::NvccNotFound: return "nvcc not found";
+    case ResourceUsageStatus::NotAllowed: return "nvcc not allowed to run";
     case ResourceUsageStatus::ArchUnsupported: return "nvcc cannot compile for " + r.requested_arch;
     case ResourceUsageStatus::Cancelled: return "resource usage not computed yet";
     case ResourceUsageStatus::TimedOut: return "nvcc timed out";

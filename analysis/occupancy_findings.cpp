@@ -186,6 +186,9 @@ std::vector<Finding> resource_usage_findings(const ResourceUsageResult& res, con
       note(Severity::Information, "registers, shared memory and occupancy need the CUDA toolkit: " + res.message);
       break;
     case ResourceUsageStatus::ArchUnsupported: note(Severity::Information, res.message); break;
+    case ResourceUsageStatus::NotAllowed:
+      note(Severity::Warning, "registers, shared memory and occupancy unavailable: " + res.message);
+      break;
     case ResourceUsageStatus::TimedOut:
     case ResourceUsageStatus::Failed:
       note(Severity::Warning, "resource usage unavailable: " + res.message);

@@ -21,6 +21,7 @@ const char* to_string(ResourceUsageStatus s) {
     case ResourceUsageStatus::Ok: return "ok";
     case ResourceUsageStatus::BuildFailed: return "build-failed";
     case ResourceUsageStatus::NvccNotFound: return "nvcc-not-found";
+    case ResourceUsageStatus::NotAllowed: return "not-allowed";
     case ResourceUsageStatus::ArchUnsupported: return "arch-unsupported";
     case ResourceUsageStatus::Cancelled: return "cancelled";
     case ResourceUsageStatus::TimedOut: return "timed-out";
@@ -247,7 +248,7 @@ ResourceUsageResult compute_resource_usage(const ResourceUsageRequest& req, std:
 
   NvccLookup lookup = find_nvcc(req.cuda_path, req.allowed_drivers);
   if (lookup.refused) {
-    r.status = ResourceUsageStatus::NvccNotFound;
+    r.status = ResourceUsageStatus::NotAllowed;
     r.message = lookup.error;
     return done();
   }

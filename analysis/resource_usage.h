@@ -55,6 +55,7 @@ enum class ResourceUsageStatus : std::uint8_t {
   Ok,              // functions filled (diagnostics may hold warnings)
   BuildFailed,     // nvcc reported errors: see diagnostics, command
   NvccNotFound,    // no CUDA toolkit: see message
+  NotAllowed,      // cudaPath's nvcc is not allowed to run (driver_policy.h): see message
   ArchUnsupported, // neither the arch nor a substitute can be compiled
   Cancelled,
   TimedOut,

@@ -50,8 +50,11 @@ std::vector<std::string> GuardedFileSystem::refusals() const {
 llvm::ErrorOr<llvm::vfs::Status> GuardedFileSystem::status(const llvm::Twine& path) {
   auto st = ProxyFileSystem::status(path);
   if (!st || st->isDirectory()) return st;
-  if (st->getType() != llvm::sys::fs::file_type::regular_file)
-    return refuse(path.str() + ": not a regular file; warplens reads only regular files");
+  if (st->getType() != llvm::sys::fs::file_type::regular_file) {
+    const std::string p = path.str();
+    std::string why = common::refusal_reason(p, max_file_bytes_);
+    return refuse(p + ": " + (why.empty() ? std::string("not a regular file; warplens reads only regular files") : why));
+  }
   return st;
 }
 
