@@ -5,7 +5,6 @@
 #include <clang/AST/ASTConsumer.h>
 #include <clang/Basic/AllDiagnostics.h>
 #include <clang/Basic/DiagnosticIDs.h>
-#include <clang/Basic/Stack.h>
 #include <clang/Basic/Version.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
@@ -384,10 +383,11 @@ RunOutcome run_clang(const ParsePlan& plan, const std::string& target_text, cons
 
   RunOutcome out;
   // On a thread with a stack for Clang's recursive descent: the limiter cuts
-  // the parse at half of it, and Clang's own stack-hungry paths
-  // (clang::runWithSufficientStackSpace) know where its bottom is.
+  // the parse at half of it; the other half is for Sema and the model
+  // builder walking what was built. (clang::noteBottomOfStack is not called:
+  // Clang's helpers assume 8 MiB stacks and would hop to new 8 MiB threads,
+  // with a "stack nearly exhausted" warning, 8 MiB into this one.)
   common::run_with_stack(kParseStackBytes, [&](std::size_t stack_bytes) {
-    clang::noteBottomOfStack();
     char top = 0;
     clang_frontend::ParseLimiter limiter(limits, stop, &top, stack_bytes);
     auto action = std::make_unique<ModelAction>(plan.target_file, stop, model, out.ran, out.target_seen, limiter,

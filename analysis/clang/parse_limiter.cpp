@@ -41,7 +41,10 @@ void ParseLimiter::check_costly() {
   }
   if (stack_limit_ > 0 && stack_top_) {
     char here = 0;
-    const std::size_t used = static_cast<std::size_t>(stack_top_ - &here);
+    // Only on the parse thread's own stack (Clang may run a piece of work
+    // on a thread of its own, whose stack says nothing about ours).
+    const bool ours = &here < stack_top_ && static_cast<std::size_t>(stack_top_ - &here) < 2 * stack_limit_;
+    const std::size_t used = ours ? static_cast<std::size_t>(stack_top_ - &here) : 0;
     if (used > stack_limit_) {
       reason_ = "too large to analyse: nested too deeply for the parser (it used " + common::describe_size(used) +
                 " of stack, the limit is " + common::describe_size(stack_limit_) + ")";
