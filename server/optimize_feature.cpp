@@ -233,6 +233,12 @@ void optimize_command(ServerContext& ctx, const StatePtr& state, const protocol:
           if (error == WaitError::ShuttingDown) throw RequestError(ErrorCode::RequestFailed, "the server is shutting down");
           std::string kernel = target.kernel;
           if (record && !error) {
+            // A file warplens would not fully read (an #include of a device,
+            // a FIFO, a binary) or that was too large to analyse is not
+            // handed to the rewrite engine's and nvcc's own parses either.
+            for (const auto& f : record->result.findings)
+              if (f.code == codes::kAnalysisLimit)
+                throw RequestError(ErrorCode::RequestFailed, "warplens.optimize: not optimised: " + f.message);
             const KernelModel& model = record->result.model;
             if (kernel.empty()) {
               const Function* f = kernel_around(model, engine_position(*record, *target.position, ctx.encoding));
