@@ -17,6 +17,7 @@
 
 #include "protocol/framing.h"
 #include "server/language_server.h"
+#include "server/optimize_backend.h"
 
 namespace {
 
@@ -75,6 +76,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.debounce = std::chrono::milliseconds(0);
   options.workers = 1;
   options.test_commands = false;
+  // No GPU, so profile jobs stop before they would run profileCommand or
+  // buildCommand (a fuzzed setting must never reach /bin/sh), and optimize
+  // jobs before they would build anything.
+  options.gpu_probe = [](std::stop_token) {
+    warplens::profile::GpuStatus none;
+    none.available = false;
+    none.reason = "no GPU (fuzzing)";
+    return none;
+  };
+  options.optimize = [](const warplens::agent::OptimizeRequest&, const warplens::server::OptimizeContext&,
+                        const warplens::agent::ProgressCallback&, std::stop_token) -> warplens::server::OptimizeOutcome {
+    throw warplens::server::OptimizeUnavailable("not while fuzzing");
+  };
   {
     warplens::server::LanguageServer server(io, out, fake_analyze, options);
     bool exited = false;
