@@ -387,7 +387,7 @@ RunOutcome run_clang(const ParsePlan& plan, const std::string& target_text, cons
   // builder walking what was built. (clang::noteBottomOfStack is not called:
   // Clang's helpers assume 8 MiB stacks and would hop to new 8 MiB threads,
   // with a "stack nearly exhausted" warning, 8 MiB into this one.)
-  common::run_with_stack(kParseStackBytes, [&](std::size_t stack_bytes) {
+  common::run_with_stack(clang_frontend::kParseStackBytes, [&](std::size_t stack_bytes) {
     char top = 0;
     clang_frontend::ParseLimiter limiter(limits, stop, &top, stack_bytes);
     auto action = std::make_unique<ModelAction>(plan.target_file, stop, model, out.ran, out.target_seen, limiter,

@@ -30,6 +30,18 @@ class CheckedFile : public llvm::vfs::File {
   std::unique_ptr<llvm::MemoryBuffer> buffer_;
 };
 
+// What Clang prints for a refused file ("cannot open file '/dev/stdin': ...").
+class RefusalCategory : public std::error_category {
+ public:
+  const char* name() const noexcept override { return "warplens"; }
+  std::string message(int) const override { return "warplens reads only regular text files"; }
+};
+
+const std::error_category& refusal_category() {
+  static RefusalCategory category;
+  return category;
+}
+
 }  // namespace
 
 GuardedFileSystem::GuardedFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, std::size_t max_file_bytes)
@@ -39,7 +51,7 @@ std::error_code GuardedFileSystem::refuse(const std::string& line) {
   std::lock_guard lock(mu_);
   if (std::find(refusals_.begin(), refusals_.end(), line) == refusals_.end() && refusals_.size() < 32)
     refusals_.push_back(line);
-  return std::make_error_code(std::errc::permission_denied);
+  return {1, refusal_category()};
 }
 
 std::vector<std::string> GuardedFileSystem::refusals() const {

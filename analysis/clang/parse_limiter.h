@@ -26,6 +26,15 @@
 
 namespace warplens::clang_frontend {
 
+// The stack the front end runs on (a thread of its own): Clang's recursive
+// descent takes ~5 KiB per nesting level of `- - - x` (clang -fsyntax-only
+// itself dies at ~1,600 levels on 8 MiB). Reserved address space; only what
+// is used is touched.
+inline constexpr std::size_t kParseStackBytes = std::size_t{256} << 20;
+// The parse stops, as too deeply nested, when this fraction of that stack
+// is used (~25,000 levels); the rest is for what walks the finished AST.
+inline constexpr double kParseStackFraction = 0.5;
+
 class ParseLimiter {
  public:
   // `stack_top` is an address near the top of the parsing thread's stack and
@@ -37,7 +46,7 @@ class ParseLimiter {
 
   bool stopped() const { return stopped_; }
   bool over_limit() const { return !reason_.empty(); }
-  // "too large to analyse: more than 20000000 preprocessor tokens (...)"
+  // "too large to analyse: more than 10000000 preprocessor tokens (...)"
   const std::string& reason() const { return reason_; }
   // Where the parse was cut, when that is in `file` (0-based line).
   std::optional<int> line_in(const clang::SourceManager& sm, const std::string& file) const;
