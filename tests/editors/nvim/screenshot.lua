@@ -61,7 +61,9 @@ function steps.hover()
 end
 
 function steps.report()
-  vim.cmd('fclose!')
+  for _, w in ipairs(vim.api.nvim_list_wins()) do -- the hover float (:fclose is 0.10+)
+    if vim.api.nvim_win_get_config(w).relative ~= '' then vim.api.nvim_win_close(w, true) end
+  end
   vim.cmd('WarplensReport')
   when(function()
     return vim.api.nvim_buf_get_name(0):find('warplens-report://', 1, true) ~= nil
