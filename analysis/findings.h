@@ -31,6 +31,7 @@ inline constexpr const char* kAnalysisLimit = "analysis-limit";   // too large t
 inline constexpr const char* kUncoalescedGlobal = "uncoalesced-global";
 inline constexpr const char* kSharedBankConflict = "shared-bank-conflict";
 inline constexpr const char* kLowOccupancy = "low-occupancy";
+inline constexpr const char* kCannotLaunch = "cannot-launch";      // no block of the launch fits on an SM
 inline constexpr const char* kRegisterSpill = "register-spill";
 inline constexpr const char* kDivergentBarrier = "divergent-barrier";
 inline constexpr const char* kWarpDivergence = "warp-divergence";
