@@ -4,6 +4,7 @@
 
 #include "agent/llm/endpoint_url.h"
 #include "agent/llm/llm_policy_factory.h"
+#include "common/redaction.h"
 
 namespace warplens::workflows {
 
@@ -15,13 +16,9 @@ bool on_this_machine(const std::string& host) {
   return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
 }
 
-// Some messages quote the URL; one with user:password@ must not be shown.
-std::string without_credentials(std::string message, const std::string& url) {
-  if (url.find('@') == std::string::npos) return message;
-  for (std::size_t at; (at = message.find(url)) != std::string::npos;)
-    message.replace(at, url.size(), "(the URL, not shown: it contains credentials)");
-  return message;
-}
+// Some messages quote the URL; one with user:password@ is shown without
+// them (the one redactor, common/redaction.h).
+std::string without_credentials(const std::string& message) { return common::redact_text(message); }
 
 }  // namespace
 
@@ -57,12 +54,12 @@ std::optional<llm::LlmConfig> llm_config(const LlmSettings& settings, const std:
   std::string url_error;
   auto url = llm::parse_endpoint_url(config.base_url, &url_error);
   if (!url) {
-    error = names.llm_endpoint + " is not usable: " + without_credentials(url_error, settings.endpoint);
+    error = names.llm_endpoint + " is not usable: " + without_credentials(url_error);
     return std::nullopt;
   }
   if (std::string bad = llm::validate(config); !bad.empty()) {
     error = "the LLM settings (" + names.llm_endpoint + ", " + names.llm_model +
-            ") are not usable: " + without_credentials(bad, settings.endpoint);
+            ") are not usable: " + without_credentials(bad);
     return std::nullopt;
   }
   if (api_key.empty() && !on_this_machine(url->host)) {
@@ -79,7 +76,7 @@ CheckedLlmPolicy make_checked_llm_policy(const LlmSettings& settings, const std:
   if (!config) return out;
   llm::LlmPolicyOrError made = llm::make_llm_policy(*config);
   if (!made.policy) {
-    out.error = without_credentials(made.error, settings.endpoint);
+    out.error = without_credentials(made.error);
     return out;
   }
   out.policy = std::move(made.policy);

@@ -5,6 +5,7 @@
 //                         found at build time but nvcc cannot be run)
 //   cuda-toolkit          the CUDA toolkit's headers (cuda_runtime.h, cooperative_groups.h)
 //   occupancy-calculator  CUDA's cuda_occupancy.h, compiled in
+//   no-occupancy-calculator  a build without it (the case tests what it says then)
 //   clang-front-end       the Clang front end (a -DWARPLENS_WITH_CLANG=ON build)
 #pragma once
 
@@ -32,6 +33,9 @@ WARPLENS_REQUIREMENT("cuda-toolkit", [] {
 });
 WARPLENS_REQUIREMENT("occupancy-calculator", [] {
   return occupancy_calculator_available() ? met() : missing("built without CUDA's cuda_occupancy.h");
+});
+WARPLENS_REQUIREMENT("no-occupancy-calculator", [] {
+  return occupancy_calculator_available() ? missing("this build has cuda_occupancy.h") : met();
 });
 WARPLENS_REQUIREMENT("clang-front-end", [] {
   return frontend_available() ? met() : missing("built without the Clang front end (-DWARPLENS_WITH_CLANG=OFF)");
