@@ -36,6 +36,10 @@ Tool make_capture_tool(ToolEnv& env) {
       throw ToolError("no-capture", "this server has no profile command to capture from; start it with "
                                     "--profile-command CMD, or record one with `warplens capture --kernel NAME "
                                     "--out .warplens/capture -- PROGRAM ARGS`");
+    // The capture needs CUPTI on a real GPU: say so before building and
+    // running the program for nothing.
+    if (auto gpu = env.services().probe(ctx.stop()); !gpu.available)
+      throw ToolError("no-gpu", "capture needs an NVIDIA GPU: " + gpu.reason);
     fs::path out = ws.resolve(args.contains("out") ? args["out"].get<std::string>() : ws.default_capture_dir().string(),
                               "out", false);
     std::error_code ec;
