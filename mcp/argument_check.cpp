@@ -36,12 +36,16 @@ bool has_type(const json& v, const std::string& type) {
   return false;
 }
 
+// "an object", "a string".
+std::string article(const std::string& type) {
+  return (!type.empty() && std::string("aeiou").find(type.front()) != std::string::npos ? "an " : "a ") + type;
+}
+
 }  // namespace
 
 std::string check_arguments(const json& schema, const json& value, const std::string& path) {
   if (auto t = schema.find("type"); t != schema.end() && !has_type(value, t->get<std::string>()))
-    return path + ": expected " + (t->get<std::string>() == "integer" ? "an integer" : "a " + t->get<std::string>()) +
-           ", got " + type_name(value);
+    return path + ": expected " + article(t->get<std::string>()) + ", got " + type_name(value);
   if (auto e = schema.find("enum"); e != schema.end()) {
     bool found = false;
     for (const auto& option : *e) found = found || option == value;

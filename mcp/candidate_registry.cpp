@@ -14,7 +14,9 @@ std::string hash_text(const std::string& text) {
 
 CandidateRecord CandidateRegistry::add(CandidateRecord record) {
   std::lock_guard lock(mutex_);
-  record.id = "c" + std::to_string(next_++);
+  // Built by appending: GCC 12 warns (-Wrestrict, a false positive) on "c" + to_string().
+  record.id = "c";
+  record.id += std::to_string(next_++);
   records_[record.id] = record;
   return record;
 }
