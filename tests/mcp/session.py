@@ -141,7 +141,7 @@ def run_session(args):
         check("tools/list", names == TOOLS and all(t["inputSchema"]["type"] == "object" and "outputSchema" in t for t in tools),
               str(names))
 
-        r = c.call("analyze", {"file": "src/scale_add.cu"}, timeout=300)
+        r = c.call("analyze", {"file": "src/scale_add.cu", "resource_usage": bool(args.real_gpu)}, timeout=300)
         if frontend:
             s = r["result"].get("structuredContent", {})
             check("analyze a file", not r["result"].get("isError") and "scale_add" in s.get("kernels", []) and
