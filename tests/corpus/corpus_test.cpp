@@ -17,6 +17,7 @@
 #include "analysis/analyzer.h"
 #include "corpus_labels.h"
 #include "tests/support/analysis_requirements.h"
+#include "tests/support/frontend_requirements.h"
 
 using namespace warplens;
 using warplens::test::needs;

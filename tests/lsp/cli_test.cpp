@@ -72,7 +72,7 @@ TEST_CASE("usage and I/O errors exit with 2 and say why on stderr") {
   for (const auto& c : std::vector<Case>{{{"frobnicate"}, "unknown command"},
                                          {{"check"}, "no input files"},
                                          {{"check", (f.dir / "missing.cu").string()}, "cannot read"},
-                                         {{"check", dir}, "is a directory"},
+                                         {{"check", dir}, "not a regular file (a directory)"},
                                          {{"check", "--format", "yaml", "x.cu"}, "--format"},
                                          {{"check", "--bogus", "x.cu"}, "unknown option"},
                                          {{"check", "--arch", "compute_90", "x.cu"}, "--arch"},

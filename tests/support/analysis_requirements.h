@@ -6,7 +6,7 @@
 //   cuda-toolkit          the CUDA toolkit's headers (cuda_runtime.h, cooperative_groups.h)
 //   occupancy-calculator  CUDA's cuda_occupancy.h, compiled in
 //   no-occupancy-calculator  a build without it (the case tests what it says then)
-//   clang-front-end       the Clang front end (a -DWARPLENS_WITH_CLANG=ON build)
+//   (clang-front-end is in frontend_requirements.h: it needs the front-end library linked)
 #pragma once
 
 #include "analysis/analyzer.h"
@@ -36,9 +36,6 @@ WARPLENS_REQUIREMENT("occupancy-calculator", [] {
 });
 WARPLENS_REQUIREMENT("no-occupancy-calculator", [] {
   return occupancy_calculator_available() ? missing("this build has cuda_occupancy.h") : met();
-});
-WARPLENS_REQUIREMENT("clang-front-end", [] {
-  return frontend_available() ? met() : missing("built without the Clang front end (-DWARPLENS_WITH_CLANG=OFF)");
 });
 
 }  // namespace warplens::test

@@ -13,6 +13,9 @@
 #include "analysis/occupancy_findings.h"
 #include "analysis/resource_usage.h"
 #include "occupancy_test_support.h"
+#include "tests/support/analysis_requirements.h"
+
+using warplens::test::needs;
 
 using namespace warplens;
 namespace fs = std::filesystem;
@@ -42,9 +45,6 @@ struct Project {
 
 const char* kSource = R"(#include "local.h"
 #include "common.h"
-#include "tests/support/analysis_requirements.h"
-
-using warplens::test::needs;
 __global__ void transpose(const float* in, float* out, int n) {
   __shared__ float tile[TILE][TILE + 1];
   int x = blockIdx.x * TILE + threadIdx.x, y = blockIdx.y * TILE + threadIdx.y;

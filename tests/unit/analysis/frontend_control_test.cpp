@@ -7,6 +7,7 @@
 
 using namespace warplens;
 using namespace warplens::testing;
+using warplens::test::needs;
 
 namespace {
 const Condition& condition_of(const Function& f, const Guard& g) { return f.conditions.at(g.condition); }
@@ -248,7 +249,6 @@ TEST_CASE("barriers: __syncthreads family, __syncwarp, cooperative groups, asm" 
   auto s = parse_snippet(R"cu(
 #include <cooperative_groups.h>
 
-using warplens::test::needs;
 namespace cg = cooperative_groups;
 __global__ void k(int* a) {
   cg::thread_block block = cg::this_thread_block();

@@ -2,6 +2,8 @@
 // compile_commands.json, headers in context, cancellation.
 #include <doctest/doctest.h>
 
+#include "tests/support/analysis_requirements.h"
+
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -10,6 +12,7 @@
 #include "tests/unit/analysis/frontend_snippets.h"
 
 using namespace warplens;
+using warplens::test::needs;
 using namespace warplens::testing;
 namespace fs = std::filesystem;
 
@@ -221,9 +224,6 @@ TEST_CASE("compile_commands.json flags reach the parse; its arch is used") {
       << R"(", "file": "k.cu", "command": "/usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler -Iinclude -DSCALE=3 --expt-relaxed-constexpr -gencode arch=compute_80,code=sm_80 -Xcompiler=-fPIC -x cu -c k.cu -o k.o"}])";
   Annotations src(R"cu(
 #include "config.h"
-#include "tests/support/analysis_requirements.h"
-
-using warplens::test::needs;
 #ifndef __CUDACC_RELAXED_CONSTEXPR__
 #error relaxed constexpr macro missing
 #endif

@@ -7,6 +7,7 @@
 
 using namespace warplens;
 using namespace warplens::testing;
+using warplens::test::needs;
 
 namespace {
 
@@ -126,7 +127,6 @@ TEST_CASE("cooperative groups and helper functions" * needs("cuda-toolkit")) {
   auto s = parse_snippet(R"cu(
 #include <cooperative_groups.h>
 
-using warplens::test::needs;
 namespace cg = cooperative_groups;
 __device__ int flat(int r, int c, int ld) { return r * ld + c; }
 __device__ int lane_id() { int l; asm("mov.u32 %0, %%laneid;" : "=r"(l)); return l; }

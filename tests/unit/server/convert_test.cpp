@@ -125,7 +125,7 @@ TEST_CASE("kernel info: lookup by name or launch, card and lens summary") {
   CHECK_FALSE(kernel_at(m, {5, 0}));
   std::string card = kernel_markdown(m, m.functions[0]);
   CHECK(card.find("256 threads per block, at least 2 blocks per SM") != std::string::npos);
-  CHECK(card.find("`tile`: `float[32][33]` (4224 bytes)") != std::string::npos);
+  CHECK(card.find("Shared memory: `tile` `float[32][33]` (4224 bytes)") != std::string::npos);
   CHECK(card.find("line 10: grid `grid`, block 32×8×1, dynamic shared memory `bytes`") != std::string::npos);
   CHECK(launch_summary(m, m.functions[0]) == "launched 1× · block 32×8×1 · __launch_bounds__(256)");
   m.launches.clear();

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/support/analysis_requirements.h"
+#include "tests/support/frontend_requirements.h"
 #include "workflows/analyze_file.h"
 
 namespace warplens {
