@@ -10,9 +10,14 @@ using protocol::ErrorCode;
 using protocol::RequestId;
 
 json call_result_json(const ToolResult& result) {
-  json j = {{"content", json::array({{{"type", "text"}, {"text", result.text}}})},
-            {"structuredContent", result.structured}};
-  if (result.is_error) j["isError"] = true;
+  json j = {{"content", json::array({{{"type", "text"}, {"text", result.text}}})}};
+  // An error's structuredContent would be validated against the success
+  // schema (see ToolResult), so an error never sends one.
+  if (result.is_error)
+    j["isError"] = true;
+  else
+    j["structuredContent"] = result.structured;
+  if (!result.meta.empty()) j["_meta"] = result.meta;
   return j;
 }
 

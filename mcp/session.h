@@ -88,7 +88,8 @@ class Session {
   std::list<std::shared_ptr<Call>> threads_;            // started, joined by reap_finished()/shutdown()
 };
 
-// The tools/call result for `result` (content, structuredContent, isError).
+// The tools/call result for `result`: content, then structuredContent on
+// success or isError on failure, and `_meta` when the result has any.
 json call_result_json(const ToolResult& result);
 
 }  // namespace warplens::mcp

@@ -25,10 +25,16 @@ namespace warplens::mcp {
 
 using json = nlohmann::json;
 
+// A successful result carries structuredContent that matches the tool's
+// outputSchema. An error result carries none: clients validate any
+// structuredContent they get against the outputSchema, error or not (the
+// official TypeScript SDK does), and an error has the success shape's
+// fields nowhere. Its kind goes in the text and in `_meta`.
 struct ToolResult {
-  json structured = json::object();  // structuredContent; matches the tool's outputSchema unless is_error
+  json structured = json::object();  // structuredContent; sent only when !is_error
   std::string text;                  // the text content block (what a client without structured output shows)
   bool is_error = false;
+  json meta = json::object();        // the result's `_meta`; sent when not empty
 };
 
 // A failure the agent should read: `kind` is a stable word ("outside-root",
@@ -40,8 +46,13 @@ class ToolError : public std::runtime_error {
   std::string kind;
 };
 
-// {"error": {"kind": ..., "message": ...}} as structured content, the
-// message as text.
+// The `_meta` key of a tool error's details (a prefixed key, as MCP
+// 2025-06-18 asks of implementation-defined `_meta` entries).
+inline constexpr const char* kErrorMetaKey = "warplens/error";
+
+// isError with the text "error (KIND): MESSAGE" and
+// `_meta: {"warplens/error": {"kind": KIND, "message": MESSAGE}}`; no
+// structuredContent.
 ToolResult tool_error_result(const std::string& kind, const std::string& message);
 
 // What a running tool may do besides computing: report progress (sent as

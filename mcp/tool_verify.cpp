@@ -153,8 +153,10 @@ Tool make_verify_tool(ToolEnv& env) {
     json verdict = json::parse(verifier::to_json_text(v));
     if (v.status == verifier::VerdictStatus::Cancelled || ctx.cancelled()) throw ToolError("cancelled", "cancelled");
     if (v.status == verifier::VerdictStatus::Error) {
+      // The verdict (stage, compiler output) goes with the error's details:
+      // an error carries no structuredContent.
       ToolResult r = tool_error_result(error_kind(v), "verification could not run: " + v.error);
-      r.structured["verdict"] = verdict;
+      r.meta[kErrorMetaKey]["verdict"] = verdict;
       return r;
     }
 

@@ -3,7 +3,8 @@
 // client starts the real `warplens mcp` over stdio and drives it the way a
 // coding agent does. The SDK checks the protocol for us: the initialize
 // handshake and version, the JSON-RPC framing, every structuredContent
-// against its tool's outputSchema, progress tokens and cancellation.
+// against its tool's outputSchema (errors included: an error result must
+// carry none), progress tokens and cancellation.
 //
 //   node session.mjs --warplens BIN --workspace DIR --cases DIR
 //
@@ -31,7 +32,14 @@ function check(step, ok, detail = "") {
   if (!ok) failures++;
   return ok;
 }
-const errorKind = (r) => (r.isError ? r.structuredContent?.error?.kind : undefined);
+// A tool error: isError, no structuredContent (the SDK would check it
+// against the success schema), its kind and message in _meta and the text.
+// Anything else is not an error of ours (undefined).
+const errorKind = (r) => {
+  const e = r._meta?.["warplens/error"];
+  if (!r.isError || r.structuredContent !== undefined || !e) return undefined;
+  return r.content?.[0]?.text === `error (${e.kind}): ${e.message}` ? e.kind : undefined;
+};
 const show = (r) => JSON.stringify(r).slice(0, 2000);
 
 // Verification and nvcc under a loaded CI machine take longer than the SDK's 60 s default.

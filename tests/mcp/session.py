@@ -108,8 +108,14 @@ def run_session(args):
         return ok
 
     def tool_error(r):
+        # isError, no structuredContent, the kind and message in _meta and in
+        # the text; anything else is not one of our tool errors (None).
         res = (r or {}).get("result", {})
-        return res.get("structuredContent", {}).get("error", {}).get("kind") if res.get("isError") else None
+        e = res.get("_meta", {}).get("warplens/error")
+        if not res.get("isError") or "structuredContent" in res or not isinstance(e, dict):
+            return None
+        text = (res.get("content") or [{}])[0].get("text")
+        return e.get("kind") if text == "error (%s): %s" % (e.get("kind"), e.get("message")) else None
 
     ws = os.path.join(args.workspace, "ws")
     version = subprocess.run([args.warplens, "--version"], capture_output=True, text=True).stdout.strip()

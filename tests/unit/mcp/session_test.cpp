@@ -163,11 +163,13 @@ TEST_CASE("mcp session: a call returns structured content and a text block; tool
   s.handle(request(3, "tools/call", {{"name", "fail"}}));
   CHECK(r.response(3)["result"] ==
         json{{"content", {{{"type", "text"}, {"text", "error (no-gpu): no usable CUDA GPU"}}}},
-             {"structuredContent", {{"error", {{"kind", "no-gpu"}, {"message", "no usable CUDA GPU"}}}}},
-             {"isError", true}});
+             {"isError", true},
+             {"_meta", {{"warplens/error", {{"kind", "no-gpu"}, {"message", "no usable CUDA GPU"}}}}}});
   s.handle(request(4, "tools/call", {{"name", "crash"}}));
-  CHECK(r.response(4)["result"]["structuredContent"]["error"] ==
-        json{{"kind", "failed"}, {"message", "internal error: boom"}});
+  CHECK(r.response(4)["result"] ==
+        json{{"content", {{{"type", "text"}, {"text", "error (failed): internal error: boom"}}}},
+             {"isError", true},
+             {"_meta", {{"warplens/error", {{"kind", "failed"}, {"message", "internal error: boom"}}}}}});
 }
 
 TEST_CASE("mcp session: progress with the caller's token, and cancellation stops the tool without a response") {

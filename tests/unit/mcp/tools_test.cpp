@@ -120,8 +120,10 @@ struct Fixture {
     initialize(*session, recorder);
   }
 
-  // The tools/call result (checked against the tool's outputSchema unless
-  // it is an error), or the JSON-RPC error.
+  // The tools/call result, or the JSON-RPC error. A success is checked
+  // against the tool's outputSchema; an error must carry no
+  // structuredContent (clients validate it against that schema too) and
+  // its kind and message in the text and in _meta.
   json call(const std::string& name, const json& args, const json& meta = nullptr) {
     int id = next_id++;
     json params = {{"name", name}, {"arguments", args}};
@@ -131,16 +133,25 @@ struct Fixture {
     REQUIRE(!m.is_null());
     if (m.contains("error")) return m;
     json result = m["result"];
-    if (!result.value("isError", false))
+    if (!result.value("isError", false)) {
       for (const auto& t : session->tools())
         if (t.name == name) CHECK(check_arguments(t.output_schema, result["structuredContent"], "structuredContent") == "");
+    } else {
+      CHECK_FALSE(result.contains("structuredContent"));
+      const json details = result.value("_meta", json::object()).value("warplens/error", json::object());
+      CHECK(details.value("kind", json()).is_string());
+      CHECK(details.value("message", json()).is_string());
+      CHECK(result["content"] == json::array({{{"type", "text"},
+                                               {"text", "error (" + details.value("kind", std::string()) + "): " +
+                                                            details.value("message", std::string())}}}));
+    }
     return result;
   }
 };
 
 std::string error_kind(const json& result) {
   CHECK(result.value("isError", false));
-  return result["structuredContent"]["error"].value("kind", std::string());
+  return result.value("_meta", json::object()).value("warplens/error", json::object()).value("kind", std::string());
 }
 
 }  // namespace
@@ -244,7 +255,7 @@ TEST_CASE("mcp verify: no capture, no GPU and build failures are tool errors") {
   f.verify_error = "no usable CUDA GPU: cuInit failed";
   r = f.call("verify", {{"file", "src/k.cu"}, {"kernel", "scale"}, {"candidate_source", "x"}});
   CHECK(error_kind(r) == "no-gpu");
-  CHECK(r["structuredContent"]["verdict"]["error"] == "no usable CUDA GPU: cuInit failed");
+  CHECK(r["_meta"]["warplens/error"]["verdict"]["error"] == "no usable CUDA GPU: cuInit failed");
   CHECK(r["content"][0]["text"] == "error (no-gpu): verification could not run: no usable CUDA GPU: cuInit failed");
 }
 
