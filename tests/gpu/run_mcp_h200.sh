@@ -24,7 +24,8 @@
 #                      message both ways; install it with
 #                      tests/gpu/install_mcp_fixture.sh, checked in CI by
 #                      ctest -R mcp_recorded_h200), session.log, build.log tail
-# Budget: about 150 s from a fresh tree on 16 cores (build ~100 s, session
+# Budget (an estimate: this script has not run on a GPU yet): about 150 s
+# from a fresh tree on 16 cores (build ~100 s, session
 # ~40 s); WARPLENS_MCP_BUDGET_S (default 280) bounds the session step.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
