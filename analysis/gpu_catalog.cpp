@@ -106,6 +106,22 @@ std::optional<GpuProperties> catalog_properties(std::string_view arch) {
   return std::nullopt;
 }
 
+std::string unusable_gpu_properties(const GpuProperties& p) {
+  std::string why;
+  auto need = [&](std::int64_t value, const char* what) {
+    if (value <= 0) why += (why.empty() ? "" : ", ") + std::string(what) + " " + std::to_string(value);
+  };
+  need(p.warp_size, "warp size");
+  need(p.max_threads_per_block, "threads per block");
+  need(p.max_threads_per_sm, "threads per SM");
+  need(p.max_blocks_per_sm, "blocks per SM");
+  need(p.regs_per_block, "registers per block");
+  need(p.regs_per_sm, "registers per SM");
+  need(p.shared_per_block, "shared memory per block");
+  need(p.shared_per_sm, "shared memory per SM");
+  return why;
+}
+
 std::string catalog_arch_list() {
   std::string s;
   for (const auto& p : gpu_catalog()) s += (s.empty() ? "" : ", ") + p.arch;

@@ -50,8 +50,15 @@ struct GpuProperties {
                                           // GFLOP/s: the roofline's compute roof; 0 when unknown
   std::string source;                     // "built-in table (docs/gpus.md)" or "device 0 (driver): NVIDIA H200"
 
-  int max_warps_per_sm() const { return max_threads_per_sm / warp_size; }
+  int max_warps_per_sm() const { return warp_size > 0 ? max_threads_per_sm / warp_size : 0; }
 };
+
+// Why `p` cannot feed the occupancy calculator, or "" when it can: the
+// limits it divides by must be positive. A driver answers 0 for an
+// attribute it does not know (the fake CUDA driver in the tests answers 0
+// for most), and a zero warp size was a SIGFPE that took the whole server
+// down. Names the zero limits: "warp size 0, registers per SM 0".
+std::string unusable_gpu_properties(const GpuProperties& p);
 
 // The built-in table, oldest architecture first.
 const std::vector<GpuProperties>& gpu_catalog();

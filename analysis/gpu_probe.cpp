@@ -137,6 +137,12 @@ GpuProbeResult query(int device) {
     r.error = "cuDeviceGetAttribute failed";
     return r;
   }
+  // A device whose limits cannot be computed with is no device to the
+  // analysis: the caller falls back to the built-in table and says why.
+  if (std::string why = unusable_gpu_properties(p); !why.empty()) {
+    r.error = p.source + " reported unusable limits (" + why + ")";
+    return r;
+  }
   r.properties = std::move(p);
   return r;
 }

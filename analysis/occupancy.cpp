@@ -57,6 +57,10 @@ OccupancyResult compute_occupancy(const GpuProperties& gpu, const OccupancyInput
     r.error = "block size must be positive";
     return r;
   }
+  if (std::string why = unusable_gpu_properties(gpu); !why.empty()) {
+    r.error = "the device's limits are unusable (" + why + ")";
+    return r;
+  }
 #ifndef WARPLENS_HAVE_OCCUPANCY_CALCULATOR
   r.error = "the CUDA occupancy calculator (cuda_occupancy.h) was not found when warplens was built";
   return r;

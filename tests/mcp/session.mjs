@@ -68,9 +68,11 @@ check(
   tools.map((t) => t.name).join(","),
 );
 
-// resource_usage off: under the fake CUDA driver (on LD_LIBRARY_PATH for the
-// verifier's children) the in-process occupancy GPU probe must not load it.
-let r = await client.callTool({ name: "analyze", arguments: { file: "src/scale_add.cu", resource_usage: false } }, undefined, long);
+// resource_usage on (the default): the in-process GPU probe loads the fake
+// CUDA driver (on LD_LIBRARY_PATH for the verifier's children), whose
+// limits are zeros; the analysis must fall back to the built-in table, not
+// die (a zero warp size was a SIGFPE that closed the connection here).
+let r = await client.callTool({ name: "analyze", arguments: { file: "src/scale_add.cu" } }, undefined, long);
 if (frontend) {
   check(
     "analyze a file",
@@ -79,6 +81,7 @@ if (frontend) {
       r.structuredContent.diagnostics.every((d) => d.code && d.range && d.message && d.numbers),
     show(r),
   );
+  // resource_usage off: one nvcc run (above) is enough for the session.
   r = await client.callTool({ name: "kernel_report", arguments: { file: "src/scale_add.cu", kernel: "scale_add", resource_usage: false } }, undefined, long);
   check("kernel_report of one kernel", !r.isError && r.structuredContent.functions.length === 1, show(r));
 } else {
