@@ -4,7 +4,6 @@ namespace warplens::mcp {
 
 ToolResult tool_error_result(const std::string& kind, const std::string& message) {
   ToolResult r;
-  r.structured = json::object();
   r.meta[kErrorMetaKey] = {{"kind", kind}, {"message", message}};
   r.text = "error (" + kind + "): " + message;
   r.is_error = true;

@@ -28,8 +28,8 @@ using json = nlohmann::json;
 // A successful result carries structuredContent that matches the tool's
 // outputSchema. An error result carries none: clients validate any
 // structuredContent they get against the outputSchema, error or not (the
-// official TypeScript SDK does), and an error has the success shape's
-// fields nowhere. Its kind goes in the text and in `_meta`.
+// official TypeScript SDK does), and an error lacks the success shape's
+// required fields. Its kind goes in the text and in `_meta`.
 struct ToolResult {
   json structured = json::object();  // structuredContent; sent only when !is_error
   std::string text;                  // the text content block (what a client without structured output shows)
