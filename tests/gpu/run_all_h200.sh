@@ -28,7 +28,8 @@ t0=$(date +%s)
 areas=("$@")
 [ ${#areas[@]} -eq 0 ] && areas=(profiler verifier optimize wiring)
 
-# Expected seconds per area on the 16-core H200 machine (measured 2026-11-29).
+# Expected seconds per area on the 16-core H200 machine (measured 2026-11-29;
+# mcp is an estimate: run_mcp_h200.sh has not run on a GPU yet).
 declare -A expect=([profiler]=240 [verifier]=240 [optimize]=160 [wiring]=200 [mcp]=150)
 declare -A script=([profiler]=run_profiler_h200.sh [verifier]=run_verifier_h200.sh
                    [optimize]=run_optimize_h200.sh [wiring]=run_wiring_h200.sh

@@ -26,7 +26,9 @@
 #                      ctest -R mcp_recorded_h200), session.log, build.log tail
 # Budget (an estimate: this script has not run on a GPU yet): about 150 s
 # from a fresh tree on 16 cores (build ~100 s, session
-# ~40 s); WARPLENS_MCP_BUDGET_S (default 280) bounds the session step.
+# ~40 s); WARPLENS_MCP_BUDGET_S (default: what is left of
+# WARPLENS_AREA_BUDGET_S when run_all_h200.sh sets it, else 280) bounds the
+# session step.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 : "${OUT:?set OUT to a directory for the results}"
@@ -55,7 +57,15 @@ tail -n 60 "$work/build.log" >"$res/build.log"
 rc=1
 if [ -x "$build/bin/mcp_make_workspace" ] && "$build/bin/mcp_make_workspace" "$work/session" 1048576 >/dev/null; then
   s0=$(date +%s)
-  timeout --kill-after=10 "${WARPLENS_MCP_BUDGET_S:-280}" python3 "$root/tests/mcp/session.py" \
+  # The session's seconds: WARPLENS_MCP_BUDGET_S, else what is left of the
+  # area's budget when run_all_h200.sh gives one (WARPLENS_AREA_BUDGET_S,
+  # the build included), else 280.
+  session_budget=${WARPLENS_MCP_BUDGET_S:-}
+  if [ -z "$session_budget" ] && [ -n "${WARPLENS_AREA_BUDGET_S:-}" ]; then
+    session_budget=$(( WARPLENS_AREA_BUDGET_S - (s0 - t0) - 15 ))
+    [ "$session_budget" -lt 30 ] && session_budget=30
+  fi
+  timeout --kill-after=10 "${session_budget:-280}" python3 "$root/tests/mcp/session.py" \
     --warplens "$build/bin/warplens" --workspace "$work/session" --cases "$root/tests/gpu/verifier_cases" \
     --real-gpu --transcript "$res/h200-session.json" >"$res/session.log" 2>&1
   rc=$?
