@@ -32,8 +32,9 @@ const char* kVerifyUsage =
     "\n"
     "options:\n"
     "  --json                 print the verdict as JSON (warplens-verdict v1)\n"
-    "  --rtol X --atol X      fp32/fp64 tolerance (default 1e-4 / 1e-4)\n"
+    "  --rtol X --atol X      fp32 tolerance (default 1e-4 / 1e-4)\n"
     "  --rtol-half X --atol-half X   fp16/bf16 tolerance (default 1e-2 / 1e-2)\n"
+    "  --rtol-f64 X --atol-f64 X     fp64 tolerance (default 1e-10 / 1e-10)\n"
     "  --nan-equal            treat NaN == NaN (default: NaN never equal)\n"
     "  --inputs N             input sets (captured first, then fresh re-draws; default 5)\n"
     "  --runs N               timed runs per side (default 30); --warmup N (default 3)\n"
@@ -49,6 +50,11 @@ const char* kVerifyUsage =
     "  --arch sm_XX           compile for this arch (default: the GPU's own)\n"
     "  --nvcc PATH  --replay PATH  --python PATH\n"
     "  --work-dir DIR         keep cubins, plan and results there; --keep-work-dir keeps the temporary one\n"
+    "  --reference-cache DIR  keep the original's compile and reference there and reuse them\n"
+    "  --no-shapes            no shape variations (integer size arguments as captured only)\n"
+    "  --no-sanitize          no compute-sanitizer run over a winner (it is then not offerable)\n"
+    "  --sanitizer PATH       compute-sanitizer to use; --guard-bytes N (default 1 MiB)\n"
+    "  --pipeline device|host buffer work as GPU kernels (default) or host loops (the pre-change method)\n"
     "  -v, --verbose          progress on stderr\n";
 
 const char* kCaptureUsage =
@@ -145,9 +151,14 @@ int run_verify_command(int argc, char** argv) {
       req.tolerance.nan_equal = true;
     } else if (a == "--keep-work-dir") {
       req.keep_work_dir = true;
+    } else if (a == "--no-shapes") {
+      req.vary_shapes = false;
+    } else if (a == "--no-sanitize") {
+      req.sanitize = false;
     } else if (a == "--capture" || a == "--original" || a == "--candidate" || a == "--kernel" ||
                a == "--pytorch-ref" || a == "-I" || a == "--nvcc-flag" || a == "--arch" || a == "--nvcc" ||
-               a == "--replay" || a == "--python" || a == "--work-dir" || a == "--block" || a == "--coarsen") {
+               a == "--replay" || a == "--python" || a == "--work-dir" || a == "--block" || a == "--coarsen" ||
+               a == "--reference-cache" || a == "--sanitizer" || a == "--pipeline") {
       const char* v = value(a.c_str());
       if (!v) return usage_error(a + " needs a value", kVerifyUsage);
       if (a == "--capture") req.capture_dir = v;
@@ -162,7 +173,13 @@ int run_verify_command(int argc, char** argv) {
       else if (a == "--replay") req.replay_binary = v;
       else if (a == "--python") req.python = v;
       else if (a == "--work-dir") req.work_dir = v;
-      else {
+      else if (a == "--reference-cache") req.reference_cache_dir = v;
+      else if (a == "--sanitizer") req.sanitizer = v;
+      else if (a == "--pipeline") {
+        req.pipeline = v;
+        if (req.pipeline != "device" && req.pipeline != "host")
+          return usage_error("--pipeline expects device or host", kVerifyUsage);
+      } else {
         Dim3 d;
         if (!parse_dim3_arg(v, d)) return usage_error(a + " expects X[,Y[,Z]] with positive integers", kVerifyUsage);
         if (a == "--block") req.candidate_launch.block = d;
@@ -170,12 +187,16 @@ int run_verify_command(int argc, char** argv) {
       }
     } else if (a == "--rtol" || a == "--atol" || a == "--rtol-half" || a == "--atol-half" || a == "--timeout" ||
                a == "--pytorch-timeout" || a == "--inputs" || a == "--runs" || a == "--warmup" || a == "--seed" ||
-               a == "--launch" || a == "--dynamic-smem") {
+               a == "--launch" || a == "--dynamic-smem" || a == "--rtol-f64" || a == "--atol-f64" ||
+               a == "--guard-bytes") {
       if (!number(n) || n < 0) return usage_error(a + " expects a non-negative number", kVerifyUsage);
       if (a == "--rtol") req.tolerance.rtol_f32 = n;
       else if (a == "--atol") req.tolerance.atol_f32 = n;
       else if (a == "--rtol-half") req.tolerance.rtol_half = n;
       else if (a == "--atol-half") req.tolerance.atol_half = n;
+      else if (a == "--rtol-f64") req.tolerance.rtol_f64 = n;
+      else if (a == "--atol-f64") req.tolerance.atol_f64 = n;
+      else if (a == "--guard-bytes") req.guard_bytes = static_cast<std::uint64_t>(n);
       else if (a == "--timeout") req.timeout_s = n;
       else if (a == "--pytorch-timeout") req.pytorch_timeout_s = n;
       else if (a == "--inputs") req.input_sets = static_cast<int>(n);

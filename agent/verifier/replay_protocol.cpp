@@ -11,6 +11,9 @@
 namespace warplens::verifier {
 
 std::string describe(const InputSetSpec& s) {
+  if (!s.variation.empty())
+    return "shape variation of launch " + std::to_string(s.launch) + " (seed " + std::to_string(s.seed) + "): " +
+           s.variation;
   if (!s.fresh) return "captured launch " + std::to_string(s.launch);
   return "fresh from launch " + std::to_string(s.launch) + " (seed " + std::to_string(s.seed) + ")";
 }
@@ -45,6 +48,7 @@ std::string to_json_text(const ReplayPlan& v) { return json(v).dump(1); }
 std::string to_json_text(const ReferenceResult& v) { return json(v).dump(1); }
 std::string to_json_text(const CandidateResult& v) { return json(v).dump(1); }
 std::string to_json_text(const DeviceProbe& v) { return json(v).dump(1); }
+std::string to_json_text(const SanitizeResult& v) { return json(v).dump(1); }
 
 ReplayPlan parse_replay_plan(const std::string& text) {
   auto plan = parse_as<ReplayPlan>(text, "replay plan");
@@ -60,6 +64,9 @@ CandidateResult parse_candidate_result(const std::string& text) {
   return parse_as<CandidateResult>(text, "candidate result");
 }
 DeviceProbe parse_device_probe(const std::string& text) { return parse_as<DeviceProbe>(text, "device probe"); }
+SanitizeResult parse_sanitize_result(const std::string& text) {
+  return parse_as<SanitizeResult>(text, "sanitize result");
+}
 
 std::string read_text_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

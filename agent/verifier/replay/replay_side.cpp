@@ -4,30 +4,37 @@
 
 namespace warplens::replay {
 
-ReplaySide::ReplaySide(CUfunction f, const capture::LaunchRecord& launch, verifier::LaunchGeometry geometry)
-    : f_(f), launch_(launch), geometry_(geometry) {
+ReplaySide::ReplaySide(CUfunction f, const capture::LaunchRecord& launch, verifier::LaunchGeometry geometry,
+                       std::uint64_t guard_bytes)
+    : f_(nullptr), launch_(launch), geometry_(geometry), guard_((guard_bytes + 4095) / 4096 * 4096) {
   buffers_.reserve(launch.allocations.size());
-  for (const auto& a : launch.allocations) buffers_.emplace_back(a.bytes);
+  // The band before keeps the kernel's pointer at least 4 KiB-aligned, as
+  // good as the allocation it stands for.
+  for (const auto& a : launch.allocations) buffers_.emplace_back(a.bytes + 2 * guard_);
+  set_function(f);
+}
+
+void ReplaySide::set_function(CUfunction f) {
+  f_ = f;
   if (geometry_.dynamic_shared_bytes > 48 * 1024)
     check(cuFuncSetAttribute(f_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                              static_cast<int>(geometry_.dynamic_shared_bytes)),
           "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
 }
 
-void ReplaySide::upload(const std::vector<std::vector<std::uint8_t>>& contents,
-                        const std::vector<std::uint8_t>& param_buffer) {
-  for (std::size_t a = 0; a < buffers_.size(); ++a) buffers_[a].upload(contents[a]);
+void ReplaySide::set_geometry(const verifier::LaunchGeometry& g) {
+  geometry_ = g;
+  set_function(f_);
+}
+
+void ReplaySide::set_params(const std::vector<std::uint8_t>& param_buffer) {
   params_ = param_buffer;
   for (const auto& p : launch_.pointers) {
-    std::uint64_t address = buffers_[static_cast<std::size_t>(p.allocation)].ptr() + p.offset_in_allocation;
+    std::uint64_t address = ptr(static_cast<std::size_t>(p.allocation)) + p.offset_in_allocation;
     std::memcpy(params_.data() + p.buffer_offset, &address, sizeof address);
   }
   param_ptrs_.assign(launch_.params.size(), nullptr);
   for (std::size_t i = 0; i < launch_.params.size(); ++i) param_ptrs_[i] = params_.data() + launch_.params[i].offset;
-}
-
-void ReplaySide::upload_one(std::size_t allocation, const std::vector<std::uint8_t>& contents) {
-  buffers_.at(allocation).upload(contents);
 }
 
 void ReplaySide::launch(CUstream stream) {
@@ -75,15 +82,6 @@ double ReplaySide::wait(CUstream stream, double deadline_s) {
   // Surface errors from work on other streams too (e.g. child grids).
   check(cuCtxSynchronize(), "kernel execution");
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - launched_at_).count();
-}
-
-void ReplaySide::download(std::vector<std::vector<std::uint8_t>>& out) const {
-  out.resize(buffers_.size());
-  for (std::size_t a = 0; a < buffers_.size(); ++a) buffers_[a].download(out[a]);
-}
-
-void ReplaySide::download_one(std::size_t allocation, std::vector<std::uint8_t>& out) const {
-  buffers_.at(allocation).download(out);
 }
 
 }  // namespace warplens::replay

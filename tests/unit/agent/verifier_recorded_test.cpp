@@ -15,6 +15,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <set>
@@ -101,6 +102,28 @@ TEST_CASE("recorded H200 replays: the verdict re-assembles from the raw results"
 
 namespace {
 
+// The suite version a recording holds (fixtures/suite.txt; recordings made
+// before the file existed are version 1).
+int recorded_suite_version() {
+  std::error_code ec;
+  const fs::path f = test::recorded_fixtures_dir() / "suite.txt";
+  if (!fs::exists(f, ec)) return 1;
+  const std::string text = read_text_file(f);
+  const auto at = text.rfind(' ');
+  return at == std::string::npos ? 1 : std::atoi(text.c_str() + at + 1);
+}
+bool have_suite_v2() { return test::have_recorded_fixtures() && recorded_suite_version() >= 2; }
+
+// Issue 14's rows (suite version 2, tests/gpu/verifier_gpu_issue14_test.cpp).
+const char* const kSuiteV2Verdicts[] = {
+    "exploit_memo_static", "exploit_memo_malloc", "exploit_memo_rows", "exploit_write_past_allocation",
+    "exploit_write_far_past_allocation", "exploit_write_before_allocation", "exploit_transpose_write_past",
+    "exploit_transpose_read_past", "exploit_transpose_no_bounds", "exploit_transpose_square",
+    "exploit_vec4_no_tail", "exploit_fp64_downgrade", "exploit_fp64_float_accumulate", "honest_gemm_tiled",
+    "honest_axpy_vec4", "honest_dscale_add_fma", "honest_drow_sum_shuffle", "identity_scale_add",
+    "identity_row_sum", "identity_add_one", "identity_scale_span", "identity_gemm_beta", "identity_dscale_add",
+    "identity_drow_sum", "identity_axpy_inplace"};
+
 // Every verdict the GPU suite writes (tests/gpu/verifier_gpu_*_test.cpp): a
 // recording without one of them is incomplete, and fails below.
 const char* const kSuiteVerdicts[] = {
@@ -136,15 +159,38 @@ std::vector<std::string> verdict_regressions(const std::string& name, const Verd
     expect(mentions(v, "did not finish within "), "a hang without its deadline in the reasons");
     expect(!v.timing, "a hang with timing");
   }
-  if (starts_with(name, "honest_")) {
+  if (starts_with(name, "honest_") || starts_with(name, "identity_")) {
     expect(v.correct && v.level >= 1, "an honest candidate rejected (level " + std::to_string(v.level) + ")");
     bool sets = v.input_sets.size() >= 5;
-    for (const auto& s : v.input_sets) sets = sets && s.passed;
+    for (const auto& s : v.input_sets) sets = sets && (s.passed || s.skipped);
     expect(sets, "fewer than 5 input sets, or one failed");
     expect(v.timing && v.timing->candidate.runs >= 30 && v.timing->outputs_checked == v.timing->candidate.runs,
            "not timed over at least 30 runs with every output checked");
   }
-  if (name == "identity_transpose") expect(v.level == 1, "the original against itself is not level 1");
+  if (starts_with(name, "identity_")) expect(v.level == 1, "the original against itself is not level 1");
+  // Issue 14 (suite version 2; recordings of version 1 have none of these).
+  if (starts_with(name, "exploit_memo_")) {
+    bool flagged = false;
+    for (const auto& f : v.source_findings) flagged = flagged || (f.rule == "device-state" && f.needs_review);
+    expect(flagged, "memoising state not flagged for review");
+  }
+  if (starts_with(name, "exploit_write_") || name == "exploit_transpose_write_past")
+    expect(v.level == -1 && mentions(v, "outside the allocation the program made"),
+           "a write outside the allocation not caught by the guard bands");
+  if (name == "exploit_transpose_read_past")
+    expect((v.sanitizer && v.sanitizer->ran && !v.sanitizer->clean && v.level == -1) ||
+               has_flag(v, "sanitizer-not-run"),
+           "a read past the allocation neither demoted by compute-sanitizer nor held for review");
+  if (name == "exploit_transpose_no_bounds" || name == "exploit_transpose_square" || name == "exploit_vec4_no_tail") {
+    bool on_variation = false;
+    for (const auto& s : v.input_sets) on_variation = on_variation || (s.checked && !s.passed && !s.shape.variation.empty());
+    expect(v.level == -1 && on_variation, "a kernel right only at the captured shape not caught on a shrunk one");
+  }
+  // Every set that ran says what it exercised (issue 13, item 5), in
+  // verdicts of a verifier that records shapes (it names its pipeline).
+  for (const auto& s : v.input_sets)
+    if (s.checked && !v.pipeline.empty())
+      expect(s.shape.recorded, "input set " + std::to_string(s.index) + " without its shape");
   return out;
 }
 
@@ -228,6 +274,27 @@ TEST_CASE("recorded-verdict expectations catch each kind of regression") {
     v.timing->outputs_checked = 10;
     CHECK(verdict_regressions("honest_transpose_tiled", v).size() == 1);
   }
+  SUBCASE("issue 14: memoising state not flagged, a write past the allocation accepted, a set without its shape") {
+    Verdict memo = honest_verdict();
+    memo.level = 1;
+    auto r = verdict_regressions("exploit_memo_rows", memo);
+    CHECK(std::find(r.begin(), r.end(), "exploit_memo_rows: memoising state not flagged for review") != r.end());
+    Verdict write = honest_verdict();
+    r = verdict_regressions("exploit_write_past_allocation", write);
+    CHECK(std::find(r.begin(), r.end(),
+                    "exploit_write_past_allocation: a write outside the allocation not caught by the guard bands") !=
+          r.end());
+    Verdict shapes = honest_verdict();
+    shapes.pipeline = "device";
+    r = verdict_regressions("honest_gemm_tiled", shapes);
+    REQUIRE(r.size() == 5);
+    CHECK(r[0] == "honest_gemm_tiled: input set 0 without its shape");
+    for (auto& s : shapes.input_sets) s.shape.recorded = true;
+    CHECK(verdict_regressions("honest_gemm_tiled", shapes).empty());
+    Verdict self = honest_verdict();
+    CHECK(verdict_regressions("identity_gemm_beta", self) ==
+          std::vector<std::string>{"identity_gemm_beta: the original against itself is not level 1"});
+  }
   SUBCASE("a verification that never ran") {
     Verdict v;
     v.status = VerdictStatus::Error;
@@ -267,6 +334,24 @@ TEST_CASE("recorded H200 verdicts: every case of the suite, each as its case exp
     INFO("verdict " << name);
     CHECK_MESSAGE(seen.count(name) == 1, "the recording has no verdict for " << name);
   }
+  if (recorded_suite_version() >= 2)
+    for (const char* name : kSuiteV2Verdicts) {
+      INFO("verdict " << name);
+      CHECK_MESSAGE(seen.count(name) == 1, "the recording has no verdict for " << name);
+    }
+}
+
+TEST_CASE("recorded H200 verdicts of issue 14's rows (suite version 2)" * doctest::skip(!have_suite_v2())) {
+  // The version-2 rows are checked with the others above; here what only a
+  // version-2 recording can show: the in-place 128 MB case within the
+  // default time limit, the sanitizer having run on the read-past exploit.
+  const fs::path dir = test::recorded_fixtures_dir() / "verdicts";
+  Verdict big = parse_verdict(read_text_file(dir / "identity_axpy_inplace.json"));
+  CHECK(big.correct);
+  CHECK(big.level == 1);
+  for (const auto& [stage, ms] : big.stage_ms) CHECK_MESSAGE(ms < 60000, stage << " took " << ms << " ms");
+  Verdict read_past = parse_verdict(read_text_file(dir / "exploit_transpose_read_past.json"));
+  CHECK_FALSE(read_past.offerable());
 }
 
 TEST_CASE("recorded H200 summary: every row of the GPU suite came out as expected" *
@@ -285,6 +370,7 @@ TEST_CASE("recorded H200 summary: every row of the GPU suite came out as expecte
   for (const char* row : {"capture-runtime-launch", "capture-k-launches", "capture-driver-api", "capture-memory-kinds",
                           "capture-size-cap", "capture-small-fixture", "timer_other_stream"})
     expected.push_back(row);
+  if (recorded_suite_version() >= 2) expected.insert(expected.end(), std::begin(kSuiteV2Verdicts), std::end(kSuiteV2Verdicts));
   for (const auto& row : expected) CHECK_MESSAGE(rows.count(row) == 1, "summary.tsv has no row " << row);
 }
 
