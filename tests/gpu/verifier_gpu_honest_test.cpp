@@ -17,15 +17,6 @@ using namespace warplens::verifier::gpu;
 
 namespace {
 
-std::string speed(const Verdict& v) {
-  char buf[160];
-  if (!v.timing) return gist(v);
-  std::snprintf(buf, sizeof buf, "level %d, %.2fx (%.1f us -> %.1f us, spread %.0f%%/%.0f%%)", v.level, v.speedup,
-                v.timing->original.median_us, v.timing->candidate.median_us, 100 * v.timing->original.spread(),
-                100 * v.timing->candidate.spread());
-  return buf;
-}
-
 void honest(const std::string& name, const std::string& capture_key, const std::string& original,
             const std::string& kernel, const std::function<bool(const Verdict&)>& extra = {}, bool fixture = false,
             const std::function<void(VerifyRequest&)>& tweak = {}) {
