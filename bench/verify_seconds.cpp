@@ -13,11 +13,14 @@
 //           pre-change binary did, so it understates that binary's cost)
 //
 // usage: bench_verify_seconds [--sizes-mb 32,128,512] [--candidates N] [--paths device,host]
-//                             [--runs N] [--out FILE.tsv] [--work DIR]
+//                             [--runs N] [--guard-bytes N] [--out FILE.tsv] [--work DIR]
+// (--guard-bytes 0 measures what the guard bands cost.)
 // Prints one TSV row per (size, path): capture MB, path, candidates, median,
 // min, max seconds per candidate, the first candidate's (which computes the
-// reference), median reference / candidate-child / sanitizer seconds, and the
-// levels; appends them to --out. On a machine without a GPU it runs against
+// reference), the original's compile and reference as the first candidate
+// paid them, the median candidate compile and candidate child, the median
+// compute-sanitizer run of the winners (0: no winner), and the levels;
+// appends them to --out. On a machine without a GPU it runs against
 // the fake driver (LD_LIBRARY_PATH=<build>/fake_cuda) as a smoke test only:
 // those seconds are the CPU's, not a GPU's.
 #include <algorithm>
@@ -63,6 +66,7 @@ double stage_s(const Verdict& v, const char* k) {
 int main(int argc, char** argv) {
   std::vector<std::string> sizes = {"32", "128", "512"}, paths = {"device", "host"};
   int candidates = 4, runs = 30;
+  long long guard = -1;
   fs::path out, work = fs::temp_directory_path() / "warplens-bench-verify";
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];
@@ -70,6 +74,7 @@ int main(int argc, char** argv) {
     else if (k == "--candidates") candidates = std::max(1, std::atoi(v.c_str()));
     else if (k == "--paths") paths = split(v);
     else if (k == "--runs") runs = std::max(1, std::atoi(v.c_str()));
+    else if (k == "--guard-bytes") guard = std::atoll(v.c_str());
     else if (k == "--out") out = v;
     else if (k == "--work") work = v;
     else {
@@ -84,8 +89,8 @@ int main(int argc, char** argv) {
                                       cases / "candidates" / "exploit_write_past_allocation.cu"};
   fs::create_directories(work);
   const char* header =
-      "capture_mb\tpath\tcandidates\tmedian_s\tmin_s\tmax_s\tfirst_s\treference_s\tcandidate_child_s\tsanitizer_s\t"
-      "levels\n";
+      "capture_mb\tpath\tcandidates\tmedian_s\tmin_s\tmax_s\tfirst_s\tfirst_reference_s\tcompile_s\t"
+      "candidate_child_s\tsanitizer_s\tlevels\n";
   std::printf("%s", header);
   bool write_header = !out.empty() && !fs::exists(out);
   std::ofstream tsv;
@@ -107,7 +112,7 @@ int main(int argc, char** argv) {
     }
     for (const auto& path : paths) {
       ReferenceCache::instance().clear();
-      std::vector<double> seconds, reference, child, sanitizer;
+      std::vector<double> seconds, reference, compile, child, sanitizer;
       std::string levels;
       for (int c = 0; c < candidates; ++c) {
         VerifyRequest r;
@@ -118,12 +123,14 @@ int main(int argc, char** argv) {
         r.timed_runs = runs;
         r.pipeline = path;
         r.reuse_reference = path == "device";
+        if (guard >= 0) r.guard_bytes = static_cast<std::uint64_t>(guard);
         const auto t0 = std::chrono::steady_clock::now();
         Verdict v = verify(r);
         seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         reference.push_back(stage_s(v, "reference") + stage_s(v, "compile_original"));
+        compile.push_back(stage_s(v, "compile_candidate"));
         child.push_back(stage_s(v, "candidate"));
-        sanitizer.push_back(stage_s(v, "sanitizer"));
+        if (v.stage_ms.count("sanitizer")) sanitizer.push_back(stage_s(v, "sanitizer"));
         levels += (levels.empty() ? "" : ",") + std::to_string(v.status == VerdictStatus::Verified ? v.level : -9);
         if (v.status != VerdictStatus::Verified) {
           ++failures;
@@ -131,10 +138,11 @@ int main(int argc, char** argv) {
         }
       }
       char row[512];
-      std::snprintf(row, sizeof row, "%s\t%s\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%s\n", size.c_str(),
-                    path.c_str(), candidates, median(seconds), *std::min_element(seconds.begin(), seconds.end()),
-                    *std::max_element(seconds.begin(), seconds.end()), seconds.front(), median(reference),
-                    median(child), median(sanitizer), levels.c_str());
+      std::snprintf(row, sizeof row, "%s\t%s\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%s\n",
+                    size.c_str(), path.c_str(), candidates, median(seconds),
+                    *std::min_element(seconds.begin(), seconds.end()),
+                    *std::max_element(seconds.begin(), seconds.end()), seconds.front(), reference.front(),
+                    median(compile), median(child), median(sanitizer), levels.c_str());
       std::printf("%s", row);
       std::fflush(stdout);
       if (tsv) tsv << row;
