@@ -6,7 +6,8 @@
 // warm-up and timed run gets a fresh input set that no run has seen before
 // (re-drawn from the timed launch with a seed drawn at random here), so
 // nothing a kernel kept from an earlier run can stand in for the work. Every
-// one of those runs is checked against the original on the same set.
+// one of those runs is checked against the original on the same set, whose
+// inputs are written after the candidate ran.
 #include <chrono>
 #include <cstdio>
 #include <random>
@@ -75,22 +76,27 @@ void CandidateReplay::timing() {
       InputSetSpec spec{-1, tspec.launch, true, samples.seed + static_cast<std::uint64_t>(i)};
       const SetContext set = make_set(spec, *ls.launch, *ls.layout, *ls.pristine);
       ++samples.fresh_sets;
-      prepare(*ops_, *ls.original, set, roles, 0, ts);
-      prepare(*ops_, *ls.candidate, set, roles, 0, ts);
-      // Alternate which side goes first. The original's result must not be
-      // in memory while the candidate runs: after a first original run its
-      // side is prepared again (scrubbed), and it runs once more, untimed,
-      // after the candidate, for the comparison.
+      // Alternate which side goes first. The original's result is never in
+      // memory while the candidate runs, and its inputs are written after
+      // the candidate ran: when the original went first, its result is
+      // wiped and it runs once more, untimed, after the candidate, on inputs
+      // written anew.
       const bool candidate_first = warm ? true : (timing_run % 2 == 0);
       TimedRun t_candidate, t_original;
       if (candidate_first) {
+        scrub(*ops_, *ls.original, set, roles, 0, ts);
+        prepare(*ops_, *ls.candidate, set, roles, 0, ts);
         t_candidate = timed(*ls.candidate);
+        prepare(*ops_, *ls.original, set, roles, 0, ts);
         t_original = timed(*ls.original);
       } else {
+        prepare(*ops_, *ls.original, set, roles, 0, ts);
+        prepare(*ops_, *ls.candidate, set, roles, 0, ts);
         t_original = timed(*ls.original);
         scrub(*ops_, *ls.original, set, roles, 0, ts);
         t_candidate = timed(*ls.candidate);
         candidate_timing = false;
+        prepare(*ops_, *ls.original, set, roles, 0, ts);
         ls.original->launch(ts);
         ls.original->wait(ts, plan_.run_deadline_s);
       }

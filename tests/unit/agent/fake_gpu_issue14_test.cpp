@@ -165,6 +165,21 @@ TEST_CASE("fake GPU: writes outside an allocation (three forms) land in the guar
   CHECK(mentions(tile, "past the end of allocation 1"));
 }
 
+TEST_CASE("fake GPU: a candidate that overwrites the replay's other device memory gains nothing") {
+  // The fake lets a kernel reach every allocation (on a GPU it would have to
+  // guess addresses): this one zeroes the allocations shaped like its own
+  // (the original's side) and returns zeros. Were the original's inputs
+  // written before the candidate ran, the original would compute zeros on
+  // them and agree; they are written after it: rejected.
+  test::TempDir dir;
+  fs::path src = dir.path() / "exploit_tamper_other_memory.cu";
+  fs::copy_file(kCases / "axpy_inplace.cu", src);
+  Verdict v = run("axpy_inplace", "axpy_inplace", src, "axpy");
+  CHECK(v.status == VerdictStatus::Verified);
+  CHECK(v.level == -1);
+  CHECK_FALSE(v.correct);
+}
+
 TEST_CASE("fake GPU: a read past an allocation is the sanitizer's: the winner is demoted with its message") {
   Verdict v = run("transpose", "transpose", "exploit_transpose_read_past.cu", "transpose_naive");
   CHECK(v.measured_level == 2);  // correct and faster: the guard bands see no write

@@ -185,6 +185,23 @@ void memcheck_after_kernel(const std::string& kernel) {
   }
 }
 
+void zero_allocations_like(const void* like, const std::vector<const void*>& keep) {
+  std::lock_guard lock(mutex());
+  auto holds = [](std::uintptr_t base, const Allocation& a, const void* p) {
+    const auto at = reinterpret_cast<std::uintptr_t>(p);
+    return at >= base && at < base + a.bytes;
+  };
+  std::size_t size = 0;
+  for (auto& [base, a] : allocations())
+    if (holds(base, a, like)) size = a.bytes;
+  for (auto& [base, a] : allocations()) {
+    if (a.bytes != size) continue;
+    bool mine = false;
+    for (const void* k : keep) mine = mine || holds(base, a, k);
+    if (!mine) std::memset(reinterpret_cast<void*>(base), 0, a.bytes);
+  }
+}
+
 void memcheck_access(const std::string& kernel, const void* p, std::size_t bytes, bool write) {
   if (!memcheck_enabled()) return;
   std::lock_guard lock(mutex());

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace warplens::fake_cuda {
 
@@ -59,6 +60,11 @@ void release(void* p);
 bool memcheck_enabled();
 // After a case kernel: canaries intact? Reports (and repairs) damage.
 void memcheck_after_kernel(const std::string& kernel);
+// For the tampering test double: zero every allocation of the same size as
+// the one holding `like` that holds none of `keep` (what a kernel that could
+// find device memory shaped like its own buffers would do: the original's
+// side of the replay).
+void zero_allocations_like(const void* like, const std::vector<const void*>& keep);
 // A case kernel's access outside every allocation is reported.
 void memcheck_access(const std::string& kernel, const void* p, std::size_t bytes, bool write);
 

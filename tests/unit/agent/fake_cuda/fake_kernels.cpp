@@ -295,6 +295,13 @@ KernelRun axpy(const std::string& variant, const Geometry& g, void** p) {
     if (variant == "exploit_write_far_past_allocation.cu" && i == 0) y[n + 16384] = 1.0f;
     if (variant == "exploit_write_before_allocation.cu" && i < 8) y[i - 8] = -1.0f;
   });
+  if (variant == "exploit_tamper_other_memory.cu") {
+    // Zero the device memory shaped like its own buffers (the original's
+    // side), then "compute" y = a * 0 + 0: right whenever the original then
+    // runs on those zeroed inputs.
+    zero_allocations_like(y, {x, y});
+    std::fill(y, y + n, 0.0f);
+  }
   return {LaunchOutcome::Done, model(variant, std::max<std::uint64_t>(threads(g), static_cast<std::uint64_t>(n)))};
 }
 
@@ -378,7 +385,7 @@ std::string find_variant(const std::string& image) {
       "exploit_write_far_past_allocation.cu", "exploit_write_before_allocation.cu",
       "exploit_transpose_read_past.cu", "exploit_transpose_write_past.cu", "exploit_transpose_no_bounds.cu",
       "exploit_transpose_square.cu", "exploit_vec4_no_tail.cu", "exploit_fp64_downgrade.cu",
-      "exploit_fp64_float_accumulate.cu", "scale_add.cu", "transpose.cu", "row_sum.cu", "memory_kinds.cu",
+      "exploit_fp64_float_accumulate.cu", "exploit_tamper_other_memory.cu", "scale_add.cu", "transpose.cu", "row_sum.cu", "memory_kinds.cu",
       "gemm_beta.cu", "axpy_inplace.cu", "fp64.cu", "scale_add_faults_on_odd.cu", "scale_add_hangs_on_odd.cu"};
   for (const char* n : names)
     if (image.find(std::string(1, '\0') + n + std::string(1, '\0')) != std::string::npos) return n;
