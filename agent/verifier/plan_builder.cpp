@@ -57,12 +57,12 @@ std::vector<InputSetSpec> plan_input_sets(const std::vector<int>& launches, int 
   count = std::max(count, 1);
   for (int l : launches) {
     if (static_cast<int>(sets.size()) >= count) break;
-    sets.push_back({static_cast<int>(sets.size()), l, false, 0});
+    sets.push_back({static_cast<int>(sets.size()), l, false, 0, {}});
   }
   std::size_t k = 0;
   while (static_cast<int>(sets.size()) < count && !launches.empty()) {
     int index = static_cast<int>(sets.size());
-    sets.push_back({index, launches[k++ % launches.size()], true, seed + static_cast<std::uint64_t>(index)});
+    sets.push_back({index, launches[k++ % launches.size()], true, seed + static_cast<std::uint64_t>(index), {}});
   }
   return sets;
 }

@@ -23,6 +23,7 @@
 #include "agent/verifier/compare.h"
 #include "agent/verifier/input_generation.h"
 #include "agent/verifier/launch_geometry.h"
+#include "agent/verifier/launch_sequence.h"
 
 namespace warplens::verifier {
 
@@ -45,8 +46,10 @@ struct InputSetSpec {
   int launch = 0;          // captured launch it derives from (manifest index)
   bool fresh = false;      // false: exactly the captured inputs
   std::uint64_t seed = 0;  // for fresh sets
+  std::vector<int> sequence;  // `launch` is a virtual launch: these captured launches, in program order
 };
-std::string describe(const InputSetSpec& s);  // "captured launch 0" / "fresh from launch 0 (seed 2)"
+// "captured launch 0" / "fresh from launch 0 (seed 2)" / "captured launches 0+1"
+std::string describe(const InputSetSpec& s);
 
 struct ReplayPlan {
   int version = kReplayProtocolVersion;
@@ -64,7 +67,16 @@ struct ReplayPlan {
   double run_deadline_s = 10;              // one kernel run longer than this counts as hung
   std::uint64_t l2_flush_bytes = 0;        // 0: twice the device's L2 plus 1 MiB
 
+  // Launch sequences (launch_sequence.h), all empty for a single kernel:
+  std::vector<LaunchSequence> sequences;   // the virtual launches that layouts and input sets name
+  std::vector<KernelRef> original_steps;   // the original's kernels, one per part, launched in order
+                                           // (empty: `original` alone)
+  std::vector<ParamSource> candidate_params;  // the candidate's parameters (empty: the unit's own)
+  std::vector<ParamSource> elided;         // pointer parameters whose allocation the candidate no
+                                           // longer writes (a fused temporary): not checked
+
   const LaunchLayout* layout_for(int launch) const;
+  const LaunchSequence* sequence(int launch) const;  // nullptr for a captured launch
 };
 
 enum class BufferRole : std::uint8_t {
@@ -146,6 +158,8 @@ struct CandidateSet {
   bool deterministic = true;
   std::optional<BufferCheck> determinism;  // the first difference between the two runs
   std::string failure;                      // one sentence when !passed
+  std::vector<LaunchGeometry> original_launches;   // what the original launched on this set, per step
+  std::vector<LaunchGeometry> candidate_launches;  // what the candidate launched (after its launch changes)
 };
 
 struct TimingSamples {

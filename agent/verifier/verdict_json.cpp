@@ -19,7 +19,7 @@ NLOHMANN_JSON_SERIALIZE_ENUM(VerdictStatus, {{VerdictStatus::Verified, "verified
                                              {VerdictStatus::Cancelled, "cancelled"}})
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CompileEvidence, attempted, ok, relocatable, command, log, ms)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputSetEvidence, index, origin, checked, passed, deterministic,
-                                                failure, buffers)
+                                                failure, buffers, original_launches, candidate_launches)
 
 void to_json(json& j, const TimingEvidence& v) {
   j = json{{"method", v.method},

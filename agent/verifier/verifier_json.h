@@ -26,6 +26,8 @@ inline void to_json(json& j, const CandidateSet& v);
 inline void from_json(const json& j, CandidateSet& v);
 inline void to_json(json& j, const LaunchOverride& v);
 inline void from_json(const json& j, LaunchOverride& v);
+inline void to_json(json& j, const LaunchReshape& v);
+inline void from_json(const json& j, LaunchReshape& v);
 
 inline void to_json(json& j, const ElementType& t) { j = to_string(t); }
 inline void from_json(const json& j, ElementType& t) {
@@ -51,8 +53,11 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ElementReport, index, byte_offse
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ScalarSlot, param, offset, type)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LaunchLayout, launch, allocations, allocation_names, scalars)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LaunchGeometry, grid, block, dynamic_shared_bytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Ratio, num, den)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelRef, cubin, symbol, name)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputSetSpec, index, launch, fresh, seed)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputSetSpec, index, launch, fresh, seed, sequence)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LaunchSequence, id, launches)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ParamSource, part, index)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReferenceBuffer, role, expected_blob, expected_hash, unwritten)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReferenceSet, index, buffers, deterministic, nondeterminism)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Reproduction, launch, reproduced, detail)
@@ -122,6 +127,8 @@ inline void to_json(json& j, const CandidateSet& v) {
   j = json{{"index", v.index}, {"passed", v.passed}, {"runs", v.runs}, {"deterministic", v.deterministic},
            {"failure", v.failure}};
   put_optional(j, "determinism", v.determinism);
+  if (!v.original_launches.empty()) j["original_launches"] = v.original_launches;
+  if (!v.candidate_launches.empty()) j["candidate_launches"] = v.candidate_launches;
 }
 inline void from_json(const json& j, CandidateSet& v) {
   v.index = j.value("index", 0);
@@ -130,17 +137,32 @@ inline void from_json(const json& j, CandidateSet& v) {
   v.deterministic = j.value("deterministic", true);
   v.failure = j.value("failure", std::string());
   get_optional(j, "determinism", v.determinism);
+  v.original_launches = j.value("original_launches", std::vector<LaunchGeometry>{});
+  v.candidate_launches = j.value("candidate_launches", std::vector<LaunchGeometry>{});
+}
+
+inline void to_json(json& j, const LaunchReshape& v) {
+  j = json{{"swap_xy", v.swap_xy}, {"scale", v.scale}, {"persistent_blocks_per_sm", v.persistent_blocks_per_sm}};
+  put_optional(j, "block", v.block);
+}
+inline void from_json(const json& j, LaunchReshape& v) {
+  v.swap_xy = j.value("swap_xy", false);
+  v.scale = j.value("scale", std::array<Ratio, 3>{});
+  v.persistent_blocks_per_sm = j.value("persistent_blocks_per_sm", std::uint32_t{0});
+  get_optional(j, "block", v.block);
 }
 
 inline void to_json(json& j, const LaunchOverride& v) {
   j = json{{"coarsen", v.coarsen}};
   put_optional(j, "block", v.block);
   put_optional(j, "dynamic_shared_bytes", v.dynamic_shared_bytes);
+  if (!v.reshapes.empty()) j["reshapes"] = v.reshapes;
 }
 inline void from_json(const json& j, LaunchOverride& v) {
   v.coarsen = j.value("coarsen", Dim3{1, 1, 1});
   get_optional(j, "block", v.block);
   get_optional(j, "dynamic_shared_bytes", v.dynamic_shared_bytes);
+  v.reshapes = j.value("reshapes", std::vector<LaunchReshape>{});
 }
 
 inline void to_json(json& j, const ReplayPlan& v) {
@@ -159,6 +181,10 @@ inline void to_json(json& j, const ReplayPlan& v) {
            {"timing_set", v.timing_set},
            {"run_deadline_s", v.run_deadline_s},
            {"l2_flush_bytes", v.l2_flush_bytes}};
+  if (!v.sequences.empty()) j["sequences"] = v.sequences;
+  if (!v.original_steps.empty()) j["original_steps"] = v.original_steps;
+  if (!v.candidate_params.empty()) j["candidate_params"] = v.candidate_params;
+  if (!v.elided.empty()) j["elided"] = v.elided;
 }
 inline void from_json(const json& j, ReplayPlan& v) {
   v.version = j.at("version").get<int>();
@@ -175,6 +201,10 @@ inline void from_json(const json& j, ReplayPlan& v) {
   v.timing_set = j.value("timing_set", 0);
   v.run_deadline_s = j.value("run_deadline_s", 10.0);
   v.l2_flush_bytes = j.value("l2_flush_bytes", std::uint64_t{0});
+  v.sequences = j.value("sequences", std::vector<LaunchSequence>{});
+  v.original_steps = j.value("original_steps", std::vector<KernelRef>{});
+  v.candidate_params = j.value("candidate_params", std::vector<ParamSource>{});
+  v.elided = j.value("elided", std::vector<ParamSource>{});
 }
 
 inline void to_json(json& j, const CandidateResult& v) {

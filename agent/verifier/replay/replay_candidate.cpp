@@ -8,6 +8,7 @@
 #include "agent/verifier/replay/replay_modes.h"
 #include "agent/verifier/replay/replay_side.h"
 #include "agent/verifier/replay/replay_timer.h"
+#include "agent/verifier/replay/replay_units.h"
 
 namespace warplens::replay {
 
@@ -41,8 +42,11 @@ Expected load_expected(const ReplayPlan& plan, const ReferenceSet& set) {
 }
 
 // One candidate run's checks against the reference.
+// `elided[a]`: a fused candidate's temporary, which it no longer writes:
+// reported as such and not compared.
 RunCheck check_run(int run, const LaunchLayout& L, const ReferenceSet& ref, const Expected& expected,
-                   const InputSet& in, const Blobs& poison, const Blobs& got, const Tolerance& tol) {
+                   const InputSet& in, const Blobs& poison, const Blobs& got, const Tolerance& tol,
+                   const std::vector<bool>& elided) {
   RunCheck rc;
   rc.run = run;
   for (std::size_t a = 0; a < ref.buffers.size(); ++a) {
@@ -52,7 +56,9 @@ RunCheck check_run(int run, const LaunchLayout& L, const ReferenceSet& ref, cons
     c.name = name_of(L, a);
     c.role = rb.role;
     const auto bytes = got[a].size();
-    if (rb.role == BufferRole::Input) {
+    if (a < elided.size() && elided[a]) {
+      c.check = "elided";
+    } else if (rb.role == BufferRole::Input) {
       c.check = "unchanged";
       c.comparison = compare_exact(in.allocations[a].data(), got[a].data(), bytes, L.allocations[a]);
     } else {
@@ -96,11 +102,13 @@ void check_candidate(const ReplayPlan& plan, const ReferenceResult& reference, C
   };
   result.stage = "load";
   CapturedLaunches capture(plan.capture_dir);
+  capture.add_sequences(plan.sequences);
   Context ctx;
   const DeviceSummary device = ctx.summary();
   Module original_module(plan.original.cubin);
   std::string original_symbol;
-  CUfunction original = original_module.find(plan.original.symbol, plan.original.name, &original_symbol);
+  const std::vector<CUfunction> originals = find_original_kernels(original_module, plan, &original_symbol);
+  CUfunction original = originals.front();
   result.original_function = function_info(original, original_symbol);
 
   // Problems loading the candidate are the candidate's: it is incorrect.
@@ -129,29 +137,33 @@ void check_candidate(const ReplayPlan& plan, const ReferenceResult& reference, C
       throw std::runtime_error("internal: reference and plan disagree on input set " + std::to_string(spec.index));
     const ReferenceSet& ref = reference.sets[static_cast<std::size_t>(spec.index)];
     const auto& rec = capture.launch(spec.launch);
-    std::string mismatch = param_layout_mismatch(candidate_layout, rec);
+    // A fused candidate's parameters are checked against what its
+    // declaration picks from the captured launches (candidate_step).
+    std::string mismatch = plan.candidate_params.empty() ? param_layout_mismatch(candidate_layout, rec) : "";
     if (!mismatch.empty()) {
       result.failure = "the candidate's parameter list differs from the captured launch: " + mismatch;
       finish();
       return;
     }
     std::string geometry_error;
-    auto geometry = candidate_geometry(captured_geometry(rec), plan.candidate_launch, &geometry_error);
-    if (!geometry) {
-      result.failure = "invalid candidate launch geometry: " + geometry_error;
+    auto step = candidate_step(plan, capture, candidate, spec.launch, device.sm_count, &geometry_error);
+    if (!step) {
+      result.failure = (plan.candidate_params.empty() ? "invalid candidate launch geometry: " : "") + geometry_error;
       finish();
       return;
     }
+    const std::vector<LaunchGeometry> original_launches = original_geometries(capture, spec.launch);
     if (spec.index == plan.input_sets.front().index) {
-      result.candidate_geometry = *geometry;
-      result.original_geometry = captured_geometry(rec);
+      result.candidate_geometry = step->geometry;
+      result.original_geometry = original_launches.front();
     }
+    const std::vector<bool> elided = elided_allocations(plan, capture, spec.launch);
     const InputSet in = make_input_set(rec, capture.before(spec.launch), *L, spec.fresh, spec.seed);
     const Expected expected = load_expected(plan, ref);
     std::unique_ptr<ReplaySide> side_ptr;
     try {
-      side_ptr = std::make_unique<ReplaySide>(candidate, rec, *geometry);
-    } catch (const CudaError& e) {
+      side_ptr = make_candidate_side(capture, *step, spec.launch);
+    } catch (const std::exception& e) {
       result.failure = std::string("the candidate cannot be launched: ") + e.what();
       finish();
       return;
@@ -160,6 +172,8 @@ void check_candidate(const ReplayPlan& plan, const ReferenceResult& reference, C
 
     CandidateSet cs;
     cs.index = spec.index;
+    cs.original_launches = original_launches;
+    cs.candidate_launches = side.geometries();
     Blobs results[2];
     for (int run = 1; run <= 2; ++run) {
       Blobs contents = in.allocations, poison(ref.buffers.size());
@@ -191,7 +205,7 @@ void check_candidate(const ReplayPlan& plan, const ReferenceResult& reference, C
       }
       side.download(results[run - 1]);
       if (run == 1 && spec.index == plan.timing_set) timing_set_outputs = results[0];
-      RunCheck rc = check_run(run, *L, ref, expected, in, poison, results[run - 1], plan.tolerance);
+      RunCheck rc = check_run(run, *L, ref, expected, in, poison, results[run - 1], plan.tolerance, elided);
       if (!rc.passed && cs.passed) {
         cs.passed = false;
         cs.failure = first_failure(rc, spec);
@@ -201,7 +215,7 @@ void check_candidate(const ReplayPlan& plan, const ReferenceResult& reference, C
     // The same input twice must give the same bits (races, nondeterminism),
     // unless the original itself is not deterministic on this set.
     for (std::size_t a = 0; a < ref.buffers.size() && cs.passed; ++a) {
-      if (ref.buffers[a].role == BufferRole::Input) continue;
+      if (ref.buffers[a].role == BufferRole::Input || elided[a]) continue;
       // Unwritten bytes hold different poisons in the two runs (each run's
       // own check covered them): skip them. For the tolerance comparison,
       // passing run 2's bytes as the "poison" makes those bytes agree.
@@ -239,9 +253,12 @@ void check_candidate(const ReplayPlan& plan, const ReferenceResult& reference, C
   const ReferenceSet& tref = reference.sets.at(static_cast<std::size_t>(tspec.index));
   const auto& trec = capture.launch(tspec.launch);
   const InputSet tin = make_input_set(trec, capture.before(tspec.launch), TL, tspec.fresh, tspec.seed);
-  auto tgeom = candidate_geometry(captured_geometry(trec), plan.candidate_launch, nullptr);
-  ReplaySide original_side(original, trec, captured_geometry(trec));
-  ReplaySide candidate_side(candidate, trec, *tgeom);
+  auto tstep = candidate_step(plan, capture, candidate, tspec.launch, device.sm_count, nullptr);
+  const std::vector<bool> telided = elided_allocations(plan, capture, tspec.launch);
+  std::unique_ptr<ReplaySide> original_ptr = make_original_side(capture, originals, tspec.launch);
+  std::unique_ptr<ReplaySide> candidate_ptr = make_candidate_side(capture, *tstep, tspec.launch);
+  ReplaySide& original_side = *original_ptr;
+  ReplaySide& candidate_side = *candidate_ptr;
   Blobs start = tin.allocations;
   for (std::size_t a = 0; a < tref.buffers.size(); ++a)
     if (tref.buffers[a].role == BufferRole::Output)
@@ -274,7 +291,7 @@ void check_candidate(const ReplayPlan& plan, const ReferenceResult& reference, C
   // it is being verified is caught here.
   auto check_timed_output = [&](int run) {
     for (std::size_t a = 0; a < tref.buffers.size(); ++a) {
-      if (tref.buffers[a].role == BufferRole::Input) continue;
+      if (tref.buffers[a].role == BufferRole::Input || telided[a]) continue;
       candidate_side.download_one(a, out);
       bool same = out == verified_outputs[a];
       if (!same && !tref.deterministic)

@@ -5,6 +5,7 @@
 #include "agent/verifier/replay/replay_capture.h"
 #include "agent/verifier/replay/replay_modes.h"
 #include "agent/verifier/replay/replay_side.h"
+#include "agent/verifier/replay/replay_units.h"
 
 namespace warplens::replay {
 
@@ -79,11 +80,13 @@ BufferRole classify(Runner& runner, ReplaySide& side, const capture::LaunchRecor
 void compute_reference(const ReplayPlan& plan, ReferenceResult& result, const EmergencyExit& on_hang) {
   const auto t0 = std::chrono::steady_clock::now();
   CapturedLaunches capture(plan.capture_dir);
+  capture.add_sequences(plan.sequences);
   Context ctx;
   result.device = ctx.summary();
   Module module(plan.original.cubin);
   std::string symbol;
-  CUfunction f = module.find(plan.original.symbol, plan.original.name, &symbol);
+  const std::vector<CUfunction> originals = find_original_kernels(module, plan, &symbol);
+  CUfunction f = originals.front();
   result.function = function_info(f, symbol);
   const auto layout = param_layout(f);
   Runner runner{f, Stream(), plan.run_deadline_s, result, on_hang};
@@ -93,13 +96,15 @@ void compute_reference(const ReplayPlan& plan, ReferenceResult& result, const Em
   for (std::size_t li = 0; li < plan.layouts.size(); ++li) {
     const LaunchLayout& L = plan.layouts[li];
     const auto& rec = capture.launch(L.launch);
-    std::string mismatch = param_layout_mismatch(layout, rec);
+    // A sequence's steps check their own parameters (ReplaySide throws).
+    std::string mismatch = capture.merged(L.launch) ? "" : param_layout_mismatch(layout, rec);
     if (!mismatch.empty())
       throw std::runtime_error("the original source, compiled, does not take the captured launch " +
                                std::to_string(L.launch) + "'s parameters: " + mismatch);
     const Blobs& before = capture.before(L.launch);
     const Blobs& after = capture.after(L.launch);
-    ReplaySide side(f, rec, captured_geometry(rec));
+    std::unique_ptr<ReplaySide> side_ptr = make_original_side(capture, originals, L.launch);
+    ReplaySide& side = *side_ptr;
     Blobs r0;
     runner.run(side, before, rec.param_buffer, r0);
 
@@ -133,7 +138,8 @@ void compute_reference(const ReplayPlan& plan, ReferenceResult& result, const Em
     const std::size_t li = static_cast<std::size_t>(L - plan.layouts.data());
     const auto& rec = capture.launch(spec.launch);
     InputSet in = make_input_set(rec, capture.before(spec.launch), *L, spec.fresh, spec.seed);
-    ReplaySide side(f, rec, captured_geometry(rec));
+    std::unique_ptr<ReplaySide> side_ptr = make_original_side(capture, originals, spec.launch);
+    ReplaySide& side = *side_ptr;
     const auto& roles = result.roles[li];
     Blobs ca = in.allocations, cb = in.allocations, pa(roles.size()), pb(roles.size());
     for (std::size_t a = 0; a < roles.size(); ++a) {
