@@ -4,6 +4,9 @@
 // memory, every launch runs to completion on the CPU at once (fake_kernels),
 // events are host timestamps. A kernel that "hangs" makes every later query
 // report not-ready and every synchronise block, as a real hung kernel would.
+// Kernels that state a simulated duration (fake_launch_kernels.h) move the
+// events' clock by that duration instead of the CPU time they took, so
+// timings of those cases follow the stand-ins' cost model.
 //
 // Not a simulator of anything else: streams are not concurrent and a cubin
 // is only searched for the kernel symbols and source file names it names.
@@ -21,6 +24,7 @@
 #include <vector>
 
 #include "tests/unit/agent/fake_cuda/fake_kernels.h"
+#include "tests/unit/agent/fake_cuda/fake_launch_kernels.h"
 
 using namespace warplens::fake_cuda;
 
@@ -43,6 +47,9 @@ struct FakeEvent {
 std::mutex g_mutex;
 bool g_hung = false;
 int g_ctx_marker = 0;
+// Events read host time plus this offset: a launch with a simulated duration
+// adds (simulated - CPU time taken), so the events around it are that far apart.
+std::chrono::nanoseconds g_clock_offset{0};
 
 bool contains(const std::string& image, const std::string& needle) { return image.find(needle) != std::string::npos; }
 
@@ -58,6 +65,8 @@ std::string find_variant(const std::string& image) {
       "exploit_race.cu", "exploit_half_precision.cu", "scale_add.cu", "transpose.cu", "row_sum.cu",
       "memory_kinds.cu"};
   for (const char* n : names)
+    if (contains(image, std::string(1, '\0') + n + std::string(1, '\0'))) return n;
+  for (const auto& n : launch_case_variants())
     if (contains(image, std::string(1, '\0') + n + std::string(1, '\0'))) return n;
   return "unknown.cu";
 }
@@ -170,7 +179,8 @@ CUresult cuEventDestroy_v2(CUevent e) {
   return CUDA_SUCCESS;
 }
 CUresult cuEventRecord(CUevent e, CUstream) {
-  reinterpret_cast<FakeEvent*>(e)->at = std::chrono::steady_clock::now();
+  std::lock_guard lock(g_mutex);
+  reinterpret_cast<FakeEvent*>(e)->at = std::chrono::steady_clock::now() + g_clock_offset;
   return CUDA_SUCCESS;
 }
 CUresult cuEventQuery(CUevent) { return g_hung ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS; }
@@ -240,8 +250,14 @@ static CUresult launch(CUfunction f, Geometry g, void** params) {
   if (g_hung) return CUDA_SUCCESS;  // queued behind the hung kernel
   if (g.block[0] * g.block[1] * g.block[2] > 1024) return CUDA_ERROR_INVALID_VALUE;
   auto* fn = reinterpret_cast<FakeFunction*>(f);
-  if (run_kernel(fn->module->variant, fn->info->symbol, g, params, fn->module->state) == LaunchOutcome::Hang)
+  double simulated_us = -1;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (run_kernel(fn->module->variant, fn->info->symbol, g, params, fn->module->state, &simulated_us) ==
+      LaunchOutcome::Hang)
     g_hung = true;
+  if (simulated_us >= 0)
+    g_clock_offset += std::chrono::nanoseconds(static_cast<long long>(simulated_us * 1000)) -
+                      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0);
   return CUDA_SUCCESS;
 }
 

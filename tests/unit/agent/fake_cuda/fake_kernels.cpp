@@ -9,6 +9,7 @@
 #include <random>
 
 #include "agent/verifier/element_type.h"
+#include "tests/unit/agent/fake_cuda/fake_launch_kernels.h"
 
 namespace warplens::fake_cuda {
 
@@ -157,18 +158,26 @@ LaunchOutcome row_sum(const std::string& variant, const Geometry& g, void** p) {
 }  // namespace
 
 const std::vector<KernelInfo>& known_kernels() {
-  static const std::vector<KernelInfo> k = {
-      {kScaleAdd, {{0, 8}, {8, 8}, {16, 8}, {24, 4}, {28, 4}}},
-      {kTranspose, {{0, 8}, {8, 8}, {16, 4}, {20, 4}}},
-      {kRowSum, {{0, 8}, {8, 8}, {16, 4}}},
-      {kAddOne, {{0, 8}, {8, 4}}},
-      {kScaleSpan, {{0, 16}, {16, 4}}},
-  };
+  static const std::vector<KernelInfo> k = [] {
+    std::vector<KernelInfo> all = {
+        {kScaleAdd, {{0, 8}, {8, 8}, {16, 8}, {24, 4}, {28, 4}}},
+        {kTranspose, {{0, 8}, {8, 8}, {16, 4}, {20, 4}}},
+        {kRowSum, {{0, 8}, {8, 8}, {16, 4}}},
+        {kAddOne, {{0, 8}, {8, 4}}},
+        {kScaleSpan, {{0, 16}, {16, 4}}},
+    };
+    for (const auto& l : launch_case_kernels()) all.push_back(l);
+    return all;
+  }();
   return k;
 }
 
 LaunchOutcome run_kernel(const std::string& variant, const std::string& symbol, const Geometry& g, void** params,
-                         ModuleState& state) {
+                         ModuleState& state, double* simulated_us) {
+  if (auto r = run_launch_case(variant, symbol, g, params)) {
+    if (simulated_us) *simulated_us = r->simulated_us;
+    return r->outcome;
+  }
   if (symbol == kScaleAdd) return scale_add(variant, g, params, state);
   if (symbol == kTranspose) return transpose(variant, g, params);
   if (symbol == kRowSum) return row_sum(variant, g, params);

@@ -35,7 +35,9 @@ const std::vector<KernelInfo>& known_kernels();
 
 // Runs `symbol` as compiled from source file `variant` ("scale_add.cu",
 // "exploit_half_output.cu", ...). Returns Hang for a kernel that never ends.
+// Kernels with a simulated duration (fake_launch_kernels.h) set
+// `*simulated_us`; the others leave it alone (their time is the CPU's).
 LaunchOutcome run_kernel(const std::string& variant, const std::string& symbol, const Geometry& g, void** params,
-                         ModuleState& state);
+                         ModuleState& state, double* simulated_us = nullptr);
 
 }  // namespace warplens::fake_cuda
