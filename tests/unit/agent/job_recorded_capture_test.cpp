@@ -62,6 +62,15 @@ std::vector<std::string> integrity_problems(const std::map<std::string, Recorded
     const std::string n = name;
     if (r.value("error", std::string()) != "") out.push_back(n + ": " + r.value("error", std::string()));
     if (r.value("capture_exit", -1) != 0) out.push_back(n + ": the capture failed");
+    // The fused pair needs both kernels captured (each its own first launches).
+    if (n == "elementwise_chain") {
+      bool mul = false, bias_relu = false;
+      for (const auto& k : r.value("captured_launches", json::array())) {
+        mul = mul || k.get<std::string>().find("3mul") != std::string::npos;
+        bias_relu = bias_relu || k.get<std::string>().find("bias_relu") != std::string::npos;
+      }
+      if (!mul || !bias_relu) out.push_back(n + ": the capture lacks `mul` or `bias_relu` launches");
+    }
     if (!r.contains("best_speedup")) {
       out.push_back(n + ": no optimize summary");
       continue;
@@ -142,7 +151,10 @@ std::map<std::string, Recorded> doctored_good(const std::map<std::string, double
     const double s = self_check.at(name);
     json cand = {{"id", "c01"}, {"launch", json::array({"warplens-launch: kernel=k block=same swap-xy=0 scale=32/1,1/1,1/1 persistent=0"})},
                  {"verdict", {{"replayed", {"set 0 (captured launch 0): grid (8,1,1) block (128,1,1) -> grid (256,1,1) block (128,1,1)"}}}}};
-    run[name] = {json{{"name", name}, {"capture_exit", 0}, {"best_speedup", s}, {"candidates", 6}},
+    json launches = std::string(name) == "elementwise_chain" ? json::array({"_Z3mulPKfS0_Pfi", "_Z9bias_reluPKffPfi"})
+                                                             : json::array({"_Z1kv"});
+    run[name] = {json{{"name", name}, {"capture_exit", 0}, {"best_speedup", s}, {"candidates", 6},
+                      {"captured_launches", launches}},
                  json{{"offers", json::array({{{"candidate", "c01"}, {"speedup", s}}})}, {"candidates", json::array({cand})}}};
   }
   return run;
@@ -173,6 +185,11 @@ TEST_CASE("capture-run checks: a consistent run passes, and each kind of problem
   missing.erase("aos_update");
   CHECK(integrity_problems(missing) == std::vector<std::string>{"aos_update: not recorded"});
   CHECK(goal_problems(missing, self_check).size() == 1);  // 9 programs: no geomean over 10
+
+  auto consumer_only = good;
+  consumer_only["elementwise_chain"].row["captured_launches"] = json::array({"_Z9bias_reluPKffPfi"});
+  CHECK(integrity_problems(consumer_only) ==
+        std::vector<std::string>{"elementwise_chain: the capture lacks `mul` or `bias_relu` launches"});
 
   auto mismatch = good;
   mismatch["register_heavy"].report["offers"][0]["speedup"] = 1.0;

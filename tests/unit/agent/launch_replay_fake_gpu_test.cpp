@@ -32,7 +32,7 @@ std::string read(const fs::path& p) {
   return ss.str();
 }
 
-fs::path capture(const std::string& key) {
+fs::path case_capture(const std::string& key) {
   static verifier::test::TempDir dir;
   static std::map<std::string, fs::path> made;
   if (auto it = made.find(key); it != made.end()) return it->second;
@@ -64,7 +64,7 @@ struct Outcome {
 Outcome verify(const std::string& capture_key, const std::string& original, const agent::Candidate& c) {
   static verifier::test::TempDir work;
   agent::CaptureVerifierOptions o;
-  o.capture_dir = capture(capture_key);
+  o.capture_dir = case_capture(capture_key);
   o.original_source = kCases / original;
   o.timed_runs = 10;
   o.work_dir = work.path() / (capture_key + "-" + c.id + "-" + std::to_string(c.launch_changes.size()));
@@ -203,4 +203,40 @@ TEST_CASE("fake GPU: fused pairs the capture cannot replay are refused with the 
     CHECK(r.verdict.reason.find("not verifiable: the capture holds no launch of `mul` followed by one of "
                                 "`bias_relu`: capture both") == 0);
   }
+}
+
+TEST_CASE("fake GPU: without a pair in the capture, the verifier asks for one once and replays on it") {
+  static verifier::test::TempDir work;
+  int asked = 0;
+  agent::CaptureVerifierOptions o;
+  o.capture_dir = case_capture("matvec");  // the kernel's own capture: no `mul` before its launches
+  o.original_source = kCases / "elementwise_chain.cu";
+  o.timed_runs = 10;
+  o.work_dir = work.path() / "pair";
+  o.capture_pair = [&](const std::string& first, const std::string& second, std::string&) {
+    ++asked;
+    CHECK(first == "mul");
+    CHECK(second == "bias_relu");
+    return std::optional<fs::path>(case_capture("elementwise_chain"));
+  };
+  agent::CaptureVerifier v(o);
+  agent::CandidateVerdict good = v.verify(candidate("fused_mul_bias_relu.cu", "bias_relu"), {});
+  CHECK(good.correct);
+  agent::CandidateVerdict bad = v.verify(candidate("fused_forgets_relu.cu", "bias_relu"), {});
+  CHECK_FALSE(bad.correct);
+  CHECK(asked == 1);
+  // A capture that cannot be made: not verifiable, with the reason, once.
+  agent::CaptureVerifierOptions none = o;
+  none.work_dir = work.path() / "none";
+  none.capture_pair = [&](const std::string&, const std::string&, std::string& error) {
+    ++asked;
+    error = "the build command failed";
+    return std::optional<fs::path>();
+  };
+  agent::CaptureVerifier w(none);
+  CHECK(w.verify(candidate("fused_mul_bias_relu.cu", "bias_relu"), {}).reason ==
+        "not verifiable: the build command failed");
+  CHECK(w.verify(candidate("fused_mul_bias_relu.cu", "bias_relu"), {}).reason ==
+        "not verifiable: the build command failed");
+  CHECK(asked == 2);
 }
