@@ -185,9 +185,17 @@ bool write_launch_case_capture(const std::string& key, const fs::path& dir) {
              params, {{1, &x}, {2, &y}}, [&] {
                for (int i = 0; i < n; ++i) floats(y)[i] = std::fma(2.0f, hx[i], floats(y)[i]);
              });
-  } else if (key == "elementwise_chain" || key == "elementwise_chain_tampered") {
+  } else if (key == "elementwise_chain" || key == "elementwise_chain_tampered" ||
+             key == "elementwise_chain_consumer_only") {
     pair(w, 1 << 16, 0.1f, key == "elementwise_chain_tampered");
     pair(w, 1000, 0.25f, false);
+    if (key == "elementwise_chain_consumer_only") {  // what a capture of `bias_relu` alone holds
+      std::vector<capture::LaunchRecord> kept;
+      for (auto& l : w.m.launches)
+        if (l.kernel == "_Z9bias_reluPKffPfi") kept.push_back(std::move(l));
+      for (std::size_t i = 0; i < kept.size(); ++i) kept[i].index = static_cast<int>(i);
+      w.m.launches = std::move(kept);
+    }
   } else {
     return false;
   }

@@ -5,7 +5,9 @@
 // shapes), matmul_rowx, saxpy (in place), elementwise_chain (two mul ->
 // bias_relu pairs sharing their temporaries, in program order),
 // elementwise_chain_tampered (the temporary changed between the two launches
-// of the pair, as an uncaptured kernel would do). False for other keys.
+// of the pair, as an uncaptured kernel would do), elementwise_chain_consumer_only
+// (the `bias_relu` launches alone, as a capture of that kernel holds them).
+// False for other keys.
 #pragma once
 
 #include <filesystem>
