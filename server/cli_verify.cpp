@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "agent/candidate.h"
+#include "agent/capture_verifier.h"
 #include "agent/verifier/capture_program.h"
 #include "agent/verifier/kernel_signature.h"
 #include "agent/verifier/verifier.h"
@@ -43,6 +45,8 @@ const char* kVerifyUsage =
     "  --launch N             the captured launch to time (default: the kernel's first)\n"
     "  --block X[,Y[,Z]]      candidate block size (else `// warplens: block=(...)` in the candidate)\n"
     "  --coarsen X[,Y[,Z]]    original threads per candidate thread, per dimension\n"
+    "                         (without these, `// warplens-launch:` and `// warplens-fused:` declarations in\n"
+    "                         the candidate, as `warplens optimize --candidates-only` writes them, apply)\n"
     "  --dynamic-smem BYTES   candidate dynamic shared memory (default: captured)\n"
     "  --pytorch-ref FILE     KernelBench-style Model/get_inputs module: enables level 3\n"
     "  --pytorch-timeout S    (default 600)\n"
@@ -58,11 +62,13 @@ const char* kVerifyUsage =
     "  -v, --verbose          progress on stderr\n";
 
 const char* kCaptureUsage =
-    "usage: warplens capture --kernel REGEX [--launches K] [--out DIR] [--max-bytes N] [--timeout S]\n"
-    "                        [--inject-lib PATH] -- PROGRAM ARGS...\n"
+    "usage: warplens capture --kernel REGEX [--launches K] [--launches-per-kernel P] [--out DIR] [--max-bytes N]\n"
+    "                        [--timeout S] [--inject-lib PATH] -- PROGRAM ARGS...\n"
     "\n"
     "Runs PROGRAM under the warplens injection library and records the first K launches of the kernels\n"
-    "whose name matches REGEX (default K=1, DIR=./warplens-capture, N=1 GiB) for `warplens verify`.\n";
+    "whose name matches REGEX (default K=1, DIR=./warplens-capture, N=1 GiB) for `warplens verify`, in\n"
+    "program order; with P, at most P launches of each kernel (a producer and its consumer both, for a\n"
+    "fused candidate: --kernel 'mul|bias_relu' --launches 6 --launches-per-kernel 3).\n";
 
 volatile std::sig_atomic_t g_interrupted = 0;
 extern "C" void on_sigint(int) { g_interrupted = 1; }
@@ -216,6 +222,23 @@ int run_verify_command(int argc, char** argv) {
   if (req.input_sets < 5)
     std::fprintf(stderr, "warplens: note: %d input set(s); the verifier's guarantee assumes at least 5\n",
                  req.input_sets);
+  // A candidate file from `warplens optimize --candidates-only` declares how
+  // it must be launched; --block/--coarsen given on the command line win.
+  try {
+    const std::string text = read_text_file(req.candidate_source);
+    if (auto fusion = agent::find_fusion_declaration(text)) {
+      req.fusion = agent::to_fusion_spec(*fusion);
+      req.kernel = fusion->fused_kernel;  // `--kernel` may name either original kernel
+    }
+    if (!req.candidate_launch.block && req.candidate_launch.coarsen == Dim3{1, 1, 1}) {
+      std::string why;
+      auto declared = agent::launch_override(agent::find_launch_declarations(text), why, req.kernel);
+      if (!declared) return usage_error(req.candidate_source.string() + ": " + why, kVerifyUsage);
+      req.candidate_launch.reshapes = declared->reshapes;
+    }
+  } catch (const std::exception&) {
+    // An unreadable candidate is reported by verify() itself.
+  }
 
   InterruptGuard interrupt;
   ProgressCallback progress;
@@ -260,9 +283,10 @@ int run_capture_command(int argc, char** argv) {
       req.out_dir = v;
     } else if (a == "--inject-lib") {
       req.inject_library = v;
-    } else if (a == "--launches" || a == "--max-bytes" || a == "--timeout") {
+    } else if (a == "--launches" || a == "--max-bytes" || a == "--timeout" || a == "--launches-per-kernel") {
       if (!parse_number(v.c_str(), n) || n < 0) return usage_error(a + " expects a non-negative number", kCaptureUsage);
       if (a == "--launches") req.max_launches = static_cast<int>(n);
+      else if (a == "--launches-per-kernel") req.max_launches_per_kernel = static_cast<int>(n);
       else if (a == "--max-bytes") req.max_bytes = static_cast<std::uint64_t>(n);
       else req.timeout_s = n;
     } else {

@@ -11,16 +11,26 @@
 namespace warplens::verifier {
 
 std::string describe(const InputSetSpec& s) {
+  std::string which = "launch " + std::to_string(s.launch);
+  if (!s.sequence.empty()) {
+    which = "launches ";
+    for (std::size_t i = 0; i < s.sequence.size(); ++i) which += (i ? "+" : "") + std::to_string(s.sequence[i]);
+  }
   if (!s.variation.empty())
-    return "shape variation of launch " + std::to_string(s.launch) + " (seed " + std::to_string(s.seed) + "): " +
-           s.variation;
-  if (!s.fresh) return "captured launch " + std::to_string(s.launch);
-  return "fresh from launch " + std::to_string(s.launch) + " (seed " + std::to_string(s.seed) + ")";
+    return "shape variation of " + which + " (seed " + std::to_string(s.seed) + "): " + s.variation;
+  if (!s.fresh) return "captured " + which;
+  return "fresh from " + which + " (seed " + std::to_string(s.seed) + ")";
 }
 
 const LaunchLayout* ReplayPlan::layout_for(int launch) const {
   for (const auto& l : layouts)
     if (l.launch == launch) return &l;
+  return nullptr;
+}
+
+const LaunchSequence* ReplayPlan::sequence(int launch) const {
+  for (const auto& s : sequences)
+    if (s.id == launch) return &s;
   return nullptr;
 }
 

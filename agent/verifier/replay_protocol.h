@@ -30,6 +30,7 @@
 #include "agent/verifier/compare.h"
 #include "agent/verifier/input_generation.h"
 #include "agent/verifier/launch_geometry.h"
+#include "agent/verifier/launch_sequence.h"
 
 namespace warplens::verifier {
 
@@ -62,8 +63,9 @@ struct InputSetSpec {
   std::string variation;                   // "n 1048576 -> 786431; grid (8192,1,1) -> (6144,1,1)"
   bool skipped = false;                    // set by the parent: the original failed it before
   std::string skip_reason;
+  std::vector<int> sequence;  // `launch` is a virtual launch: these captured launches, in program order
 };
-// "captured launch 0" / "fresh from launch 0 (seed 2)" /
+// "captured launch 0" / "fresh from launch 0 (seed 2)" / "captured launches 0+1" /
 // "shape variation 1 of launch 0 (seed 6): n 1048576 -> 786431"
 std::string describe(const InputSetSpec& s);
 
@@ -86,7 +88,16 @@ struct ReplayPlan {
   std::string pipeline = "device";         // "device": buffer work as GPU kernels; "host": host loops (the pre-change method)
   std::uint64_t timing_seed = 0;           // seeds of the timed runs' fresh sets; 0: drawn at random
 
+  // Launch sequences (launch_sequence.h), all empty for a single kernel:
+  std::vector<LaunchSequence> sequences;   // the virtual launches that layouts and input sets name
+  std::vector<KernelRef> original_steps;   // the original's kernels, one per part, launched in order
+                                           // (empty: `original` alone)
+  std::vector<ParamSource> candidate_params;  // the candidate's parameters (empty: the unit's own)
+  std::vector<ParamSource> elided;         // pointer parameters whose allocation the candidate no
+                                           // longer writes (a fused temporary): not checked
+
   const LaunchLayout* layout_for(int launch) const;
+  const LaunchSequence* sequence(int launch) const;  // nullptr for a captured launch
 };
 
 enum class BufferRole : std::uint8_t {
@@ -197,6 +208,8 @@ struct CandidateSet {
   bool deterministic = true;
   std::optional<BufferCheck> determinism;  // the first difference between the two runs
   std::string failure;                      // one sentence when !passed
+  std::vector<LaunchGeometry> original_launches;   // what the original launched on this set, per step
+  std::vector<LaunchGeometry> candidate_launches;  // what the candidate launched (after its launch changes)
 };
 
 struct TimingSamples {

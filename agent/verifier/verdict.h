@@ -45,6 +45,10 @@ struct InputSetEvidence {
   bool deterministic = true;
   std::string failure;
   std::vector<BufferCheck> buffers;   // per allocation: the worse of the two runs
+  // What ran on this set: the original's launches (two for a fused pair) and
+  // the candidate's, after its launch changes.
+  std::vector<LaunchGeometry> original_launches;
+  std::vector<LaunchGeometry> candidate_launches;
 };
 
 struct TimingEvidence {

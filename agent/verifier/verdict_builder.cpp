@@ -58,6 +58,8 @@ void record_candidate_checks(Verdict& v, const ReplayPlan& plan, const Candidate
       e.passed = s.passed;
       e.deterministic = s.deterministic;
       e.failure = s.failure;
+      e.original_launches = s.original_launches;
+      e.candidate_launches = s.candidate_launches;
       for (const auto& run : s.runs) {
         for (const auto& b : run.buffers) {
           auto it = std::find_if(e.buffers.begin(), e.buffers.end(),

@@ -19,7 +19,8 @@ NLOHMANN_JSON_SERIALIZE_ENUM(VerdictStatus, {{VerdictStatus::Verified, "verified
                                              {VerdictStatus::Cancelled, "cancelled"}})
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CompileEvidence, attempted, ok, relocatable, command, log, ms)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputSetEvidence, index, origin, shape, skipped, skip_reason, checked,
-                                                passed, deterministic, failure, buffers)
+                                                passed, deterministic, failure, buffers, original_launches,
+                                                candidate_launches)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SanitizerEvidence, ran, clean, errors, report, command, note, runs, ms)
 
 void to_json(json& j, const TimingEvidence& v) {

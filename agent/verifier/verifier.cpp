@@ -18,6 +18,7 @@
 #include "agent/verifier/replay_process.h"
 #include "agent/verifier/sanitizer.h"
 #include "agent/verifier/shape_variation.h"
+#include "agent/verifier/unit_plan.h"
 #include "agent/verifier/verdict_builder.h"
 #include "agent/verifier/verify_reference.h"
 
@@ -75,7 +76,6 @@ class WorkDir {
 
 struct Sources {
   TokenizedSource original, candidate;
-  std::vector<KernelDefinition> original_kernels, candidate_kernels;
 };
 
 std::string read_source(const fs::path& p, const char* what) {
@@ -151,26 +151,17 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
     if (req.kernel.empty()) return error_out("no kernel name given");
     capture::CaptureManifest manifest = capture::load_capture(req.capture_dir);
     std::string error;
-    auto selected = select_kernel_launches(manifest, req.kernel, req.timing_launch, &error);
-    if (!selected) return error_out(error);
-    v.symbol = selected->symbol;
-    v.timing_launch = selected->launches.front();
-    const capture::LaunchRecord& timed_launch = manifest.launches.at(static_cast<std::size_t>(v.timing_launch));
-
     Sources src;
     src.original = tokenize_source(read_source(req.original_source, "original source"));
     src.candidate = tokenize_source(read_source(req.candidate_source, "candidate source"));
-    src.original_kernels = find_kernels(src.original);
-    src.candidate_kernels = find_kernels(src.candidate);
-    const std::string name = kernel_base_name(v.symbol);
-    const KernelDefinition* original_def = find_kernel(src.original_kernels, name);
-    const KernelDefinition* candidate_def = find_kernel(src.candidate_kernels, name);
-    auto signature = resolve_signature(v.symbol, original_def, &error);
-    if (!signature) return error_out("original source: " + error);
-    if (signature->params.size() != timed_launch.params.size())
-      return error_out("the original source's `" + name + "` has " + std::to_string(signature->params.size()) +
-                         " parameters, the captured launch has " + std::to_string(timed_launch.params.size()) +
-                         ": is this the source the captured program was built from?");
+    // Which launches (a kernel's, or a fused candidate's producer/consumer
+    // pairs), the signature typing their memory, and the source comparison.
+    UnitRequest unit_request{req.kernel, req.timing_launch, req.fusion, req.candidate_facts};
+    auto units = plan_units(unit_request, manifest, src.original, src.candidate, &error);
+    if (!units) return error_out(error);
+    v.symbol = units->symbol;
+    v.timing_launch = units->parts(units->launches.front()).front();
+    for (const auto& n : units->notes) v.notes.push_back(n);
 
     // Candidate launch geometry: the request's override, else directives.
     LaunchOverride launch_override = req.candidate_launch;
@@ -185,18 +176,7 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
     }
 
     // Source comparison (token level unless the agent passed its own facts).
-    if (original_def) {
-      KernelSourceFacts original_facts = kernel_source_facts(src.original, *original_def);
-      KernelSourceFacts candidate_facts;
-      if (req.candidate_facts) candidate_facts = *req.candidate_facts;
-      else if (candidate_def) candidate_facts = kernel_source_facts(src.candidate, *candidate_def);
-      else candidate_facts.kernel = name;
-      std::vector<CapturedScalar> scalars;
-      for (int l : selected->launches)
-        for (const auto& s : captured_scalars(manifest.launches.at(static_cast<std::size_t>(l)), *signature))
-          scalars.push_back(s);
-      v.source_findings = compare_kernel_sources(original_facts, candidate_facts, scalars);
-    }
+    v.source_findings = units->source_findings;
     for (auto& f : compare_device_state(device_state_facts(src.original), device_state_facts(src.candidate)))
       v.source_findings.push_back(std::move(f));
     if (cancelled()) return done();
@@ -220,13 +200,24 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
     ReplayPlan plan;
     plan.capture_dir = absolute_string(req.capture_dir);
     plan.work_dir = work.path().string();
-    plan.original = {"", v.symbol, name};
-    plan.candidate = {(work.path() / "candidate.cubin").string(), v.symbol, name};
+    plan.original = {"", units->original_symbol, units->original_name};  // the cubin: the cached reference's
+    plan.candidate = {(work.path() / "candidate.cubin").string(), units->candidate_symbol, units->candidate_name};
     plan.candidate_launch = launch_override;
-    for (int l : selected->launches)
-      plan.layouts.push_back(make_launch_layout(manifest.launches.at(static_cast<std::size_t>(l)), &*signature));
-    plan.input_sets = plan_input_sets(selected->launches, req.input_sets, req.seed);
-    if (req.vary_shapes) {
+    for (std::size_t i = 0; i < units->launches.size(); ++i)
+      plan.layouts.push_back(make_launch_layout(units->records[i], &units->signature));
+    plan.input_sets = plan_input_sets(units->launches, req.input_sets, req.seed);
+    plan.sequences = units->sequences;
+    for (auto& spec : plan.input_sets)
+      if (is_sequence_launch(spec.launch)) spec.sequence = units->parts(spec.launch);
+    plan.original_steps = units->original_steps;
+    plan.candidate_params = units->candidate_params;
+    plan.elided = units->elided;
+    const capture::LaunchRecord& timed_launch = units->records.front();
+    if (!plan.sequences.empty()) {
+      // A variation would shrink each kernel's sizes on its own (the pair's
+      // shared bound apart) and only the first launch's grid with them.
+      v.shapes_note = "no shape variations for a fused launch sequence (captured and fresh sets only)";
+    } else if (req.vary_shapes) {
       // Shapes beyond the captured ones, from the timed launch.
       ShapePlan shapes = plan_shape_variations(timed_launch, plan.layouts.front());
       v.shapes_note = shapes.note;
@@ -311,6 +302,7 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
     const ReferenceResult& reference = cached->reference;
     plan.input_sets = cached->input_sets;
     plan.original.cubin = cached->cubin.string();
+    for (auto& k : plan.original_steps) k.cubin = plan.original.cubin;
     v.pipeline = reference.pipeline;
     v.reproduction = reference.reproduction;
     v.original_function = reference.function;
@@ -318,7 +310,12 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
     for (const auto& r : reference.reproduction)
       if (!r.reproduced) {
         candidate_compile.wait();
-        return error_out("replaying captured launch " + std::to_string(r.launch) +
+        std::string which = "captured launch " + std::to_string(r.launch);
+        if (is_sequence_launch(r.launch)) {
+          which = "captured launches";
+          for (int l : units->parts(r.launch)) which += " " + std::to_string(l);
+        }
+        return error_out("replaying " + which +
                            " with the original source does not reproduce the captured outputs (" + r.detail +
                            "): the kernel depends on state the capture does not hold (__constant__ or __device__ "
                            "variables, textures), or the source differs from the captured program's");

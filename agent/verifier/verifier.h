@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/verifier/launch_sequence.h"
 #include "agent/verifier/verdict.h"
 
 namespace warplens::verifier {
@@ -41,6 +42,10 @@ struct VerifyRequest {
   std::uint64_t seed = 1;                      // fresh set i uses seed + i
   double timeout_s = 60;                       // per child process
   LaunchOverride candidate_launch;             // set: replaces the candidate's `// warplens:` directives
+  // Set: `kernel` is a fused kernel that replaces each captured launch of
+  // fusion->first followed by the launch of fusion->second reading its
+  // temporary (launch_sequence.h); both are replayed as one unit.
+  std::optional<FusionSpec> fusion;
   std::optional<KernelSourceFacts> candidate_facts;  // from an agent with an AST; replaces the token-level facts
 
   std::filesystem::path pytorch_reference;     // KernelBench-style model.py: enables level 3

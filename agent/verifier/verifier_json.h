@@ -28,6 +28,8 @@ inline void to_json(json& j, const LaunchOverride& v);
 inline void from_json(const json& j, LaunchOverride& v);
 inline void to_json(json& j, const InputSetSpec& v);
 inline void from_json(const json& j, InputSetSpec& v);
+inline void to_json(json& j, const LaunchReshape& v);
+inline void from_json(const json& j, LaunchReshape& v);
 
 inline void to_json(json& j, const ElementType& t) { j = to_string(t); }
 inline void from_json(const json& j, ElementType& t) {
@@ -56,11 +58,14 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LaunchLayout, launch, allocation
                                                 scalar_names)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ScalarValue, param, offset, type, value)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LaunchGeometry, grid, block, dynamic_shared_bytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Ratio, num, den)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelRef, cubin, symbol, name)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReferenceBuffer, role, expected_blob, expected_hash, unwritten,
                                                 device_hash)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReferenceSet, index, buffers, deterministic, nondeterminism, skipped,
                                                 skip_reason, geometry)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LaunchSequence, id, launches)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ParamSource, part, index)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Reproduction, launch, reproduced, detail)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FunctionInfo, symbol, num_regs, static_shared_bytes, local_bytes,
                                                 max_threads_per_block)
@@ -132,6 +137,8 @@ inline void to_json(json& j, const CandidateSet& v) {
   j = json{{"index", v.index}, {"passed", v.passed}, {"runs", v.runs}, {"deterministic", v.deterministic},
            {"failure", v.failure}, {"skipped", v.skipped}, {"skip_reason", v.skip_reason}, {"shape", v.shape}};
   put_optional(j, "determinism", v.determinism);
+  if (!v.original_launches.empty()) j["original_launches"] = v.original_launches;
+  if (!v.candidate_launches.empty()) j["candidate_launches"] = v.candidate_launches;
 }
 inline void from_json(const json& j, CandidateSet& v) {
   v.index = j.value("index", 0);
@@ -143,23 +150,39 @@ inline void from_json(const json& j, CandidateSet& v) {
   v.deterministic = j.value("deterministic", true);
   v.failure = j.value("failure", std::string());
   get_optional(j, "determinism", v.determinism);
+  v.original_launches = j.value("original_launches", std::vector<LaunchGeometry>{});
+  v.candidate_launches = j.value("candidate_launches", std::vector<LaunchGeometry>{});
+}
+
+inline void to_json(json& j, const LaunchReshape& v) {
+  j = json{{"swap_xy", v.swap_xy}, {"scale", v.scale}, {"persistent_blocks_per_sm", v.persistent_blocks_per_sm}};
+  put_optional(j, "block", v.block);
+}
+inline void from_json(const json& j, LaunchReshape& v) {
+  v.swap_xy = j.value("swap_xy", false);
+  v.scale = j.value("scale", std::array<Ratio, 3>{});
+  v.persistent_blocks_per_sm = j.value("persistent_blocks_per_sm", std::uint32_t{0});
+  get_optional(j, "block", v.block);
 }
 
 inline void to_json(json& j, const LaunchOverride& v) {
   j = json{{"coarsen", v.coarsen}};
   put_optional(j, "block", v.block);
   put_optional(j, "dynamic_shared_bytes", v.dynamic_shared_bytes);
+  if (!v.reshapes.empty()) j["reshapes"] = v.reshapes;
 }
 inline void from_json(const json& j, LaunchOverride& v) {
   v.coarsen = j.value("coarsen", Dim3{1, 1, 1});
   get_optional(j, "block", v.block);
   get_optional(j, "dynamic_shared_bytes", v.dynamic_shared_bytes);
+  v.reshapes = j.value("reshapes", std::vector<LaunchReshape>{});
 }
 
 inline void to_json(json& j, const InputSetSpec& v) {
   j = json{{"index", v.index}, {"launch", v.launch}, {"fresh", v.fresh}, {"seed", v.seed}, {"scalars", v.scalars},
            {"variation", v.variation}, {"skipped", v.skipped}, {"skip_reason", v.skip_reason}};
   put_optional(j, "geometry", v.geometry);
+  if (!v.sequence.empty()) j["sequence"] = v.sequence;
 }
 inline void from_json(const json& j, InputSetSpec& v) {
   v.index = j.value("index", 0);
@@ -171,6 +194,7 @@ inline void from_json(const json& j, InputSetSpec& v) {
   v.skipped = j.value("skipped", false);
   v.skip_reason = j.value("skip_reason", std::string());
   get_optional(j, "geometry", v.geometry);
+  v.sequence = j.value("sequence", std::vector<int>{});
 }
 
 inline void to_json(json& j, const ReplayPlan& v) {
@@ -192,6 +216,10 @@ inline void to_json(json& j, const ReplayPlan& v) {
            {"guard_bytes", v.guard_bytes},
            {"pipeline", v.pipeline},
            {"timing_seed", v.timing_seed}};
+  if (!v.sequences.empty()) j["sequences"] = v.sequences;
+  if (!v.original_steps.empty()) j["original_steps"] = v.original_steps;
+  if (!v.candidate_params.empty()) j["candidate_params"] = v.candidate_params;
+  if (!v.elided.empty()) j["elided"] = v.elided;
 }
 inline void from_json(const json& j, ReplayPlan& v) {
   v.version = j.at("version").get<int>();
@@ -211,6 +239,10 @@ inline void from_json(const json& j, ReplayPlan& v) {
   v.guard_bytes = j.value("guard_bytes", std::uint64_t{1} << 20);
   v.pipeline = j.value("pipeline", std::string("device"));
   v.timing_seed = j.value("timing_seed", std::uint64_t{0});
+  v.sequences = j.value("sequences", std::vector<LaunchSequence>{});
+  v.original_steps = j.value("original_steps", std::vector<KernelRef>{});
+  v.candidate_params = j.value("candidate_params", std::vector<ParamSource>{});
+  v.elided = j.value("elided", std::vector<ParamSource>{});
 }
 
 inline void to_json(json& j, const CandidateResult& v) {

@@ -29,7 +29,8 @@ std::string reference_key(const ReplayPlan& plan, const CompileRequest& compile,
                           const std::string& manifest_text, const std::string& replay_binary) {
   json p = {{"layouts", plan.layouts},     {"input_sets", plan.input_sets}, {"tolerance", plan.tolerance},
             {"guard_bytes", plan.guard_bytes}, {"pipeline", plan.pipeline},   {"symbol", plan.original.symbol},
-            {"name", plan.original.name},  {"deadline", plan.run_deadline_s}};
+            {"name", plan.original.name},  {"deadline", plan.run_deadline_s},
+            {"sequences", plan.sequences},  {"original_steps", plan.original_steps}};
   std::string flags;
   for (const auto& f : compile.extra_flags) flags += f + "\n";
   std::string includes;
@@ -51,6 +52,7 @@ CachedReference compute_reference_entry(const fs::path& dir, ReplayPlan plan, Co
     return c;
   }
   plan.original.cubin = c.cubin.string();
+  for (auto& k : plan.original_steps) k.cubin = c.cubin.string();  // a launch sequence's kernels: the same source
   plan.work_dir = dir.string();
   const fs::path plan_path = dir / "reference-plan.json";
   const auto t0 = std::chrono::steady_clock::now();

@@ -2,6 +2,7 @@
 // checked against the original's run right after it, then timing
 // (replay_timing.cpp).
 #include "agent/verifier/replay/replay_candidate.h"
+#include "agent/verifier/replay/replay_units.h"
 
 #include <algorithm>
 #include <chrono>
@@ -63,6 +64,7 @@ void CandidateReplay::run() {
 
 bool CandidateReplay::load() {
   capture_ = std::make_unique<CapturedLaunches>(plan_.capture_dir);
+  capture_->add_sequences(plan_.sequences);
   ctx_ = std::make_unique<Context>();
   device_ = ctx_->summary();
   lock_ = std::make_unique<GpuLock>(ctx_->device(), GpuLock::Mode::Shared);
@@ -73,7 +75,8 @@ bool CandidateReplay::load() {
   result_.pipeline = ops_->name();
   original_module_ = std::make_unique<Module>(plan_.original.cubin);
   std::string original_symbol;
-  original_ = original_module_->find(plan_.original.symbol, plan_.original.name, &original_symbol);
+  originals_ = find_original_kernels(*original_module_, plan_, &original_symbol);
+  original_ = originals_.front();
   result_.original_function = function_info(original_, original_symbol);
   // Problems loading the candidate are the candidate's: it is incorrect.
   try {
@@ -89,7 +92,9 @@ bool CandidateReplay::load() {
   const auto candidate_layout = param_layout(candidate_);
   for (const auto& L : plan_.layouts) {
     const auto& rec = capture_->launch(L.launch);
-    std::string mismatch = param_layout_mismatch(candidate_layout, rec);
+    // A fused candidate's parameters are checked against what its
+    // declaration picks from the captured launches (candidate_step).
+    std::string mismatch = plan_.candidate_params.empty() ? param_layout_mismatch(candidate_layout, rec) : "";
     if (!mismatch.empty()) {
       result_.ok = true;
       result_.failure = "the candidate's parameter list differs from the captured launch: " + mismatch;
@@ -101,10 +106,18 @@ bool CandidateReplay::load() {
     ls.pristine = std::make_unique<Pristine>(rec, capture_->before(L.launch), s_);
     const std::size_t li = static_cast<std::size_t>(&L - plan_.layouts.data());
     if (li < reference_.guards_unchecked.size()) ls.guards_unchecked = reference_.guards_unchecked[li];
-    ls.original = std::make_unique<ReplaySide>(original_, rec, captured_geometry(rec), plan_.guard_bytes);
+    ls.original = make_original_side(*capture_, originals_, L.launch, plan_.guard_bytes);
+    ls.elided = elided_allocations(plan_, *capture_, L.launch);
+    std::string step_error;
+    auto step = candidate_step(plan_, *capture_, candidate_, L.launch, device_.sm_count, &step_error);
+    if (!step) {
+      result_.ok = true;
+      result_.failure = (plan_.candidate_params.empty() ? "invalid candidate launch geometry: " : "") + step_error;
+      return false;
+    }
     try {
-      ls.candidate = std::make_unique<ReplaySide>(candidate_, rec, captured_geometry(rec), plan_.guard_bytes);
-    } catch (const CudaError& e) {
+      ls.candidate = make_candidate_side(*capture_, *step, L.launch, plan_.guard_bytes);
+    } catch (const std::exception& e) {
       result_.ok = true;
       result_.failure = std::string("the candidate cannot be launched: ") + e.what();
       return false;
@@ -175,7 +188,9 @@ RunCheck CandidateReplay::check_run(int run, int poison, LaunchState& ls, const 
     const auto bytes = ls.launch->allocations[a].bytes;
     const BufferLayout layout = ls.layout->allocations[a];
     CompareOptions o;
-    if (c.role == BufferRole::Input) {
+    if (a < ls.elided.size() && ls.elided[a]) {
+      c.check = "elided";  // a fused candidate's temporary: no longer written
+    } else if (c.role == BufferRole::Input) {
       // The original leaves its inputs as prepared: both started alike.
       c.check = "unchanged";
       o.exact = true;
@@ -211,7 +226,7 @@ bool CandidateReplay::correctness() {
     }
     const SetContext set = make_set(spec, *ls.launch, *ls.layout, *ls.pristine);
     std::string geometry_error;
-    auto geometry = candidate_geometry(set.original_geometry, plan_.candidate_launch, &geometry_error);
+    auto geometry = candidate_geometry(set.original_geometry, plan_.candidate_launch, device_.sm_count, &geometry_error);
     if (!geometry) {
       result_.failure = "invalid candidate launch geometry: " + geometry_error;
       return false;
@@ -229,6 +244,9 @@ bool CandidateReplay::correctness() {
     }
     ls.original->set_geometry(set.original_geometry);
     cs.shape = set_shape(set, *geometry);
+    cs.original_launches = capture_->merged(spec.launch) ? original_geometries(*capture_, spec.launch)
+                                                         : std::vector<LaunchGeometry>{set.original_geometry};
+    cs.candidate_launches = ls.candidate->geometries();
     std::vector<BufferRole> roles;
     for (const auto& b : ref.buffers) roles.push_back(b.role);
     const std::size_t n = ls.launch->allocations.size();
@@ -258,7 +276,7 @@ bool CandidateReplay::correctness() {
       cs.runs.push_back(std::move(rc));
       if (run == 1)
         for (std::size_t a = 0; a < n; ++a) {
-          if (roles[a] == BufferRole::Input) continue;
+          if (roles[a] == BufferRole::Input || ls.elided[a]) continue;
           if (!ls.kept[a].ptr()) ls.kept[a] = DeviceBuffer(ls.launch->allocations[a].bytes);
           copy_dtod(ls.kept[a].ptr(), ls.candidate->ptr(a), ls.launch->allocations[a].bytes, s_);
         }
@@ -268,7 +286,7 @@ bool CandidateReplay::correctness() {
     // original leaves as poison hold different poisons in the two runs
     // (each run's own check covered them): skipped.
     for (std::size_t a = 0; a < n && cs.passed; ++a) {
-      if (roles[a] == BufferRole::Input) continue;
+      if (roles[a] == BufferRole::Input || ls.elided[a]) continue;
       const bool output = roles[a] == BufferRole::Output;
       CompareOptions o;
       o.exact = ref.deterministic;

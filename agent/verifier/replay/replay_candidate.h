@@ -29,6 +29,7 @@ struct LaunchState {
   std::unique_ptr<ReplaySide> candidate;
   std::vector<DeviceBuffer> kept;  // the candidate's run 1, for the determinism check
   std::vector<bool> guards_unchecked;
+  std::vector<bool> elided;        // a fused candidate's temporary: not checked (plan.elided)
 };
 
 class CandidateReplay {
@@ -69,6 +70,7 @@ class CandidateReplay {
   std::unique_ptr<BufferOps> ops_;
   std::unique_ptr<Module> original_module_, candidate_module_;
   CUfunction original_ = nullptr, candidate_ = nullptr;
+  std::vector<CUfunction> originals_;  // one per part of a launch sequence; original_ is the first
   std::vector<LaunchState> launches_;
   std::uint64_t pristine_hash_ = 0;
 };

@@ -11,6 +11,7 @@
 #include "agent/verifier/replay/replay_capture.h"
 #include "agent/verifier/replay/replay_modes.h"
 #include "agent/verifier/replay/replay_sets.h"
+#include "agent/verifier/replay/replay_units.h"
 
 namespace warplens::replay {
 
@@ -32,6 +33,7 @@ class Reference {
   void run() {
     const auto t0 = std::chrono::steady_clock::now();
     CapturedLaunches capture(plan_.capture_dir);
+    capture.add_sequences(plan_.sequences);
     Context ctx;
     result_.device = ctx.summary();
     GpuLock lock(ctx.device(), GpuLock::Mode::Shared);
@@ -43,7 +45,8 @@ class Reference {
     if (!note.empty()) result_.notes.push_back(note);
     Module module(plan_.original.cubin);
     std::string symbol;
-    f_ = module.find(plan_.original.symbol, plan_.original.name, &symbol);
+    originals_ = find_original_kernels(module, plan_, &symbol);
+    f_ = originals_.front();
     result_.function = function_info(f_, symbol);
     const auto layout = param_layout(f_);
 
@@ -52,12 +55,13 @@ class Reference {
     for (std::size_t li = 0; li < plan_.layouts.size(); ++li) {
       const LaunchLayout& L = plan_.layouts[li];
       const auto& rec = capture.launch(L.launch);
-      std::string mismatch = param_layout_mismatch(layout, rec);
+      // A sequence's steps check their own parameters (make_original_side).
+      std::string mismatch = capture.merged(L.launch) ? "" : param_layout_mismatch(layout, rec);
       if (!mismatch.empty())
         throw std::runtime_error("the original source, compiled, does not take the captured launch " +
                                  std::to_string(L.launch) + "'s parameters: " + mismatch);
       pristine_.push_back(std::make_unique<Pristine>(rec, capture.before(L.launch), s_));
-      sides_.push_back(std::make_unique<ReplaySide>(f_, rec, captured_geometry(rec), plan_.guard_bytes));
+      sides_.push_back(make_original_side(capture, originals_, L.launch, plan_.guard_bytes));
       scratch_.push_back(scratch_for(rec));
       result_.guards_unchecked[li].assign(rec.allocations.size(), false);
       roles_and_reproduction(li, rec, capture.after(L.launch));
@@ -280,6 +284,7 @@ class Reference {
   CUstream s_ = nullptr;
   std::unique_ptr<BufferOps> ops_;
   CUfunction f_ = nullptr;
+  std::vector<CUfunction> originals_;  // one per part of a launch sequence; f_ is the first
   std::vector<std::unique_ptr<Pristine>> pristine_;
   std::vector<std::unique_ptr<ReplaySide>> sides_;
   std::vector<std::vector<DeviceBuffer>> scratch_;

@@ -6,6 +6,13 @@
 //
 // Each side owns separate allocations, so a candidate can never find the
 // original's results in memory it did not write.
+//
+// A side may launch several steps on its allocations (set_steps): the
+// original of a fused candidate launches the producer then the consumer,
+// each with its part of the merged record's parameters; the fused candidate
+// launches one kernel whose parameters its declaration picks from both parts
+// (launch_sequence.h). Without steps, the side launches its function with the
+// record's own parameters.
 #pragma once
 
 #include <chrono>
@@ -17,6 +24,17 @@
 #include "profiler/capture_format.h"
 
 namespace warplens::replay {
+
+struct LaunchStep {
+  CUfunction function = nullptr;
+  verifier::LaunchGeometry geometry;
+  // The record's parameter for each of the function's parameters, in order.
+  std::vector<int> params;
+};
+
+// "" when `step.function`'s parameters (cuFuncGetParamInfo) take
+// `step.params` of `record` (same sizes, in order); otherwise what differs.
+std::string step_param_mismatch(const LaunchStep& step, const capture::LaunchRecord& record);
 
 class ReplaySide {
  public:
@@ -47,7 +65,23 @@ class ReplaySide {
   const verifier::LaunchGeometry& geometry() const { return geometry_; }
   const capture::LaunchRecord& launch_record() const { return launch_; }
 
+  // Launches `steps` (in order) instead of the constructor's function; throws
+  // std::runtime_error when a step's parameters do not fit its function.
+  void set_steps(std::vector<LaunchStep> steps);
+  // What one launch() enqueues.
+  std::vector<verifier::LaunchGeometry> geometries() const;
+
  private:
+  struct StepParams {
+    std::vector<std::uint8_t> bytes;  // the step function's own parameter buffer
+    std::vector<void*> ptrs;
+    std::vector<ParamLayoutEntry> layout;
+  };
+  void launch_one(CUfunction f, const verifier::LaunchGeometry& g, void** params, CUstream stream);
+  void map_step_params();
+
+  std::vector<LaunchStep> steps_;
+  std::vector<StepParams> step_params_;
   CUfunction f_;
   const capture::LaunchRecord& launch_;
   verifier::LaunchGeometry geometry_;

@@ -14,6 +14,7 @@
 
 #include "agent/verifier/element_type.h"
 #include "tests/unit/agent/fake_cuda/fake_device.h"
+#include "tests/unit/agent/fake_cuda/fake_launch_kernels.h"
 
 namespace warplens::fake_cuda {
 
@@ -389,6 +390,8 @@ std::string find_variant(const std::string& image) {
       "gemm_beta.cu", "axpy_inplace.cu", "fp64.cu", "scale_add_faults_on_odd.cu", "scale_add_hangs_on_odd.cu"};
   for (const char* n : names)
     if (image.find(std::string(1, '\0') + n + std::string(1, '\0')) != std::string::npos) return n;
+  for (const auto& n : launch_case_variants())
+    if (image.find(std::string(1, '\0') + n + std::string(1, '\0')) != std::string::npos) return n;
   return "unknown.cu";
 }
 
@@ -406,6 +409,7 @@ const std::vector<KernelInfo>& known_kernels() {
         {kDRowSum, {{0, 8}, {8, 8}, {16, 4}}},
     };
     for (auto& h : helper_kernels()) v.push_back(h);
+    for (const auto& l : launch_case_kernels()) v.push_back(l);
     return v;
   }();
   return k;
@@ -415,6 +419,8 @@ KernelRun run_kernel(const std::string& variant, const std::string& symbol, cons
                      ModuleState& state) {
   double cost = 0;
   if (run_helper(symbol, params, &cost)) return {LaunchOutcome::Done, cost};
+  // Issue 13's launch-change cases, with their own cost model.
+  if (auto r = run_launch_case(variant, symbol, g, params)) return {r->outcome, r->simulated_us * 1000.0};
   if (symbol == kScaleAdd) return scale_add(variant, g, params, state);
   if (symbol == kTranspose) return transpose(variant, g, params);
   if (symbol == kRowSum) return row_sum(variant, g, params, state);
