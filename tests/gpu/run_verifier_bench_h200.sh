@@ -14,7 +14,12 @@
 # Goal: median <= 3 s per candidate on the device path for every size.
 # $OUT receives bench-summary.txt (also printed) and verify_seconds.tsv.
 # Budget: WARPLENS_VERIFY_BENCH_BUDGET_S (default 300 s); each path gets at
-# most what is left; a path cut short says so.
+# most what is left (the device path at most 60% of it, so the pre-change
+# figure comes from the same run); a path cut short says so.
+# BENCH_SIZES_MB (default 32,128,512), BENCH_DEVICE_CANDIDATES (4) and
+# BENCH_HOST_CANDIDATES (2) make it smaller. The TSV installs as
+# tests/fixtures/verifier/h200-bench/verify_seconds.tsv
+# (tests/gpu/install_h200_results.sh), read by verifier_recorded_bench_test.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 : "${OUT:?set OUT to a directory for the results}"
@@ -43,12 +48,14 @@ fi
 tsv=$OUT/verify_seconds.tsv
 rm -f "$tsv"
 rc=0
+sizes=${BENCH_SIZES_MB:-32,128,512}
 for path in device host; do
-  n=4
-  [ "$path" = host ] && n=2
+  n=${BENCH_DEVICE_CANDIDATES:-4}
+  [ "$path" = host ] && n=${BENCH_HOST_CANDIDATES:-2}
   t=$(left)
+  [ "$path" = device ] && t=$(( t * 6 / 10 ))
   if [ "$t" -lt 20 ]; then say "$path: SKIPPED (budget spent)"; rc=1; continue; fi
-  timeout "$t" "$build/bin/bench_verify_seconds" --sizes-mb 32,128,512 --candidates "$n" --paths "$path" \
+  timeout "$t" "$build/bin/bench_verify_seconds" --sizes-mb "$sizes" --candidates "$n" --paths "$path" \
     --out "$tsv" --work "$work/captures" >"$work/$path.out" 2>"$work/$path.err"
   r=$?
   [ "$r" = 124 ] && say "$path: TIMED OUT after $t s (the rows printed so far are complete)"
