@@ -41,7 +41,7 @@ areas=("$@")
 # area that is not the call's last gets at most its expected seconds (its
 # script's own budget, so it cuts itself short and still reports); the last
 # area gets all that is left.
-declare -A expect=([profiler]=240 [verifier]=400 [verifier-bench]=120 [optimize]=160 [wiring]=200 [capture]=290)
+declare -A expect=([profiler]=240 [verifier]=400 [verifier-bench]=110 [optimize]=160 [wiring]=200 [capture]=290)
 for a in "${!expect[@]}"; do
   v="WARPLENS_EXPECT_${a//-/_}"
   [ -n "${!v:-}" ] && expect[$a]=${!v}

@@ -87,7 +87,7 @@ targets="warplens-optimize warplens-verify-cli warplens-replay warplens_inject"
 # shellcheck disable=SC2086
 if ! { timeout 120 cmake -S "$root" -B "$build" -G Ninja -DWARPLENS_WITH_CLANG=OFF -DCMAKE_BUILD_TYPE=Release \
          >"$R/configure.log" 2>&1 &&
-       timeout 300 cmake --build "$build" -j "$jobs" --target $targets >"$R/build.log" 2>&1; }; then
+       timeout $(( budget - $(elapsed) - 60 > 30 ? budget - $(elapsed) - 60 : 30 )) cmake --build "$build" -j "$jobs" --target $targets >"$R/build.log" 2>&1; }; then
   log "BUILD FAILED"
   tail -30 "$R/configure.log" "$R/build.log" | tee "$OUT/capture-summary.txt"
   (cd "$work" && tar czf "$OUT/capture-results.tgz" capture-results)
