@@ -99,7 +99,7 @@ std::string reproduce_command(const VerifyRequest& r) {
                   quote(absolute_string(r.candidate_source)) + " --kernel " + quote(r.kernel);
   c += " --inputs " + std::to_string(r.input_sets) + " --runs " + std::to_string(r.timed_runs) + " --seed " +
        std::to_string(r.seed);
-  char buf[128];
+  char buf[256];  // six %g (up to 13 characters each) and the option names
   std::snprintf(buf, sizeof buf, " --rtol %g --atol %g --rtol-half %g --atol-half %g --rtol-f64 %g --atol-f64 %g",
                 r.tolerance.rtol_f32, r.tolerance.atol_f32, r.tolerance.rtol_half, r.tolerance.atol_half,
                 r.tolerance.rtol_f64, r.tolerance.atol_f64);
