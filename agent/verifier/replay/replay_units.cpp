@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "agent/verifier/replay/replay_modes.h"
+#include "agent/verifier/replay/replay_sets.h"
 
 namespace warplens::replay {
 
