@@ -8,7 +8,8 @@ if(TARGET warplens_fake_cuda)
   target_link_libraries(launch_replay_fake_gpu_tests PRIVATE warplens_agent doctest::doctest)
   target_include_directories(launch_replay_fake_gpu_tests PRIVATE ${PROJECT_SOURCE_DIR})
   target_compile_definitions(launch_replay_fake_gpu_tests PRIVATE WARPLENS_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-    WARPLENS_FAKE_CUDA_DIR="${WARPLENS_FAKE_CUDA_DIR}")
+    WARPLENS_FAKE_CUDA_DIR="${WARPLENS_FAKE_CUDA_DIR}"
+    WARPLENS_FAKE_SANITIZER="${CMAKE_CURRENT_LIST_DIR}/fake_cuda/fake_compute_sanitizer.sh")
   add_dependencies(launch_replay_fake_gpu_tests warplens_fake_cuda warplens-replay)
   warplens_warnings(launch_replay_fake_gpu_tests)
   add_test(NAME launch_replay_fake_gpu_tests COMMAND launch_replay_fake_gpu_tests)
@@ -27,7 +28,8 @@ if(TARGET warplens_fake_cuda AND TARGET warplens_server)
   target_include_directories(optimize_lsp_fake_gpu_tests PRIVATE ${PROJECT_SOURCE_DIR}
     ${PROJECT_SOURCE_DIR}/tests/unit/server)
   target_compile_definitions(optimize_lsp_fake_gpu_tests PRIVATE WARPLENS_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-    WARPLENS_FAKE_CUDA_DIR="${WARPLENS_FAKE_CUDA_DIR}")
+    WARPLENS_FAKE_CUDA_DIR="${WARPLENS_FAKE_CUDA_DIR}"
+    WARPLENS_FAKE_SANITIZER="${CMAKE_CURRENT_LIST_DIR}/fake_cuda/fake_compute_sanitizer.sh")
   add_dependencies(optimize_lsp_fake_gpu_tests warplens_fake_cuda warplens-replay)
   warplens_warnings(optimize_lsp_fake_gpu_tests)
   add_test(NAME optimize_lsp_fake_gpu_tests COMMAND optimize_lsp_fake_gpu_tests)
