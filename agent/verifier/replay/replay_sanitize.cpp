@@ -4,7 +4,10 @@
 // allocation, read or write, is one the sanitizer reports. Only driver copies
 // and the candidate's own kernels run (no buffer kernels): whatever the
 // sanitizer reports is the candidate's. One run on the timed launch's
-// captured set and one on every shape variation the original handles.
+// captured set and one on every shape variation the original handles. The
+// candidate is launched as in the candidate child (replay_units.h): its launch
+// changes reshape the grid, a fused candidate takes its declared parameters
+// from the pair's merged record.
 #include <algorithm>
 #include <chrono>
 
@@ -13,6 +16,7 @@
 #include "agent/verifier/replay/replay_capture.h"
 #include "agent/verifier/replay/replay_modes.h"
 #include "agent/verifier/replay/replay_sets.h"
+#include "agent/verifier/replay/replay_units.h"
 
 namespace warplens::replay {
 
@@ -22,7 +26,9 @@ void sanitize_candidate(const ReplayPlan& plan, const ReferenceResult& reference
                         const EmergencyExit& on_hang) {
   const auto t0 = std::chrono::steady_clock::now();
   CapturedLaunches capture(plan.capture_dir);
+  capture.add_sequences(plan.sequences);
   Context ctx;
+  const int sm_count = ctx.summary().sm_count;
   GpuLock lock(ctx.device(), GpuLock::Mode::Shared);
   Stream stream;
   const CUstream s = stream.get();
@@ -45,14 +51,19 @@ void sanitize_candidate(const ReplayPlan& plan, const ReferenceResult& reference
     for (std::size_t a = 0; a < in.allocations.size() && a < ref.buffers.size(); ++a)
       if (ref.buffers[a].role == BufferRole::Output)
         fill_poison(in.allocations[a].data(), in.allocations[a].size(), L->allocations[a], Poison::A);
-    auto geometry = candidate_geometry(spec.geometry.value_or(captured_geometry(rec)), plan.candidate_launch, nullptr);
-    if (!geometry) continue;
-    ReplaySide side(f, rec, *geometry, 0);
-    for (std::size_t a = 0; a < side.allocations(); ++a) upload(side.ptr(a), in.allocations[a].data(), side.bytes(a), s);
-    side.set_params(in.param_buffer);
+    // A shape the candidate child could not launch never made it a winner.
+    auto step = candidate_step(plan, capture, f, spec.launch, sm_count, nullptr);
+    auto geometry = candidate_geometry(spec.geometry.value_or(captured_geometry(rec)), plan.candidate_launch, sm_count,
+                                       nullptr);
+    if (!step || !geometry) continue;
+    auto side = make_candidate_side(capture, *step, spec.launch, 0);
+    side->set_geometry(*geometry);
+    for (std::size_t a = 0; a < side->allocations(); ++a)
+      upload(side->ptr(a), in.allocations[a].data(), side->bytes(a), s);
+    side->set_params(in.param_buffer);
     try {
-      side.launch(s);
-      side.wait(s, deadline);
+      side->launch(s);
+      side->wait(s, deadline);
       ++result.runs;
     } catch (const KernelHang& h) {
       result.failure = std::string("the candidate ") + h.what() + " under compute-sanitizer on input set " +
