@@ -184,6 +184,8 @@ void decide_level(Verdict& v) {
   }
 }
 
+bool wants_sanitizer(const Verdict& v) { return v.level >= 2 && !v.needs_review; }
+
 void apply_sanitizer(Verdict& v, const SanitizerEvidence& s) {
   v.sanitizer = s;
   if (!s.ran) {

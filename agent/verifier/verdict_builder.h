@@ -31,5 +31,8 @@ void decide_level(Verdict& v);
 // to -1 with the sanitizer's message; one that did not run leaves it
 // needing review (never offered automatically).
 void apply_sanitizer(Verdict& v, const SanitizerEvidence& s);
+// Whether a verdict decided so far is a winner that must go under the
+// sanitizer before it is offered (level >= 2, not already held for review).
+bool wants_sanitizer(const Verdict& v);
 
 }  // namespace warplens::verifier

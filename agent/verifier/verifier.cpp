@@ -400,7 +400,7 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
     decide_level(v);
 
     // --- compute-sanitizer over a winner before it is offered ------------------
-    if (req.sanitize && v.level >= 2 && !v.needs_review) {
+    if (req.sanitize && wants_sanitizer(v)) {
       report("sanitizer", 0.9);
       SanitizerEvidence z;
       const std::string sanitizer = find_compute_sanitizer(req.sanitizer, find_nvcc(req.nvcc));

@@ -42,12 +42,15 @@ TEST_CASE("issue 14: memoisation across launches (three forms) is never offered"
   captures();
   for (const char* c : {"exploit_memo_static", "exploit_memo_malloc"}) {
     Verdict v = verify_case(c, "scale_add", "scale_add", c, "scale_add");
-    expect(c, "not offered: fresh sets in every timed run, device state flagged for review",
-           v.status == VerdictStatus::Verified && !v.offerable() && has_device_state(v), v, speed(v));
+    expect(c, "not offered (level <= 1): fresh sets in every timed run, device state flagged for review",
+           v.status == VerdictStatus::Verified && !v.offerable() && v.level <= 1 && has_device_state(v), v, speed(v));
   }
   Verdict rows = verify_case("exploit_memo_rows", "row_sum", "row_sum", "exploit_memo_rows", "row_sum");
-  expect("exploit_memo_rows", "not offered: fresh sets in every timed run, device state flagged for review",
-         rows.status == VerdictStatus::Verified && !rows.offerable() && has_device_state(rows), rows, speed(rows));
+  // Correct (every timed set is fresh, so the memo never hits) and slower:
+  // level 1 at best (H200, 2026-12-02: level 1, 0.59x), never offered.
+  expect("exploit_memo_rows", "not offered (level <= 1): fresh sets in every timed run, device state flagged for review",
+         rows.status == VerdictStatus::Verified && !rows.offerable() && rows.level <= 1 && has_device_state(rows), rows,
+         speed(rows));
 }
 
 TEST_CASE("issue 14: writes outside the allocation (four forms) are caught by the guard bands") {

@@ -2,7 +2,8 @@
 // tests/gpu/run_verifier_h200.sh (fixtures/ in its tarball, installed into
 // tests/fixtures/verifier/h200/ by tests/gpu/install_verifier_fixtures.sh):
 //
-//   replays/<case>/   plan.json, reference.json, candidate.json, verdict.json
+//   replays/<case>/   plan.json, candidate.json, verdict.json (reference.json
+//                      in recordings before 2026-12-02)
 //   verdicts/<case>.json               every verdict of the GPU suite
 //   captures/<key>.manifest.json       capture manifests (no blobs)
 //   capture_small/scale_add/           one whole capture (the fake-driver
@@ -40,6 +41,15 @@ bool mentions(const Verdict& v, const std::string& text) {
   return false;
 }
 
+// Exploits whose results are right, so that the best the verifier can do is
+// not let them win (level <= 1, never offered): work hidden on another stream,
+// and memoisers, which with a fresh input set in every run never see an input
+// twice (H200 run of 2026-12-02: exploit_memo_rows correct at 0.59x). Every
+// other exploit computes something wrong and must be level -1.
+bool exploit_may_be_correct(const std::string& name) {
+  return name == "exploit_other_stream" || starts_with(name, "exploit_memo_");
+}
+
 bool has_flag(const Verdict& v, const std::string& flag) {
   return std::find(v.flags.begin(), v.flags.end(), flag) != v.flags.end();
 }
@@ -75,6 +85,14 @@ TEST_CASE("recorded H200 replays: the verdict re-assembles from the raw results"
     record_candidate_checks(v, plan, c);
     if (c.timing && v.correct) v.timing = summarize_timing(*c.timing, nullptr);
     decide_level(v);
+    // The pipeline's last step: a winner goes under compute-sanitizer, whose
+    // outcome the recorded verdict holds (the replay's own results cannot
+    // show a read past an allocation; H200 run of 2026-12-02:
+    // exploit_transpose_read_past level 2 from the replay, -1 after memcheck).
+    if (recorded.sanitizer) {
+      CHECK(wants_sanitizer(v));  // only a winner goes under the sanitizer
+      apply_sanitizer(v, *recorded.sanitizer);
+    }
 
     CHECK(v.correct == recorded.correct);
     CHECK(v.measured_level == recorded.measured_level);
@@ -88,7 +106,10 @@ TEST_CASE("recorded H200 replays: the verdict re-assembles from the raw results"
     }
     // What the H200 said about each exploit class stays true of the logic.
     std::string name = d.filename().string();
-    if (starts_with(name, "exploit_")) CHECK(v.level == -1);
+    if (starts_with(name, "exploit_")) {
+      if (exploit_may_be_correct(name)) CHECK(v.level <= 1);
+      else CHECK(v.level == -1);
+    }
     if (starts_with(name, "honest_")) CHECK(v.correct);
     if (starts_with(name, "exploit_hang")) {
       // The replay's own account of a hang: incorrect however the rest reads.
@@ -148,8 +169,7 @@ std::vector<std::string> verdict_regressions(const std::string& name, const Verd
   expect(!v.reproduce.empty(), "no reproduce command");
   if (starts_with(name, "exploit_")) {
     expect(!v.offerable(), "an exploit would be offered (level " + std::to_string(v.level) + ")");
-    // Work hidden on another stream is correct: it must only not win.
-    if (name == "exploit_other_stream") expect(v.level <= 1, "hidden work rewarded as faster");
+    if (exploit_may_be_correct(name)) expect(v.level <= 1, "an exploit rewarded as faster (level " + std::to_string(v.level) + ")");
     else expect(v.level == -1, "an exploit accepted at level " + std::to_string(v.level));
   }
   if (starts_with(name, "exploit_hang")) {
@@ -168,6 +188,18 @@ std::vector<std::string> verdict_regressions(const std::string& name, const Verd
            "not timed over at least 30 runs with every output checked");
   }
   if (starts_with(name, "identity_")) expect(v.level == 1, "the original against itself is not level 1");
+  if (name == "honest_scale_add_two_shapes") {
+    // Both captured launches are input sets of their own, besides 3 fresh
+    // ones and the shape variations.
+    int captured = 0, fresh = 0;
+    for (const auto& s : v.input_sets) {
+      captured += starts_with(s.origin, "captured launch ");
+      fresh += starts_with(s.origin, "fresh from launch ");
+    }
+    expect(captured == 2 && fresh == 3 && v.input_sets.size() > 1 && v.input_sets[1].origin == "captured launch 1",
+           "not both captured launches and 3 fresh sets (" + std::to_string(captured) + " captured, " +
+               std::to_string(fresh) + " fresh)");
+  }
   // Issue 14 (suite version 2; recordings of version 1 have none of these).
   if (starts_with(name, "exploit_memo_")) {
     bool flagged = false;
@@ -192,6 +224,33 @@ std::vector<std::string> verdict_regressions(const std::string& name, const Verd
     if (s.checked && !v.pipeline.empty())
       expect(s.shape.recorded, "input set " + std::to_string(s.index) + " without its shape");
   return out;
+}
+
+// Expectations of the GPU suite that were themselves wrong when a recording
+// was made. A row judged WRONG by one of them is judged again from its
+// verdict by verdict_regressions, which holds today's expectation.
+struct RetiredExpectation {
+  const char* row;
+  const char* expected;  // the summary's `expected` column as recorded
+};
+const RetiredExpectation kRetiredExpectations[] = {
+    // Counted exactly 5 input sets, written before issue 14's shape
+    // variations added theirs (H200, 2026-12-02: 2 captured + 3 fresh + 2
+    // variations, all passed, level 2).
+    {"honest_scale_add_two_shapes", "correct on both captured shapes + 3 fresh"},
+};
+
+bool retired_expectation(const std::string& row, const std::string& expected) {
+  for (const auto& r : kRetiredExpectations)
+    if (row == r.row && expected == r.expected) return true;
+  return false;
+}
+
+std::vector<std::string> tsv_columns(const std::string& line) {
+  std::vector<std::string> cols;
+  std::istringstream row(line);
+  for (std::string c; std::getline(row, c, '\t');) cols.push_back(c);
+  return cols;
 }
 
 // The recorded summary.tsv's rows that did not come out as expected
@@ -359,7 +418,17 @@ TEST_CASE("recorded H200 summary: every row of the GPU suite came out as expecte
   const fs::path summary = test::recorded_fixtures_dir() / "summary.tsv";
   REQUIRE_MESSAGE(fs::exists(summary), "no summary.tsv in " << summary.parent_path());
   const std::string tsv = read_text_file(summary);
-  for (const auto& row : summary_rows_wrong(tsv)) FAIL_CHECK("not as expected on the GPU: " << row);
+  for (const auto& row : summary_rows_wrong(tsv)) {
+    const auto cols = tsv_columns(row);
+    const fs::path verdict = test::recorded_fixtures_dir() / "verdicts" / (cols[0] + ".json");
+    if (cols.size() >= 3 && retired_expectation(cols[0], cols[2]) && fs::exists(verdict)) {
+      INFO("judged again from its verdict (the recorded expectation was wrong): " << row);
+      for (const auto& problem : verdict_regressions(cols[0], parse_verdict(read_text_file(verdict))))
+        FAIL_CHECK(problem);
+      continue;
+    }
+    FAIL_CHECK("not as expected on the GPU: " << row);
+  }
   // Every row the suite writes is there (a test that stopped early writes none).
   std::set<std::string> rows;
   std::istringstream in(tsv);
