@@ -92,7 +92,12 @@ TEST_CASE("fake GPU: warp-per-row (32x the threads) is replayed with the grid it
   CHECK(r.verdict.correct);
   CHECK(agent::to_int(r.verdict.level) >= 2);  // the stand-ins' cost model: coalesced rows
   CHECK_FALSE(r.verdict.implausible);
-  REQUIRE(r.evidence.input_sets.size() == 5);
+  // 2 captured launches + 3 fresh sets + 2 shape variations of launch 0.
+  REQUIRE(r.evidence.input_sets.size() == 7);
+  for (std::size_t i = 5; i < 7; ++i) {
+    CHECK(r.evidence.input_sets[i].origin.rfind("shape variation of launch 0", 0) == 0);
+    CHECK(r.evidence.input_sets[i].passed);
+  }
   // Launch 0: 8 blocks of 128 threads, one row each -> 32 threads per row.
   CHECK(r.evidence.candidate_launch.grid == d3(256, 1, 1));
   CHECK(r.evidence.candidate_launch.block == d3(128, 1, 1));
