@@ -14,6 +14,11 @@ AnalysisLimits::AnalysisLimits()
       // recursively; 30,000-term sums (60,000 tokens) are analysed.
       max_expression_tokens(400'000),
       max_ast_bytes(std::size_t{1} << 30),
-      max_time(30'000) {}
+      // Wall-clock time: a backstop against hangs, not a size rule (tokens,
+      // expression length, stack and AST memory bound the size). Ordinary
+      // files that need Eigen/CUB-sized headers take 20-30 s to parse on a
+      // loaded 2-core machine (CI runs ctest in parallel), so the backstop
+      // sits well above that.
+      max_time(120'000) {}
 
 }  // namespace warplens
