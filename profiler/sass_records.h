@@ -3,7 +3,7 @@
 // configured metric, attribute it to (function, PC), map the PC to a line.
 //
 // The injection library converts CUPTI's CUpti_SassMetrics_Data into
-// SassRecord (profiler/inject/sass_record_conversion.h) and calls
+// SassRecord (SassFlushBuffer, profiler/inject/sass_flush_buffer.h) and calls
 // ingest_sass_records(); nothing here needs CUPTI, so the path from flushed
 // records to per-line data is unit-tested with synthetic records.
 //

@@ -24,7 +24,7 @@
 #include "server/carried_findings.h"
 #include "server/features.h"
 #include "server/kernel_info.h"
-#include "server/occupancy_engine.h"
+#include "workflows/resources.h"
 
 namespace warplens::server {
 
@@ -53,7 +53,7 @@ Shown shown_for(const AnalysisRecord& record, ServerContext& ctx) {
   // Not yet pending is fine: the diagnostics feature publishes a new record
   // before this feature's analysis_published slot submits it. A record that
   // will not be compiled (no device code, not parsed) carries nothing.
-  if (!ctx.occupancy->pending(record) && !resource_skip_reason(record.result).empty()) return {};
+  if (!ctx.occupancy->pending(record) && !workflows::resource_skip_reason(record.result).empty()) return {};
   auto latest = ctx.occupancy->latest(record.document->uri);
   if (!latest.result || !latest.record || latest.record->generation >= record.generation) return {};
   return {latest.result, latest.record, true};
@@ -121,7 +121,7 @@ void resource_view(const KernelViewQuery& q, json& view) {
   if (!shown.result) {
     view["resources"] = {{"known", false},
                          {"missing", q.ctx.occupancy->pending(q.record) ? "nvcc is still compiling"
-                                                                        : resource_skip_reason(q.record.result)}};
+                                                                        : workflows::resource_skip_reason(q.record.result)}};
     return;
   }
   const OccupancyAnalysis& a = *shown.result;

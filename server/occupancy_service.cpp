@@ -3,14 +3,14 @@
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
-#include "server/occupancy_engine.h"
+#include "workflows/resources.h"
 
 namespace warplens::server {
 
 namespace {
 
 bool worth_computing(const AnalysisRecord& record) {
-  return record.document && !record.document->path.empty() && resource_skip_reason(record.result).empty();
+  return record.document && !record.document->path.empty() && workflows::resource_skip_reason(record.result).empty();
 }
 
 // What the user sees when the pipeline itself throws (it reports nvcc's

@@ -4,7 +4,7 @@
 //       A cancellable job on the job runner (one GPU job at a time, with
 //       window/workDoneProgress): the kernel at the position (its name, a
 //       launch of it, or anywhere in its definition) or the named kernel is
-//       optimised by the backend (server/optimize_backend.h: the built-in
+//       optimised by the backend (workflows/optimize.h: the built-in
 //       rewrite search or the configured LLM, every candidate checked and
 //       timed on the local GPU, against the kernel's launches captured from
 //       profileCommand or the file's own checking main()).
@@ -14,7 +14,7 @@
 //       compiled, level, verdict, reason}] (every candidate verified: the
 //       editor draws before/after bars from them), report}: `report` is the
 //       full markdown report's path (every
-//       candidate and verdict, server/optimize_report_file.h), also named at
+//       candidate and verdict, workflows/optimize_report_file.h), also named at
 //       the end of the summary;
 //       only rewrites the verifier passed at reward level >= 2, fastest
 //       first, each a WorkspaceEdit versioned to the text the job started
@@ -48,9 +48,10 @@
 #include "server/features.h"
 #include "server/job_launcher.h"
 #include "server/kernel_info.h"
-#include "server/optimize_report_file.h"
 #include "server/optimize_rewrites.h"
 #include "server/request_helpers.h"
+#include "workflows/optimize_report_file.h"
+#include "workflows/verified_rewrites.h"
 
 namespace warplens::server {
 
@@ -123,11 +124,12 @@ const Function* kernel_around(const KernelModel& model, Position p) {
   return nullptr;
 }
 
-std::string job_summary(const OptimizeOutcome& outcome, const std::vector<RewriteOffer>& rewrites) {
+std::string job_summary(const workflows::OptimizeOutcome& outcome, const std::vector<RewriteOffer>& rewrites) {
   const auto& r = outcome.result;
   if (rewrites.empty()) return "`" + r.kernel + "`: " + r.summary;
   return "`" + r.kernel + "`: " + std::to_string(rewrites.size()) + " verified rewrite" +
-         (rewrites.size() == 1 ? "" : "s") + ", best " + format_speedup(rewrites.front().speedup) + " faster on " +
+         (rewrites.size() == 1 ? "" : "s") + ", best " + workflows::format_speedup(rewrites.front().speedup) +
+         " faster on " +
          outcome.gpu_name + " (" + std::to_string(r.tried.size()) + " candidate" + (r.tried.size() == 1 ? "" : "s") +
          " tried)";
 }
@@ -135,7 +137,7 @@ std::string job_summary(const OptimizeOutcome& outcome, const std::vector<Rewrit
 // Every candidate the job verified, as plain data for the editor's
 // before/after bars: the original's and the candidate's median times on the
 // GPU (0 when not timed), and how the verifier judged it.
-json candidates_json(const OptimizeOutcome& outcome) {
+json candidates_json(const workflows::OptimizeOutcome& outcome) {
   json out = json::array();
   for (const auto& t : outcome.result.tried) {
     const auto& v = t.verdict;
@@ -155,11 +157,11 @@ json candidates_json(const OptimizeOutcome& outcome) {
 
 // On the io thread, after the job: the answer, and the code actions, for the
 // document version the job started from, unless the user has edited since.
-json finish(ServerContext& ctx, OptimizeState& state, const OptimizeOutcome& outcome, const DocumentPtr& started,
+json finish(ServerContext& ctx, OptimizeState& state, const workflows::OptimizeOutcome& outcome, const DocumentPtr& started,
            const std::string& report_path) {
   TextLookup texts(&ctx.documents);
   Converter convert = ctx.converter(texts, started);
-  std::vector<RewriteOffer> rewrites = verified_rewrites(outcome, *started, convert);
+  std::vector<RewriteOffer> rewrites = rewrite_offers(workflows::verified_rewrites(outcome), *started, convert);
   const std::string& kernel = outcome.result.kernel;
   json answer = {{"kernel", kernel},
                  {"version", started->version},
@@ -189,6 +191,24 @@ json finish(ServerContext& ctx, OptimizeState& state, const OptimizeOutcome& out
   return answer;
 }
 
+// The editor's settings as the optimize workflow takes them: the LLM policy
+// when warplens.llm.endpoint or warplens.llm.model is set, verified against
+// the workspace's program (profileCommand) or the file's own main().
+workflows::OptimizeContext optimize_context(ServerContext& ctx, const Document& doc) {
+  const Settings& s = ctx.settings;
+  workflows::OptimizeContext c;
+  c.names = workflows::SettingNames::editor();
+  c.policy.llm = !s.llm.endpoint.empty() || !s.llm.model.empty();
+  c.policy.llm_settings = s.llm;
+  c.verify.against = workflows::VerifyChoice::Against::Workspace;
+  c.verify.profile_command = s.profile_command;
+  c.verify.build_command = s.build_command;
+  c.verify.working_directory = workspace_folder_for(ctx, doc.path);
+  c.verify.document_saved = matches_disk(doc);
+  c.analysis = ctx.analysis_options();
+  return c;
+}
+
 void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, RequestContext& request,
             const std::optional<protocol::ProgressToken>& token, DocumentPtr doc, const RecordPtr& record,
             const std::string& kernel, double budget_seconds) {
@@ -198,12 +218,9 @@ void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, Reques
   req.budget.wall_seconds = budget_seconds;
   req.budget.gpu_seconds = std::min(budget_seconds, req.budget.gpu_seconds);
   if (record && record->document->version == doc->version) req.findings = ctx.findings_for(*record);
-  OptimizeContext context;
-  context.settings = ctx.settings;
-  context.workspace_folder = workspace_folder_for(ctx, doc->path);
-  context.document_saved = matches_disk(*doc);
-  OptimizeBackend backend =
-      ctx.options.optimize ? ctx.options.optimize : gpu_optimize_backend(GpuBackendOptions{ctx.options.gpu_probe});
+  workflows::OptimizeContext context = optimize_context(ctx, *doc);
+  workflows::OptimizeBackend backend =
+      ctx.options.optimize ? ctx.options.optimize : workflows::gpu_optimize_backend(workflows::GpuBackendOptions{ctx.options.gpu_probe});
 
   start_job(ctx, request, token, "warplens: optimizing " + kernel,
             [&ctx, weak, req, context, doc, backend](JobContext& job) -> json {
@@ -211,7 +228,7 @@ void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, Reques
               auto progress = [&job, budget](const agent::JobProgress& p) {
                 int pct = static_cast<int>(std::min(99.0, 100.0 * p.elapsed_seconds / budget));
                 std::string m = std::to_string(p.verified) + " verified, " + std::to_string(p.faster) + " faster";
-                if (p.best_speedup > 0) m += ", best " + format_speedup(p.best_speedup);
+                if (p.best_speedup > 0) m += ", best " + workflows::format_speedup(p.best_speedup);
                 if (!p.message.empty()) m += ": " + p.message;
                 job.report(m, pct);
               };
@@ -219,12 +236,12 @@ void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, Reques
               // misconfigured LLM) fails the request with its message; the
               // editor shows that error, so it is not also sent as a
               // window/showMessage (the user would read it twice).
-              OptimizeOutcome outcome = backend(req, context, progress, job.stop);
+              workflows::OptimizeOutcome outcome = backend(req, context, progress, job.stop);
               if (job.stop.stop_requested()) return nullptr;  // the runner answers RequestCancelled
               if (outcome.result.stop_reason == agent::StopReason::Error)
                 throw std::runtime_error("optimizing `" + req.kernel + "` failed: " + outcome.result.error);
               job.report("preparing the verified rewrites", 99);
-              const std::string report_path = save_optimize_report(outcome.result, req.file.text);
+              const std::string report_path = workflows::save_optimize_report(outcome.result, req.file.text);
               auto done = std::make_shared<std::promise<json>>();
               auto future = done->get_future();
               boost::asio::post(ctx.io, [&ctx, weak, outcome = std::move(outcome), doc, done, report_path] {

@@ -1,7 +1,9 @@
 // The verified winners of an optimize job as the editor gets them:
 // {title, edit, summary}, the argument of the client-side command
 // warplens.previewRewrite (editors/vscode/src/protocol.ts, PreviewRewriteArgs;
-// editors/nvim/lua/warplens/preview.lua).
+// editors/nvim/lua/warplens/preview.lua). Which rewrites qualify, their
+// titles and evidence are the workflow's (workflows/verified_rewrites.h);
+// this turns each into LSP.
 //
 // The edit is always a WorkspaceEdit with versioned documentChanges for the
 // document version the job started from: a client applies it only to that
@@ -14,7 +16,7 @@
 #include "protocol/lsp_basic.h"
 #include "server/convert.h"
 #include "server/document_store.h"
-#include "server/optimize_backend.h"
+#include "workflows/verified_rewrites.h"
 
 namespace warplens::server {
 
@@ -25,16 +27,9 @@ struct RewriteOffer {
   double speedup = 0;
 };
 
-// Only candidates the verifier passed at reward level >= 2 (correct, more
-// than 5% faster, plausible), best first. The job already filters its
-// offers; this checks each offer against its own verdict again, because an
-// offer reaching the user unverified is the one failure this feature must
-// not have. `document` is the snapshot the job optimised.
-std::vector<RewriteOffer> verified_rewrites(const OptimizeOutcome& outcome, const Document& document,
-                                            Converter& convert);
-
-// "3.1×" (one decimal; two below 1.1 so 1.06× does not read as 1.1×).
-std::string format_speedup(double speedup);
+// `document` is the snapshot the job optimised.
+std::vector<RewriteOffer> rewrite_offers(const std::vector<workflows::VerifiedRewrite>& rewrites,
+                                         const Document& document, Converter& convert);
 
 nlohmann::json to_json(const RewriteOffer& offer);
 

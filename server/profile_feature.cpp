@@ -2,7 +2,7 @@
 //
 //   warplens.profile [{uri, position?, profileFile?}]
 //       A cancellable job on the job runner (one GPU job at a time, with
-//       progress): gets a profile (server/profile_job.h: a recorded file, the
+//       progress): gets a profile (workflows/profile.h: a recorded file, the
 //       workspace's buildCommand + profileCommand, or a single .cu file with
 //       main) and attaches it to the document, tied to the version the
 //       command ran on, and to the other open documents it has lines for.
@@ -35,7 +35,7 @@
 #include "server/kernel_info.h"
 #include "server/measured_hover.h"
 #include "server/measured_results.h"
-#include "server/profile_job.h"
+#include "workflows/profile.h"
 #include "server/request_helpers.h"
 
 namespace warplens::server {
@@ -61,7 +61,7 @@ std::string heading(const MeasuredDocument& m, const Document& doc) {
 // Replaces the previous profile with `result`, placed on `document` (the
 // command's, at the version it ran on; `record` is its analysis when one
 // exists) and on the other open documents the profile has lines for.
-json attach(ServerContext& ctx, ProfileState& state, const ProfileJobResult& result, const DocumentPtr& document,
+json attach(ServerContext& ctx, ProfileState& state, const workflows::ProfileJobResult& result, const DocumentPtr& document,
             const RecordPtr& record) {
   std::vector<std::string> changed;
   for (const auto& [uri, m] : state.measured) changed.push_back(uri);
@@ -105,7 +105,7 @@ json attach(ServerContext& ctx, ProfileState& state, const ProfileJobResult& res
 
 // On the io thread: waits for the analysis of the version the command ran
 // on (its model places load and store findings precisely), then attaches.
-void attach_when_ready(ServerContext& ctx, const std::weak_ptr<ProfileState>& weak, ProfileJobResult result,
+void attach_when_ready(ServerContext& ctx, const std::weak_ptr<ProfileState>& weak, workflows::ProfileJobResult result,
                        DocumentPtr document, std::shared_ptr<std::promise<json>> done) {
   auto finish = [&ctx, weak, result, document, done](RecordPtr record) {
     auto state = weak.lock();
@@ -125,7 +125,7 @@ void profile_command(ServerContext& ctx, const StatePtr& state, const protocol::
                      RequestContext& rc) {
   json arg = command_argument(p);
   DocumentPtr doc = command_document(arg, "warplens.profile", ctx);
-  ProfileJobRequest req;
+  workflows::ProfileJobRequest req;
   req.document_path = doc->path;
   req.document_text = doc->text.text();
   if (auto it = arg.find("profileFile"); it != arg.end() && !it->is_null()) {
@@ -136,16 +136,16 @@ void profile_command(ServerContext& ctx, const StatePtr& state, const protocol::
   req.profile_command = ctx.settings.profile_command;
   req.build_command = ctx.settings.build_command;
   req.working_directory = workspace_folder_for(ctx, doc->path);
-  GpuProbe probe = ctx.options.gpu_probe ? GpuProbe(ctx.options.gpu_probe)
-                                         : GpuProbe([](std::stop_token s) { return profile::probe_gpus(s); });
+  workflows::GpuProbe probe = ctx.options.gpu_probe ? workflows::GpuProbe(ctx.options.gpu_probe)
+                                         : workflows::GpuProbe([](std::stop_token s) { return profile::probe_gpus(s); });
   std::weak_ptr<ProfileState> weak = state;
   start_job(ctx, rc, p.workDoneToken, "warplens: profiling " + file_name(doc->path),
             [&ctx, weak, req, doc, probe](JobContext& job) -> json {
               // A ProfileJobError (no GPU, a failed build) fails the request
               // with its message, which the editor shows (once: not also as
               // window/showMessage).
-              ProfileJobResult result = run_profile_job(
-                  req, job.stop, [&job](const std::string& m, int pct) { job.report(m, pct); }, probe);
+              workflows::ProfileJobResult result = workflows::run_profile_job(
+                  req, job.stop, [&job](workflows::ProfileStage, const std::string& m, int pct) { job.report(m, pct); }, probe);
               if (!result.profile) return nullptr;  // cancelled
               job.report("placing the results", 99);
               auto done = std::make_shared<std::promise<json>>();

@@ -9,7 +9,7 @@
 // it.
 #include "server/features.h"
 #include "server/kernel_info.h"
-#include "server/occupancy_engine.h"
+#include "workflows/resources.h"
 #include "server/report_json.h"
 #include "server/request_helpers.h"
 
@@ -43,8 +43,8 @@ json build_report(ServerContext& ctx, const RecordPtr& record, const OccupancyPt
   std::string skipped;
   if (!resources)
     skipped = !ctx.occupancy ? "resource usage is off (--no-resource-usage)"
-                             : resource_skip_reason(record->result).empty() ? "superseded by a newer version"
-                                                                            : resource_skip_reason(record->result);
+                             : workflows::resource_skip_reason(record->result).empty() ? "superseded by a newer version"
+                                                                            : workflows::resource_skip_reason(record->result);
   std::vector<Finding> diagnostics = ctx.findings_for(*record);
   TextLookup texts(&ctx.documents);
   Converter convert = ctx.converter(texts, record->document);

@@ -26,8 +26,8 @@
 #include "server/job_runner.h"
 #include "server/method_table.h"
 #include "server/occupancy_service.h"
-#include "server/optimize_backend.h"
-#include "server/profile_job.h"
+#include "workflows/optimize.h"
+#include "workflows/profile.h"
 #include "server/scheduler.h"
 #include "server/settings.h"
 
@@ -43,17 +43,17 @@ struct ServerOptions {
   // whatever the settings say (analysis/driver_policy.h).
   std::vector<std::string> allowed_drivers;
   // Resource usage and occupancy (nvcc; ~0.4-1.5 s on a cache miss), run in
-  // the background after each parse: server/occupancy_engine.h's
+  // the background after each parse: workflows/resources.h's
   // analyze_resources, or a test double. Empty: none (in-process tests that
   // do not exercise it).
   OccupancyFn occupancy;
   // Asked once at startup, off the main thread, for warplens/status's `gpu`,
   // and before each profile. Empty: no probe at startup (`gpu` stays null)
   // and profile::probe_gpus before a profile.
-  GpuProbe gpu_probe;  // profile::probe_gpus, or a test double
+  workflows::GpuProbe gpu_probe;  // profile::probe_gpus, or a test double
   // Runs warplens.optimize jobs. Empty: gpu_optimize_backend(gpu_probe)
   // (the built-in search, verified on the local GPU); tests inject fakes.
-  OptimizeBackend optimize;
+  workflows::OptimizeBackend optimize;
 };
 
 // A list of callbacks: how features hear about events without knowing each other.

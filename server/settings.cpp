@@ -212,7 +212,7 @@ json settings_to_json(const Settings& s) {
               {"clangDiagnostics", s.clang_diagnostics},
               {"buildCommand", s.build_command},
               {"allowedDrivers", s.allowed_drivers},
-              {"llm", {{"endpoint", s.llm.endpoint}, {"model", s.llm.model}, {"apiKeySet", !llm_api_key().empty()}}}};
+              {"llm", {{"endpoint", s.llm.endpoint}, {"model", s.llm.model}, {"apiKeySet", !workflows::llm_api_key().empty()}}}};
 }
 
 AnalysisOptions to_analysis_options(const Settings& s) {
@@ -234,11 +234,6 @@ bool analysis_settings_differ(const Settings& a, const Settings& b) {
          a.uncoalesced_threshold != b.uncoalesced_threshold || a.bank_conflict_threshold != b.bank_conflict_threshold ||
          a.occupancy_threshold != b.occupancy_threshold || a.default_block != b.default_block ||
          a.kernel_blocks != b.kernel_blocks || a.allowed_drivers != b.allowed_drivers;
-}
-
-std::string llm_api_key() {
-  const char* key = std::getenv("WARPLENS_LLM_API_KEY");
-  return key ? key : "";
 }
 
 }  // namespace warplens::server

@@ -16,13 +16,11 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/analyzer.h"
+#include "workflows/llm_settings.h"
 
 namespace warplens::server {
 
-struct LlmSettings {
-  std::string endpoint;  // OpenAI-compatible base URL
-  std::string model;
-};
+using workflows::LlmSettings;
 
 struct Settings {
   std::string arch = "sm_90";
@@ -66,9 +64,6 @@ nlohmann::json settings_to_json(const Settings& s);
 AnalysisOptions to_analysis_options(const Settings& s);
 // True when the two differ in a setting that reaches AnalysisOptions.
 bool analysis_settings_differ(const Settings& a, const Settings& b);
-
-// Reads WARPLENS_LLM_API_KEY; empty when unset.
-std::string llm_api_key();
 
 // "256", [16, 16], [8, 8, 4] or {"x": 16, "y": 16}; nullopt (with `error`) otherwise.
 std::optional<BlockShape> parse_block_shape(const nlohmann::json& j, std::string& error);

@@ -16,8 +16,10 @@
 
 #include "analysis/analyzer.h"
 #include "corpus_labels.h"
+#include "tests/support/analysis_requirements.h"
 
 using namespace warplens;
+using warplens::test::needs;
 using namespace warplens::corpus;
 
 namespace {
@@ -115,21 +117,13 @@ TEST_CASE("matching counts a load and a store on one line separately") {
   CHECK(cmp.by_code[codes::kUncoalescedGlobal].fn == 1);
 }
 
-TEST_CASE("corpus: precision and recall per code") {
-  if (!frontend_available()) {
-    std::printf("corpus: no front end in this build, skipped\n");
-    std::exit(77);
-  }
+TEST_CASE("corpus: precision and recall per code" * needs("clang-front-end")) {
   auto files = corpus_files();
   REQUIRE(files.size() >= 10);
   CorpusRun run = run_corpus(files);
   const auto& [expected, observed, results, errors, parse_ms, analysis_ms, kernels, parsed] = run;
   CHECK(errors.empty());
-  if (parsed == 0) {
-    // The front end is the placeholder: nothing to measure yet.
-    std::printf("corpus: the front end parsed none of the %zu files, skipped\n", files.size());
-    std::exit(77);
-  }
+  REQUIRE_MESSAGE(parsed > 0, "the front end parsed none of the " << files.size() << " files");
   CHECK(parsed == int(files.size()));
   CHECK(kernels >= 40);
 
@@ -157,20 +151,13 @@ TEST_CASE("corpus: precision and recall per code") {
   CHECK(cmp.by_code[codes::kFusableIntermediate].fp == 0);
 }
 
-TEST_CASE("fusion corpus: fusable-intermediate precision and recall over launch sequences") {
-  if (!frontend_available()) {
-    std::printf("fusion corpus: no front end in this build, skipped\n");
-    std::exit(77);
-  }
+TEST_CASE("fusion corpus: fusable-intermediate precision and recall over launch sequences" * needs("clang-front-end")) {
   auto files = corpus_files(std::filesystem::path(WARPLENS_CORPUS_DIR) / "fusion");
   REQUIRE(files.size() >= 3);
   CorpusRun run = run_corpus(files);
   const auto& [expected, observed, results, errors, parse_ms, analysis_ms, kernels, parsed] = run;
   CHECK(errors.empty());
-  if (parsed == 0) {
-    std::printf("fusion corpus: the front end parsed none of the %zu files, skipped\n", files.size());
-    std::exit(77);
-  }
+  REQUIRE_MESSAGE(parsed > 0, "the front end parsed none of the " << files.size() << " files");
   CHECK(parsed == int(files.size()));
   Comparison cmp;
   compare(expected, observed, cmp);

@@ -17,7 +17,7 @@
 
 #include "protocol/framing.h"
 #include "server/language_server.h"
-#include "server/optimize_backend.h"
+#include "workflows/optimize.h"
 
 namespace {
 
@@ -85,9 +85,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     none.reason = "no GPU (fuzzing)";
     return none;
   };
-  options.optimize = [](const warplens::agent::OptimizeRequest&, const warplens::server::OptimizeContext&,
-                        const warplens::agent::ProgressCallback&, std::stop_token) -> warplens::server::OptimizeOutcome {
-    throw warplens::server::OptimizeUnavailable("not while fuzzing");
+  options.optimize = [](const warplens::agent::OptimizeRequest&, const warplens::workflows::OptimizeContext&,
+                        const warplens::agent::ProgressCallback&, std::stop_token) -> warplens::workflows::OptimizeOutcome {
+    throw warplens::workflows::OptimizeUnavailable("not while fuzzing");
   };
   {
     warplens::server::LanguageServer server(io, out, fake_analyze, options);

@@ -26,7 +26,7 @@
 
 #include "agent/capture_verifier.h"
 #include "profiler/gpu_probe.h"
-#include "server/optimize_capture.h"
+#include "workflows/kernel_capture.h"
 
 namespace fs = std::filesystem;
 using namespace warplens;
@@ -53,8 +53,8 @@ struct Workspace {
   ~Workspace() { fs::remove_all(dir); }
 };
 
-server::KernelCaptureRequest request(const Workspace& ws, const std::string& kernel) {
-  server::KernelCaptureRequest r;
+workflows::KernelCaptureRequest request(const Workspace& ws, const std::string& kernel) {
+  workflows::KernelCaptureRequest r;
   r.kernel = kernel;
   r.build_command = "nvcc -O3 -arch=native -lineinfo -o app strided_copy.cu";
   r.profile_command = "./app";
@@ -64,7 +64,7 @@ server::KernelCaptureRequest request(const Workspace& ws, const std::string& ker
   return r;
 }
 
-server::CaptureFn real_capture() {
+workflows::CaptureFn real_capture() {
   return [](const verifier::CaptureRequest& r, std::stop_token s) { return verifier::capture_program(r, s); };
 }
 
@@ -73,7 +73,7 @@ server::CaptureFn real_capture() {
 TEST_CASE("profileCommand: the kernel's first launches are captured and replay the original correctly") {
   Workspace ws;
   std::vector<std::string> steps;
-  server::KernelCapture cap = server::capture_kernel_launches(
+  workflows::KernelCapture cap = workflows::capture_kernel_launches(
       request(ws, "scale_copy_chunked"), real_capture(), [&](const std::string& m) { steps.push_back(m); }, {});
   g_summary["captured_launches"] = cap.launches;
   g_summary["steps"] = steps;
@@ -108,8 +108,8 @@ TEST_CASE("a name that is only a prefix of the kernel's captures nothing, and th
   Workspace ws;
   std::string error;
   try {
-    server::capture_kernel_launches(request(ws, "scale_copy"), real_capture(), [](const std::string&) {}, {});
-  } catch (const server::OptimizeCaptureError& e) {
+    workflows::capture_kernel_launches(request(ws, "scale_copy"), real_capture(), [](const std::string&) {}, {});
+  } catch (const workflows::OptimizeCaptureError& e) {
     error = e.what();
   }
   g_summary["prefix_error"] = error;

@@ -1,20 +1,15 @@
 // `warplens-optimize`: the optimize command as its own executable, for the GPU
 // script (tests/gpu/run_optimize_h200.sh) and for machines where the main
 // `warplens` binary does not dispatch `optimize` yet. Same arguments as
-// `warplens optimize` (server/cli_optimize.h).
-#include <cstdio>
+// `warplens optimize` (cli/optimize.h).
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
 
-#include "server/cli_optimize.h"
-#include "server/logging.h"
+#include "cli/optimize.h"
 
 int main(int argc, char** argv) {
-  // Logs (the LLM policy's turns, the verifier) go to stderr, through the
-  // redactor as the server's do: stdout carries the report, which --json
-  // makes machine-readable.
-  const std::string error = warplens::server::setup_logging("info", "");
-  if (!error.empty()) {
-    std::fprintf(stderr, "warplens-optimize: %s\n", error.c_str());
-    return 2;
-  }
-  return warplens::run_optimize_command(argc, argv);
+  // Logs (the LLM policy's turns, the verifier) go to stderr: stdout carries
+  // the report, which --json makes machine-readable.
+  spdlog::set_default_logger(spdlog::stderr_color_mt("warplens-optimize"));
+  return warplens::cli::run_optimize_command(argc, argv);
 }

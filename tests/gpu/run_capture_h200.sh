@@ -74,7 +74,7 @@ table=(
   "register_heavy|invert4x4|invert4x4|1048576|50"
 )
 wanted=" ${PROGRAMS:-} "
-regex_of() {  # "a,b" -> the anchored alternation server/optimize_capture.cpp uses
+regex_of() {  # "a,b" -> the anchored alternation workflows/kernel_capture.cpp uses
   local out="" k
   IFS=, read -ra ks <<< "$1"
   for k in "${ks[@]}"; do out+="${out:+|}(^|[ :])${k}[<(]|^${k}\$"; done

@@ -10,11 +10,13 @@
 #include <sstream>
 
 #include "agent/verifier/verdict.h"
-#include "server/cli_verify.h"
+#include "cli/verify.h"
 #include "tests/unit/agent/verifier_test_support.h"
 
 using namespace warplens;
 using verifier::test::TempDir;
+using cli::run_capture_command;
+using cli::run_verify_command;
 
 namespace {
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "agent/llm/llm_policy_factory.h"
-#include "server/cli_optimize.h"
+#include "cli/optimize.h"
 #if WARPLENS_WITH_LLM
 #include "tests/support/scripted_llm_endpoint.h"
 #endif
@@ -41,7 +41,7 @@ Run run(std::vector<std::string> args) {
   REQUIRE(f != nullptr);
   ::dup2(::fileno(f), 2);
   Run r;
-  r.rc = warplens::run_optimize_command(static_cast<int>(argv.size()), argv.data());
+  r.rc = warplens::cli::run_optimize_command(static_cast<int>(argv.size()), argv.data());
   std::fflush(stderr);
   ::dup2(saved, 2);
   ::close(saved);

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "agent/rewrite_engine.h"
-#include "server/cli_optimize.h"
+#include "cli/optimize.h"
 
 namespace fs = std::filesystem;
 
@@ -17,7 +17,7 @@ int run(std::vector<std::string> args) {
   args.insert(args.begin(), "optimize");
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
-  return warplens::run_optimize_command(static_cast<int>(argv.size()), argv.data());
+  return warplens::cli::run_optimize_command(static_cast<int>(argv.size()), argv.data());
 }
 
 }  // namespace

@@ -8,6 +8,9 @@
 #include <sstream>
 
 #include "agent/program_verifier.h"
+#include "tests/support/analysis_requirements.h"
+
+using warplens::test::needs;
 
 namespace fs = std::filesystem;
 using namespace warplens;
@@ -23,6 +26,10 @@ std::string read(const fs::path& p) {
 }
 
 bool have_gpu() { return std::system("nvidia-smi -L > /dev/null 2>&1") == 0; }
+WARPLENS_REQUIREMENT("no-gpu", [] {
+  return have_gpu() ? warplens::test::missing("this machine has a GPU; the case is about the no-GPU path")
+                    : warplens::test::met();
+});
 
 }  // namespace
 
@@ -44,8 +51,7 @@ TEST_CASE("the WARPLENS_EXAMPLE report is parsed from a program's output") {
   CHECK_FALSE(parse_program_report("WARPLENS_EXAMPLE {not json\n"));
 }
 
-TEST_CASE("without a GPU the program verifier says so and offers nothing") {
-  if (have_gpu() || std::getenv("WARPLENS_SKIP_NVCC")) return;
+TEST_CASE("without a GPU the program verifier says so and offers nothing" * needs("nvcc", "no-gpu")) {
   const fs::path example = fs::path(WARPLENS_SOURCE_DIR) / "examples" / "optimize" / "strided_copy.cu";
   ProgramVerifierOptions o;
   o.arch = "sm_90";

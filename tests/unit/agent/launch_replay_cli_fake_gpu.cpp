@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agent/candidate_store.h"
-#include "server/cli_optimize.h"
+#include "cli/optimize.h"
 #include "tests/unit/agent/launch_case_captures.h"
 #include "tests/unit/agent/verifier_test_support.h"
 
@@ -34,7 +34,7 @@ int run(std::vector<std::string> args) {
   args.insert(args.begin(), "optimize");
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
-  return run_optimize_command(static_cast<int>(argv.size()), argv.data());
+  return cli::run_optimize_command(static_cast<int>(argv.size()), argv.data());
 }
 
 // A candidates directory as --candidates-only writes it: the original and

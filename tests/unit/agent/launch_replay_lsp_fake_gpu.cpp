@@ -3,7 +3,7 @@
 // call "not verifiable yet" (warp-per-row: 32x the threads; swapped mapping;
 // a fused pair), verified by the real capture/replay verifier on the fake GPU.
 // Everything below the language server is production code but three seams of
-// the real backend (server/optimize_backend.h): the GPU probe (a fake GPU),
+// the real backend (workflows/optimize.h): the GPU probe (a fake GPU),
 // the capture runner (writes the synthetic capture of the program's launches
 // instead of running it under CUPTI) and the policy (proposes the rewrite
 // the built-in engine makes of this kernel; the fake GPU runs candidates by
@@ -18,7 +18,7 @@
 
 #include "agent/job.h"
 #include "agent/rewrite_engine.h"
-#include "server/optimize_backend.h"
+#include "workflows/optimize.h"
 #include "tests/unit/agent/launch_case_captures.h"
 #include "tests/unit/agent/verifier_test_support.h"
 #include "tests/unit/server/server_harness.h"
@@ -135,7 +135,7 @@ EditorRun optimize_in_editor(const std::string& program, const std::string& kern
   const std::string uri = "file://" + file.string();
   ::setenv("XDG_CACHE_HOME", (ws / "cache").c_str(), 1);
 
-  server::GpuBackendOptions b;
+  workflows::GpuBackendOptions b;
   b.probe = [](std::stop_token) {
     profile::GpuStatus g;
     g.available = true;
@@ -156,7 +156,7 @@ EditorRun optimize_in_editor(const std::string& program, const std::string& kern
     return agent::run_optimize_job(req, policy, verifier, tools, progress, stop);
   };
   server::ServerOptions o = fast_options();
-  o.optimize = server::gpu_optimize_backend(b);
+  o.optimize = workflows::gpu_optimize_backend(b);
   ServerHarness h(o);
   h.engine.set_model(model_of(file.string(), kernel, kernel_line));
   h.notify("workspace/didChangeConfiguration", {{"settings", {{"warplens", {{"profileCommand", "./app"}}}}}});

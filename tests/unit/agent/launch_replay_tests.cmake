@@ -20,11 +20,11 @@ endif()
 # real backend's capture verifier on the fake GPU; three seams: GPU probe,
 # capture runner, policy) and through `warplens optimize --verify-dir DIR
 # --capture CAPTURE` (the split-machine path).
-if(TARGET warplens_fake_cuda AND TARGET warplens_server)
+if(TARGET warplens_fake_cuda AND TARGET warplens_cli)
   add_executable(optimize_lsp_fake_gpu_tests ${CMAKE_CURRENT_LIST_DIR}/fake_gpu_main.cpp
     ${CMAKE_CURRENT_LIST_DIR}/launch_replay_lsp_fake_gpu.cpp ${CMAKE_CURRENT_LIST_DIR}/launch_replay_cli_fake_gpu.cpp
     ${CMAKE_CURRENT_LIST_DIR}/launch_case_captures.cpp)
-  target_link_libraries(optimize_lsp_fake_gpu_tests PRIVATE warplens_server doctest::doctest)
+  target_link_libraries(optimize_lsp_fake_gpu_tests PRIVATE warplens_cli doctest::doctest)
   target_include_directories(optimize_lsp_fake_gpu_tests PRIVATE ${PROJECT_SOURCE_DIR}
     ${PROJECT_SOURCE_DIR}/tests/unit/server)
   target_compile_definitions(optimize_lsp_fake_gpu_tests PRIVATE WARPLENS_SOURCE_DIR="${PROJECT_SOURCE_DIR}"

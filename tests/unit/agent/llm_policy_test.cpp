@@ -226,11 +226,16 @@ TEST_CASE("cancelling the optimize job while the model is thinking") {
   OptimizeRequest request;
   request.file = llm_test::transpose_file();
   request.kernel = "transpose";
-  OptimizeJob job(request, std::move(made.policy), std::make_unique<ScriptedVerifier>());
+  // As the server's job runner runs it: on a thread of its own, stopped through its stop_token.
+  ScriptedVerifier verifier;
+  OptimizeResult result;
+  std::jthread job([&](std::stop_token stop) {
+    result = run_optimize_job(request, *made.policy, verifier, nullptr, {}, stop);
+  });
   std::this_thread::sleep_for(300ms);
   const auto t0 = std::chrono::steady_clock::now();
-  job.cancel();
-  OptimizeResult result = job.wait();
+  job.request_stop();
+  job.join();
   CHECK(std::chrono::steady_clock::now() - t0 < 5s);
   CHECK(result.stop_reason == StopReason::Cancelled);
   CHECK(result.tried.empty());

@@ -7,6 +7,9 @@
 #include <set>
 
 #include "agent/search.h"
+#include "tests/support/agent_requirements.h"
+
+using warplens::test::needs;
 
 using namespace warplens;
 using namespace warplens::agent;
@@ -76,8 +79,7 @@ TEST_CASE("the profile boosts rewrites for what it measured") {
   CHECK(guidance_boost(lb, "k", {}, sectors) == 1.0);
 }
 
-TEST_CASE("offline search: best plans first, canonical order, distinct plans, bounded") {
-  if (!rewrite_engine_available()) return;  // builds without Clang
+TEST_CASE("offline search: best plans first, canonical order, distinct plans, bounded" * needs("rewrite-engine")) {
   const std::string path = temp_file("warplens_search_matvec.cu", kMatvec);
   SearchOptions opts;
   opts.max_candidates = 6;
@@ -107,8 +109,7 @@ TEST_CASE("offline search: best plans first, canonical order, distinct plans, bo
   CHECK(pad_refused);
 }
 
-TEST_CASE("online search: nothing is built on an incorrect plan") {
-  if (!rewrite_engine_available()) return;
+TEST_CASE("online search: nothing is built on an incorrect plan" * needs("rewrite-engine")) {
   const std::string path = temp_file("warplens_search_matvec2.cu", kMatvec);
   SearchOptions opts;
   opts.max_expansions = 8;

@@ -17,6 +17,9 @@
 
 #include "analysis/gpu_catalog.h"
 #include "analysis/occupancy.h"
+#include "tests/support/analysis_requirements.h"
+
+using warplens::test::needs;
 
 using namespace warplens;
 
@@ -59,12 +62,11 @@ void check(const Case& c) {
 
 }  // namespace
 
-TEST_CASE("sm_90: the measured table in the reference (clang-cuda-frontend.md §9)") {
-  if (!occupancy_calculator_available()) {
-    CHECK_FALSE(compute_occupancy(gpu("sm_90"), {}).ok);
-    MESSAGE("cuda_occupancy.h was not available at build time: calculator cases skipped");
-    return;
-  }
+TEST_CASE("without cuda_occupancy.h the calculator says it cannot compute" * needs("no-occupancy-calculator")) {
+  CHECK_FALSE(compute_occupancy(gpu("sm_90"), {}).ok);
+}
+
+TEST_CASE("sm_90: the measured table in the reference (clang-cuda-frontend.md §9)" * needs("occupancy-calculator")) {
   const Case cases[] = {
       {"sm_90", 14, 4096, 0, 1, 1024, 2, 1.0, kLimitWarps, "smem would allow 45 blocks of 5120 B"},
       {"sm_90", 8, 0, 0, 0, 32, 32, 0.5, kLimitBlocks, "32 one-warp blocks"},
@@ -78,8 +80,7 @@ TEST_CASE("sm_90: the measured table in the reference (clang-cuda-frontend.md §
   for (const auto& c : cases) check(c);
 }
 
-TEST_CASE("other architectures, worked by hand") {
-  if (!occupancy_calculator_available()) return;
+TEST_CASE("other architectures, worked by hand" * needs("occupancy-calculator")) {
   const Case cases[] = {
       // sm_70: 64 warps, 32 blocks, 96 KB, 256 B smem granularity, no reservation.
       {"sm_70", 96, 0, 0, 0, 256, 2, 0.25, kLimitRegisters, "3072 regs/warp: 5 per SP = 20 warps"},
@@ -109,8 +110,7 @@ TEST_CASE("other architectures, worked by hand") {
   for (const auto& c : cases) check(c);
 }
 
-TEST_CASE("blocks that cannot launch say why") {
-  if (!occupancy_calculator_available()) return;
+TEST_CASE("blocks that cannot launch say why" * needs("occupancy-calculator")) {
   OccupancyInput in;
   in.registers = 32;
   in.block_threads = 2048;
@@ -132,10 +132,9 @@ TEST_CASE("blocks that cannot launch say why") {
   CHECK(r.cannot_launch == "512 threads exceed __launch_bounds__(256)");
 }
 
-TEST_CASE("the block-size table") {
+TEST_CASE("the block-size table" * needs("occupancy-calculator")) {
   CHECK(table_block_sizes() == std::vector<int>{64, 128, 256, 512, 1024});
   CHECK(table_block_sizes({192, 256}) == std::vector<int>{64, 128, 192, 256, 512, 1024});
-  if (!occupancy_calculator_available()) return;
   OccupancyInput in;
   in.registers = 64;
   in.launch_bounds_max_threads = 512;
@@ -149,7 +148,7 @@ TEST_CASE("the block-size table") {
   CHECK(rows[4].result.blocks_per_sm == 0);
 }
 
-TEST_CASE("catalog: architectures, aliases, and the calculator's own block caps") {
+TEST_CASE("catalog: architectures, aliases, and the calculator's own block caps" * needs("occupancy-calculator")) {
   for (std::string a : {"sm_70", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_100", "sm_120"})
     CHECK_MESSAGE(catalog_properties(a).has_value(), a);
   CHECK(catalog_properties("sm_90a")->arch == "sm_90");
@@ -164,7 +163,6 @@ TEST_CASE("catalog: architectures, aliases, and the calculator's own block caps"
   CHECK_FALSE(catalog_properties("banana").has_value());
   CHECK_FALSE(parse_arch("sm_9").has_value());
   CHECK(parse_arch("sm_100f") == ComputeCapability{10, 0});
-  if (!occupancy_calculator_available()) return;
   // Our table's per-SM block caps must equal what the calculator derives
   // from the compute capability: tiny one-warp blocks hit exactly that cap.
   for (const auto& p : gpu_catalog()) {

@@ -7,6 +7,9 @@
 #include "analysis/launch_bounds_fix.h"
 #include "analysis/occupancy_findings.h"
 #include "occupancy_test_support.h"
+#include "tests/support/analysis_requirements.h"
+
+using warplens::test::needs;
 
 using namespace warplens;
 using namespace warplens::test;
@@ -100,8 +103,7 @@ std::vector<const Finding*> findings(const OccupancyAnalysis& a, const std::stri
 
 }  // namespace
 
-TEST_CASE("heavy: register-limited, low occupancy with lever and fix; spills") {
-  if (!occupancy_calculator_available()) return;
+TEST_CASE("heavy: register-limited, low occupancy with lever and fix; spills" * needs("occupancy-calculator")) {
   Snippet s;
   auto a = s.run();
   const auto& h = report(a, "heavy");
@@ -147,8 +149,7 @@ TEST_CASE("heavy: register-limited, low occupancy with lever and fix; spills") {
   CHECK(std::get<std::int64_t>(*spill[0]->data.get("spill_store_bytes")) == 272);
 }
 
-TEST_CASE("transpose: full occupancy, no findings, 2-D block in the lens") {
-  if (!occupancy_calculator_available()) return;
+TEST_CASE("transpose: full occupancy, no findings, 2-D block in the lens" * needs("occupancy-calculator")) {
   Snippet s;
   auto a = s.run();
   const auto& t = report(a, "transpose");
@@ -165,8 +166,7 @@ TEST_CASE("transpose: full occupancy, no findings, 2-D block in the lens") {
         std::string::npos);
 }
 
-TEST_CASE("a guessed block size warns only when no block size would pass") {
-  if (!occupancy_calculator_available()) return;
+TEST_CASE("a guessed block size warns only when no block size would pass" * needs("occupancy-calculator")) {
   // accumulate: 54 registers -> 1792 per warp -> 36 warps per SM at most,
   // i.e. 56.25% whatever the block size; no launch in the file.
   Snippet s;
@@ -197,8 +197,7 @@ TEST_CASE("a guessed block size warns only when no block size would pass") {
   CHECK(low[0]->severity == Severity::Warning);
 }
 
-TEST_CASE("templates: the pattern reports its worst instantiation and lists the others") {
-  if (!occupancy_calculator_available()) return;
+TEST_CASE("templates: the pattern reports its worst instantiation and lists the others" * needs("occupancy-calculator")) {
   Snippet s;
   auto a = s.run();
   const auto& r = report(a, "scale");
@@ -208,8 +207,7 @@ TEST_CASE("templates: the pattern reports its worst instantiation and lists the 
   CHECK(r.other_instances[0] == "void ns::scale<float, 256>(float*, float const*, float, int): 10 registers");
 }
 
-TEST_CASE("a launch over __launch_bounds__ cannot run: cannot-launch on the kernel and the launch, with fixes") {
-  if (!occupancy_calculator_available()) return;
+TEST_CASE("a launch over __launch_bounds__ cannot run: cannot-launch on the kernel and the launch, with fixes" * needs("occupancy-calculator")) {
   Snippet s;
   s.model.launches[1].block.spelling = "512";
   s.model.launches[1].block.value = std::array<std::int64_t, 3>{512, 1, 1};  // heavy is bounded to 256
@@ -241,8 +239,7 @@ TEST_CASE("a launch over __launch_bounds__ cannot run: cannot-launch on the kern
   CHECK(apply_fix(s.a.code, cl[1]->fixes[1]).find("heavy<<<grid, 256>>>(in, out, n)") != std::string::npos);
 }
 
-TEST_CASE("too many registers for the block: __launch_bounds__ with the block size, or the largest block that fits") {
-  if (!occupancy_calculator_available()) return;
+TEST_CASE("too many registers for the block: __launch_bounds__ with the block size, or the largest block that fits" * needs("occupancy-calculator")) {
   Snippet s;
   s.model.functions[2].launch_bounds.reset();  // heavy's 128 registers, no bound
   s.model.launches[1].block.spelling = "1024";
@@ -268,8 +265,7 @@ TEST_CASE("too many registers for the block: __launch_bounds__ with the block si
   CHECK(r.curve[16].result.blocks_per_sm == 0);
 }
 
-TEST_CASE("a block that cannot launch from a setting is information, not an error") {
-  if (!occupancy_calculator_available()) return;
+TEST_CASE("a block that cannot launch from a setting is information, not an error" * needs("occupancy-calculator")) {
   Snippet s;
   s.model.launches.clear();
   s.model.functions[2].launch_bounds.reset();

@@ -4,6 +4,9 @@
 
 #include "analysis/gpu_catalog.h"
 #include "analysis/occupancy.h"
+#include "tests/support/analysis_requirements.h"
+
+using warplens::test::needs;
 
 using namespace warplens;
 
@@ -21,8 +24,7 @@ OccupancyLever lever_for(const char* arch, OccupancyInput in, double threshold =
 
 }  // namespace
 
-TEST_CASE("registers: next step, threshold step and __launch_bounds__") {
-  if (!occupancy_calculator_available()) return;
+TEST_CASE("registers: next step, threshold step and __launch_bounds__" * needs("occupancy-calculator")) {
   // sm_90, 128 registers x 256 threads: 4096 registers per warp, 16 warps = 2 blocks (25%).
   // By hand: 88 regs -> 2816/warp -> 5 per sub-partition = 20 warps = 2 blocks;
   //          80 regs -> 2560/warp -> 6 per sub-partition = 24 warps = 3 blocks (37.5%);
@@ -45,8 +47,7 @@ TEST_CASE("registers: next step, threshold step and __launch_bounds__") {
         "(37.5%); at ≤ 64, 4 blocks (50%) — try `__launch_bounds__(256, 4)`");
 }
 
-TEST_CASE("registers: when the next step already reaches the threshold there is one step") {
-  if (!occupancy_calculator_available()) return;
+TEST_CASE("registers: when the next step already reaches the threshold there is one step" * needs("occupancy-calculator")) {
   OccupancyInput in;
   in.registers = 72;  // 2304/warp -> 7 per SP = 28 warps: 3 blocks of 8 warps (37.5%)
   in.block_threads = 256;
@@ -57,8 +58,7 @@ TEST_CASE("registers: when the next step already reaches the threshold there is 
   CHECK(*l.launch_bounds == std::make_pair(256, 4));
 }
 
-TEST_CASE("an existing __launch_bounds__ keeps its max threads; min blocks is recomputed") {
-  if (!occupancy_calculator_available()) return;
+TEST_CASE("an existing __launch_bounds__ keeps its max threads; min blocks is recomputed" * needs("occupancy-calculator")) {
   // __launch_bounds__(1024) but launched with 256 threads: ptxas sizes
   // registers for min_blocks x 1024 threads. One block of 1024 threads at
   // 64 registers is 32 warps, which is 4 blocks of 256: (1024, 1).
@@ -72,8 +72,7 @@ TEST_CASE("an existing __launch_bounds__ keeps its max threads; min blocks is re
   CHECK(launch_bounds_for(gpu("sm_90"), in, 4) == std::make_pair(512, 2));
 }
 
-TEST_CASE("shared memory: the per-block size for the next block") {
-  if (!occupancy_calculator_available()) return;
+TEST_CASE("shared memory: the per-block size for the next block" * needs("occupancy-calculator")) {
   // sm_90: 48 KB static + 1 KB reserved = 50176 B, 4 blocks (50%).
   // 5 blocks need <= 233472/5 = 46694 B allocated: 46592 (128 B steps) - 1024 = 45568 B.
   // 6 blocks (75%) need <= 38912 B allocated: 38912 - 1024 = 37888 B.
@@ -92,8 +91,7 @@ TEST_CASE("shared memory: the per-block size for the next block") {
                     "block, 5 blocks (62.5%)") == 0);
 }
 
-TEST_CASE("block size: warp slots and the per-SM block cap") {
-  if (!occupancy_calculator_available()) return;
+TEST_CASE("block size: warp slots and the per-SM block cap" * needs("occupancy-calculator")) {
   // sm_86: 1024 threads fill 32 of 48 warp slots; 384, 512 and 768 fill all 48.
   OccupancyInput in;
   in.registers = 32;
@@ -111,8 +109,7 @@ TEST_CASE("block size: warp slots and the per-SM block cap") {
                   "threads reach 100%");
 }
 
-TEST_CASE("no lever at full occupancy, or when nothing single helps") {
-  if (!occupancy_calculator_available()) return;
+TEST_CASE("no lever at full occupancy, or when nothing single helps" * needs("occupancy-calculator")) {
   OccupancyInput in;
   in.registers = 32;
   in.block_threads = 256;

@@ -11,11 +11,14 @@
 
 #include "occupancy_measured.h"
 #include "occupancy_test_support.h"
+#include "tests/support/analysis_requirements.h"
+
+using warplens::test::needs;
 
 using namespace warplens;
 using namespace warplens::test;
 
-TEST_CASE("recorded GPU measurements agree with the table and the calculator") {
+TEST_CASE("recorded GPU measurements agree with the table and the calculator" * needs("occupancy-calculator")) {
   namespace fs = std::filesystem;
   fs::path dir = fs::path(WARPLENS_SOURCE_DIR) / "tests/fixtures/occupancy";
   int recordings = 0;
@@ -43,7 +46,6 @@ TEST_CASE("recorded GPU measurements agree with the table and the calculator") {
       CHECK_MESSAGE(f->registers == k.regs, k.id);
       CHECK_MESSAGE(f->shared_static_bytes == k.static_smem, k.id);
     }
-    if (!occupancy_calculator_available()) continue;
     Comparison c = compare_occupancy(run, *table, ptxas);
     CHECK(c.compared + c.beyond_launch_bounds == static_cast<int>(run.occupancy.size()));
     CHECK(c.compared > 400);
@@ -55,7 +57,7 @@ TEST_CASE("recorded GPU measurements agree with the table and the calculator") {
     MESSAGE("no GPU recordings in tests/fixtures/occupancy yet: run tests/gpu/occupancy/run.sh on a GPU");
 }
 
-TEST_CASE("the measured-output reader") {
+TEST_CASE("the measured-output reader" * needs("occupancy-calculator")) {
   MeasuredRun run = parse_measured(
       "# warplens occupancy probe 1\n"
       "device 9 0 132 2048 32 65536 65536 233472 232448 1024 NVIDIA H200\n"
@@ -71,7 +73,6 @@ TEST_CASE("the measured-output reader") {
   REQUIRE(run.occupancy.size() == 2);
   CHECK(run.occupancy[1].blocks == -1);
   CHECK(compare_limits(*catalog_properties("sm_90"), run.device).empty());
-  if (!occupancy_calculator_available()) return;
   ToolOutput ptxas = parse_nvcc_output(read_fixture("ptxas/cuda13/kernels_sm_90.txt"));
   Comparison c = compare_occupancy(run, *catalog_properties("sm_90"), ptxas);
   CHECK(c.compared == 2);

@@ -19,15 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool have_nvcc() {
-  bool found = find_nvcc("").toolchain.has_value();
-#ifdef WARPLENS_HAVE_CUDA_HEADERS
-  REQUIRE_MESSAGE(found, "CUDA was found at build time but nvcc cannot be run");
-#endif
-  if (!found) MESSAGE("nvcc not available: real-nvcc cases skipped");
-  return found;
-}
-
 // A scratch project: <dir>/src/k.cu including "local.h" and <dir>/inc/common.h.
 struct Project {
   fs::path dir;
@@ -51,6 +42,9 @@ struct Project {
 
 const char* kSource = R"(#include "local.h"
 #include "common.h"
+#include "tests/support/analysis_requirements.h"
+
+using warplens::test::needs;
 __global__ void transpose(const float* in, float* out, int n) {
   __shared__ float tile[TILE][TILE + 1];
   int x = blockIdx.x * TILE + threadIdx.x, y = blockIdx.y * TILE + threadIdx.y;
@@ -117,8 +111,7 @@ TEST_CASE("compile-command flags: keep what changes device code") {
   CHECK(shell_join({"nvcc", "-DX=\"a b\"", "it's"}) == "nvcc '-DX=\"a b\"' 'it'\\''s'");
 }
 
-TEST_CASE("nvcc: an unsaved buffer with relative and -I includes") {
-  if (!have_nvcc()) return;
+TEST_CASE("nvcc: an unsaved buffer with relative and -I includes" * needs("nvcc")) {
   Project p;
   ResourceCache cache("");  // memory only
   auto r = compute_resource_usage(request(p), {}, &cache);
@@ -140,8 +133,7 @@ TEST_CASE("nvcc: an unsaved buffer with relative and -I includes") {
   MESSAGE("nvcc wall time for the test kernels: " << r.wall_ms << " ms");
 }
 
-TEST_CASE("nvcc: -maxrregcount from the compile command makes it spill") {
-  if (!have_nvcc()) return;
+TEST_CASE("nvcc: -maxrregcount from the compile command makes it spill" * needs("nvcc")) {
   Project p;
   ResourceCache cache("");
   auto req = request(p);
@@ -156,8 +148,7 @@ TEST_CASE("nvcc: -maxrregcount from the compile command makes it spill") {
   CHECK(a->spill_load_bytes > 0);
 }
 
-TEST_CASE("nvcc: relocatable device code uses nvlink's numbers") {
-  if (!have_nvcc()) return;
+TEST_CASE("nvcc: relocatable device code uses nvlink's numbers" * needs("nvcc")) {
   Project p;
   ResourceCache cache("");
   auto req = request(p);
@@ -173,8 +164,7 @@ TEST_CASE("nvcc: relocatable device code uses nvlink's numbers") {
   CHECK(r.raw_output.find("nvlink info") != std::string::npos);
 }
 
-TEST_CASE("nvcc: -rdc with an external device function keeps ptxas' numbers and warns") {
-  if (!have_nvcc()) return;
+TEST_CASE("nvcc: -rdc with an external device function keeps ptxas' numbers and warns" * needs("nvcc")) {
   Project p;
   ResourceCache cache("");
   auto req = request(p, "__device__ float ext(float);\n"
@@ -190,8 +180,7 @@ TEST_CASE("nvcc: -rdc with an external device function keeps ptxas' numbers and 
   CHECK(warned);
 }
 
-TEST_CASE("nvcc: a build error names the original file and line") {
-  if (!have_nvcc()) return;
+TEST_CASE("nvcc: a build error names the original file and line" * needs("nvcc")) {
   Project p;
   ResourceCache cache("");
   auto r = compute_resource_usage(request(p, "#include \"local.h\"\n\n__global__ void k(int* p) { p[0] = nope; }\n"),
@@ -204,8 +193,7 @@ TEST_CASE("nvcc: a build error names the original file and line") {
   CHECK(r.raw_output.find("warplens-nvcc-") == std::string::npos);  // no temporary paths leak
 }
 
-TEST_CASE("nvcc: cache hits, and a changed header invalidates") {
-  if (!have_nvcc()) return;
+TEST_CASE("nvcc: cache hits, and a changed header invalidates" * needs("nvcc")) {
   Project p;
   fs::path cache_dir = p.dir / "cache";
   ResourceCache cache(cache_dir.string());
@@ -241,8 +229,7 @@ TEST_CASE("nvcc: cache hits, and a changed header invalidates") {
   CHECK(t->shared_static_bytes == 16 * 17 * 4);
 }
 
-TEST_CASE("nvcc: cancelling kills the compile promptly") {
-  if (!have_nvcc()) return;
+TEST_CASE("nvcc: cancelling kills the compile promptly" * needs("nvcc")) {
   Project p;
   ResourceCache cache("");
   // cub makes nvcc take a few seconds.
@@ -261,8 +248,7 @@ TEST_CASE("nvcc: cancelling kills the compile promptly") {
   CHECK_FALSE(cache.lookup("anything", req.text).has_value());
 }
 
-TEST_CASE("nvcc: architectures the toolkit dropped are substituted, with a note") {
-  if (!have_nvcc()) return;
+TEST_CASE("nvcc: architectures the toolkit dropped are substituted, with a note" * needs("nvcc")) {
   auto tc = *find_nvcc("").toolchain;
   std::string note;
   CHECK(choose_compile_arch(tc, "sm_90", &note) == "sm_90");
@@ -296,8 +282,7 @@ TEST_CASE("nvcc: a wrong cudaPath setting is reported, not replaced") {
   CHECK(r.message.find("/nonexistent/cuda") != std::string::npos);
 }
 
-TEST_CASE("run_occupancy_analysis end to end: nvcc, matching, occupancy, findings") {
-  if (!have_nvcc() || !occupancy_calculator_available()) return;
+TEST_CASE("run_occupancy_analysis end to end: nvcc, matching, occupancy, findings" * needs("nvcc", "occupancy-calculator")) {
   Project p;
   // accumulate under -maxrregcount=32 spills; a launch gives its block size.
   KernelModel model;

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/unit/analysis/frontend_snippets.h"
+#include "tests/support/analysis_requirements.h"
 
 using namespace warplens;
 using namespace warplens::testing;
@@ -243,9 +244,11 @@ __global__ void k(float* a, const int* flags, int n, int mode) {
   CHECK(case_cond("dflt") == "mode != 0 && mode != 1 && mode != 2");
 }
 
-TEST_CASE("barriers: __syncthreads family, __syncwarp, cooperative groups, asm") {
+TEST_CASE("barriers: __syncthreads family, __syncwarp, cooperative groups, asm" * needs("cuda-toolkit")) {
   auto s = parse_snippet(R"cu(
 #include <cooperative_groups.h>
+
+using warplens::test::needs;
 namespace cg = cooperative_groups;
 __global__ void k(int* a) {
   cg::thread_block block = cg::this_thread_block();
@@ -261,7 +264,6 @@ __global__ void k(int* a) {
   a[0] = c;
 }
 )cu");
-  if (!cuda_toolkit_available()) return;
   REQUIRE_MESSAGE(s.clang_errors().empty(), s.clang_errors());
   const Function& f = s.function("k");
   auto barrier_at = [&](const char* name) -> const Barrier& {

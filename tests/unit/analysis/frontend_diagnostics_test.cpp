@@ -187,7 +187,7 @@ __global__ void k(float* a) { a[threadIdx.x] = 1; }
   CHECK(s.function("k").accesses.size() == 1);
 }
 
-TEST_CASE("the model is the same with and without the toolkit") {
+TEST_CASE("the model is the same with and without the toolkit" * needs("cuda-toolkit")) {
   const char* code = R"cu(
 #define TILE 32
 __global__ void t(const float* in, float* out, int n) {
@@ -202,7 +202,6 @@ __global__ void t(const float* in, float* out, int n) {
 }
 int main() { t<<<dim3(4, 4), dim3(TILE, 8)>>>(nullptr, nullptr, 128); }
 )cu";
-  if (!cuda_toolkit_available()) return;
   auto a = parse_snippet(code, Toolchain::Cuda);
   auto b = parse_snippet(code, Toolchain::Prelude);
   CHECK(a.clang_errors().empty());
@@ -222,6 +221,9 @@ TEST_CASE("compile_commands.json flags reach the parse; its arch is used") {
       << R"(", "file": "k.cu", "command": "/usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler -Iinclude -DSCALE=3 --expt-relaxed-constexpr -gencode arch=compute_80,code=sm_80 -Xcompiler=-fPIC -x cu -c k.cu -o k.o"}])";
   Annotations src(R"cu(
 #include "config.h"
+#include "tests/support/analysis_requirements.h"
+
+using warplens::test::needs;
 #ifndef __CUDACC_RELAXED_CONSTEXPR__
 #error relaxed constexpr macro missing
 #endif

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/unit/analysis/frontend_snippets.h"
+#include "tests/support/analysis_requirements.h"
 
 using namespace warplens;
 using namespace warplens::testing;
@@ -121,9 +122,11 @@ __global__ void k(float* a, const int* idx, int n, bool flip) {
   CHECK_FALSE(is_lane_varying(index("float_cast")));  // f = a[0]: one address for the warp
 }
 
-TEST_CASE("cooperative groups and helper functions") {
+TEST_CASE("cooperative groups and helper functions" * needs("cuda-toolkit")) {
   auto s = parse_snippet(R"cu(
 #include <cooperative_groups.h>
+
+using warplens::test::needs;
 namespace cg = cooperative_groups;
 __device__ int flat(int r, int c, int ld) { return r * ld + c; }
 __device__ int lane_id() { int l; asm("mov.u32 %0, %%laneid;" : "=r"(l)); return l; }
@@ -137,7 +140,6 @@ __global__ void k(float* a, int ld) {
   $asm[[a[lane_id()]]] = 0;
 }
 )cu");
-  if (!cuda_toolkit_available()) return;  // cooperative_groups.h needs the toolkit
   REQUIRE_MESSAGE(s.clang_errors().empty(), s.clang_errors());
   check_indices(s, "k", {{"rank", "threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y"},
                          {"index", "threadIdx.y * ld + blockIdx.x"},

@@ -8,6 +8,9 @@
 #include <sstream>
 
 #include "tests/unit/analysis/frontend_snippets.h"
+#include "tests/support/analysis_requirements.h"
+
+using warplens::test::needs;
 
 using namespace warplens;
 using namespace warplens::testing;
@@ -43,8 +46,7 @@ const fs::path kExamples = fs::path(WARPLENS_SOURCE_DIR) / "examples";
 
 }  // namespace
 
-TEST_CASE("every real-world fixture and example parses cleanly with the toolkit") {
-  if (!cuda_toolkit_available()) return;
+TEST_CASE("every real-world fixture and example parses cleanly with the toolkit" * needs("cuda-toolkit")) {
   std::vector<fs::path> files;
   for (const auto& dir : {kFixtures, kExamples})
     for (const auto& e : fs::directory_iterator(dir))
@@ -63,8 +65,7 @@ TEST_CASE("every real-world fixture and example parses cleanly with the toolkit"
   }
 }
 
-TEST_CASE("cub: library internals stay out of the model") {
-  if (!cuda_toolkit_available()) return;
+TEST_CASE("cub: library internals stay out of the model" * needs("cuda-toolkit")) {
   auto r = analyze_file(kFixtures / "cub_block_reduce.cu");
   REQUIRE(errors_of(r).empty());
   CHECK(r.model.functions.size() == 2);  // the two kernels, no cub device functions
@@ -80,8 +81,7 @@ TEST_CASE("cub: library internals stay out of the model") {
   CHECK(r.model.launches[0].grid.value == std::array<std::int64_t, 3>{2048, 1, 1});
 }
 
-TEST_CASE("cooperative groups: ranks become index expressions, group syncs are barriers") {
-  if (!cuda_toolkit_available()) return;
+TEST_CASE("cooperative groups: ranks become index expressions, group syncs are barriers" * needs("cuda-toolkit")) {
   auto r = analyze_file(kFixtures / "cooperative_groups_reduce.cu");
   REQUIRE(errors_of(r).empty());
   const auto& k = function(r, "reduce_multi_block");
@@ -100,8 +100,7 @@ TEST_CASE("cooperative groups: ranks become index expressions, group syncs are b
   CHECK(k.calls[0].pointer_args[1]->shared_array == "scratch");
 }
 
-TEST_CASE("fp16: half2 views keep their real width") {
-  if (!cuda_toolkit_available()) return;
+TEST_CASE("fp16: half2 views keep their real width" * needs("cuda-toolkit")) {
   auto r = analyze_file(kFixtures / "fp16_gemv.cu");
   REQUIRE(errors_of(r).empty());
   const auto& k = function(r, "gemv_half2");
@@ -118,8 +117,7 @@ TEST_CASE("fp16: half2 views keep their real width") {
   for (const auto& a : k.accesses) CHECK(a.base != "kWarp");
 }
 
-TEST_CASE("histogram: bins indexed by loaded data are indirect") {
-  if (!cuda_toolkit_available()) return;
+TEST_CASE("histogram: bins indexed by loaded data are indirect" * needs("cuda-toolkit")) {
   auto r = analyze_file(kFixtures / "stencil_histogram.cu");
   REQUIRE(errors_of(r).empty());
   const auto& h = function(r, "histogram256");

@@ -1,4 +1,4 @@
-// A test double for the resource-usage pipeline (server/occupancy_engine.h):
+// A test double for the resource-usage pipeline (workflows/resources.h):
 // instead of running nvcc it takes ptxas' recorded CUDA 13 sm_90 output
 // for tests/fixtures/ptxas/kernels.cu and runs the real occupancy analysis
 // on it (analyze_occupancy), so lenses, hovers, findings and fixes are the

@@ -137,12 +137,12 @@ const std::vector<Scripted> kMixed = {
 
 server::ServerOptions options_with(std::vector<Scripted> scripted, std::shared_ptr<std::atomic<bool>> gate = nullptr) {
   server::ServerOptions o = fast_options();
-  o.optimize = [scripted, gate](const agent::OptimizeRequest& req, const server::OptimizeContext&,
+  o.optimize = [scripted, gate](const agent::OptimizeRequest& req, const workflows::OptimizeContext&,
                                 const agent::ProgressCallback& progress,
                                 std::stop_token stop) {
     ScriptedPolicy policy(scripted);
     ScriptedVerifier verifier(scripted, gate);
-    server::OptimizeOutcome out;
+    workflows::OptimizeOutcome out;
     out.gpu_name = "Test GPU";
     out.result = agent::run_optimize_job(req, policy, verifier, nullptr, progress, stop);
     return out;

@@ -170,12 +170,12 @@ TEST_CASE("every setting is documented") {
 
 TEST_CASE("the API key comes from the environment only and is never shown") {
   setenv("WARPLENS_LLM_API_KEY", "sk-env-secret", 1);
-  CHECK(llm_api_key() == "sk-env-secret");
+  CHECK(workflows::llm_api_key() == "sk-env-secret");
   json shown = settings_to_json(Settings{});
   CHECK(shown["llm"]["apiKeySet"] == true);
   CHECK(shown.dump().find("sk-env-secret") == std::string::npos);
   unsetenv("WARPLENS_LLM_API_KEY");
-  CHECK(llm_api_key().empty());
+  CHECK(workflows::llm_api_key().empty());
 }
 
 #include "server/listen_address.h"

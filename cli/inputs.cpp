@@ -1,0 +1,92 @@
+#include "cli/inputs.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "common/file_read.h"
+
+namespace warplens::cli {
+
+bool read_inputs(const std::vector<std::string>& given, std::vector<InputFile>& out) {
+  bool ok = true;
+  for (const auto& name : given) {
+    // Regular files only, bounded, and text: `check /dev/stdin`, a FIFO or
+    // an ELF binary gets one line, not a hang or megabytes of diagnostics.
+    common::FileReadResult read = common::read_text_file(name);
+    if (!read) {
+      std::fprintf(stderr, "warplens: error: cannot read %s\n", read.error.c_str());
+      ok = false;
+      continue;
+    }
+    std::error_code ec;
+    auto absolute = std::filesystem::absolute(name, ec);
+    out.push_back({name, (ec ? std::filesystem::path(name) : absolute.lexically_normal()).string(),
+                   std::move(*read.content)});
+  }
+  return ok;
+}
+
+FileCommandArgs read_file_command_args(const std::string& command, const std::vector<std::string>& args,
+                                       const std::vector<std::string>& formats) {
+  FileCommandArgs out;
+  out.format = formats.front();
+  ArgReader r(args);
+  while (!r.done()) {
+    if (auto v = r.option("--format")) {
+      if (std::find(formats.begin(), formats.end(), *v) == formats.end()) {
+        std::string expected;
+        for (const auto& f : formats) expected += (expected.empty() ? "" : " or ") + f;
+        throw UsageError(command + ": --format expects " + expected + ", got `" + *v + "`");
+      }
+      out.format = *v;
+    } else if (auto v = r.option("--arch")) {
+      if (v->rfind("sm_", 0) != 0) throw UsageError("--arch expects an architecture such as sm_90, got `" + *v + "`");
+      out.options.arch = *v;
+    } else if (auto v = r.option("--compile-commands-dir", "-p")) {
+      out.options.compile_commands_dir = *v;
+    } else if (r.flag("--no-resource-usage")) {
+      out.resource_usage = false;
+    } else if (auto v = r.option("--allow-driver")) {
+      if (v->empty() || (*v)[0] != '/')
+        throw UsageError("--allow-driver expects an absolute path glob such as /opt/cuda-*/bin/nvcc, got `" + *v + "`");
+      out.options.allowed_drivers.push_back(*v);
+    } else if (r.flag("--help", "-h")) {
+      out.help = true;
+      return out;
+    } else if (r.at_unknown_option()) {
+      throw UsageError(command + ": unknown option `" + r.next() + "`");
+    } else if (auto f = r.next(); !f.empty()) {
+      out.files.push_back(f);
+    }
+  }
+  if (out.files.empty()) throw UsageError(command + ": no input files");
+  return out;
+}
+
+workflows::FileAnalysis analyze_input(const InputFile& input, const FileCommandArgs& args) {
+  workflows::FileAnalysis a = workflows::analyze_file(SourceFile{input.path, input.text}, args.options, args.resource_usage);
+  if (!args.resource_usage) a.resources_skipped = "--no-resource-usage";
+  return a;
+}
+
+InputConversion::InputConversion(const InputFile& input)
+    : convert(server::ConvertOptions{server::PositionEncoding::Utf16, ""}, texts, input.path) {
+  auto doc = std::make_shared<server::Document>();
+  doc->path = input.path;
+  doc->text = server::SourceText(input.text);
+  texts.pin(doc);
+}
+
+void report_frontend_failure(const InputFile& input, const AnalysisResult& result) {
+  if (result.findings.empty())
+    std::fprintf(stderr, "warplens: error: the front end did not analyse '%s' and gave no reason\n",
+                 input.given.c_str());
+  else
+    std::fprintf(stderr, "warplens: error: the front end could not analyse '%s': %s\n", input.given.c_str(),
+                 result.findings.front().message.c_str());
+}
+
+}  // namespace warplens::cli

@@ -1,0 +1,588 @@
+#include "cli/optimize.h"
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <thread>
+#include <tuple>
+
+#include "agent/candidate_store.h"
+#include "agent/capture_verifier.h"
+#include "agent/job.h"
+#include "agent/llm/llm_config.h"
+#include "agent/program_verifier.h"
+#include "agent/report.h"
+#include "agent/search.h"
+#include "analysis/analyzer.h"
+#include "workflows/analyze_file.h"
+#include "workflows/optimize.h"
+
+namespace warplens::cli {
+
+namespace fs = std::filesystem;
+using namespace warplens::agent;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kUsage = R"(usage:
+  warplens optimize FILE --kernel NAME [options]                      search and verify on this GPU
+  warplens optimize FILE --kernel NAME --candidates-only --out DIR    write candidates (no GPU)
+  warplens optimize --verify-dir DIR [--verify-dir DIR ...] [options] verify candidate directories
+  warplens optimize --verify-dir DIR --capture CAPTURE [...]          ... against captured launches
+
+options:
+  --kernel NAME           the kernel to optimise
+  --budget SECONDS        wall-time budget of the search (default 600)
+  --gpu-budget SECONDS    GPU-time budget (default 300)
+  --max-candidates N      candidates to verify (--verify-dir: the first N of each directory),
+                          or to write with --candidates-only (default 24)
+  --policy builtin|llm    who proposes candidates (default builtin)
+  --llm-endpoint URL      (--policy llm) OpenAI-compatible API root, e.g. http://localhost:8000/v1
+                          (default: $WARPLENS_LLM_BASE_URL); the API key is read from
+                          $WARPLENS_LLM_API_KEY only, never from the command line
+  --llm-model NAME        (--policy llm) the model as the endpoint names it (default: $WARPLENS_LLM_MODEL)
+  --llm-max-turns N       (--policy llm) chat requests in the whole job (default 30)
+  --capture DIR           verify against launches captured with `warplens capture` instead of
+                          running FILE's own self-checking main; with --verify-dir, one per
+                          directory, in the same order (no Clang needed: the split-machine path)
+  --pytorch-ref FILE.py   KernelBench-style reference for reward level 3 (default: FILE with .py, if any)
+  --name NAME             name of the candidate directory's program (default: FILE's stem)
+  --pytorch-times FILE    (--verify-dir) JSON {"name": {"eager_ms": x, "compiled_ms": y}}
+  --bandwidth-gbs X       (--verify-dir) measured device bandwidth, for the roofline column
+  --report PATH           write the markdown report (--verify-dir: a directory of reports)
+  --json                  print the JSON report on stdout instead of markdown
+  --sets N                correctness input sets (default 5)
+  --runs N                timed runs (default 30)
+  --max-timing-s S        stop timing a program after S seconds once 10 runs are done (default 3)
+  --timeout S             kill a build or program run after S seconds (default 300)
+  --jobs N                parallel builds (default: all cores)
+  --gpu-jobs N            correctness runs sharing the GPU at once (default 4)
+  --arch ARCH             nvcc -arch (default native) and parse architecture
+  --nvcc PATH             nvcc to use
+  -I DIR, -D NAME[=V]     extra include directories / macros (parse and build)
+)";
+
+std::stop_source g_stop;
+// Its own name: extern "C" ignores the anonymous namespace, and cli_verify.cpp has an on_sigint too.
+extern "C" void on_optimize_sigint(int) { g_stop.request_stop(); }
+
+struct Options {
+  std::string file, kernel, out, pytorch_ref, name, pytorch_times, report, arch, nvcc;
+  std::vector<std::string> verify_dirs, captures, includes, defines;
+  double budget = 600, gpu_budget = 300, bandwidth_gbs = 0, max_timing_s = 3, timeout_s = 300;
+  int max_candidates = 24, sets = 5, runs = 30, jobs = 0, gpu_jobs = 4;
+  bool candidates_only = false, json = false;
+  std::string policy = "builtin";
+  std::string llm_endpoint, llm_model;
+  int llm_max_turns = 0;  // 0: the LLM policy's default
+};
+
+bool parse(int argc, char** argv, Options& o, std::string& error) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::optional<std::string> {
+      if (i + 1 >= argc) {
+        error = a + " needs a value";
+        return std::nullopt;
+      }
+      return std::string(argv[++i]);
+    };
+    auto number = [&](double& out) {
+      auto v = value();
+      if (!v) return false;
+      char* end = nullptr;
+      out = std::strtod(v->c_str(), &end);
+      if (!end || *end) {
+        error = a + ": not a number: " + *v;
+        return false;
+      }
+      return true;
+    };
+    auto integer = [&](int& out) {
+      double d = 0;
+      if (!number(d)) return false;
+      out = static_cast<int>(d);
+      return true;
+    };
+    std::optional<std::string> v;
+    if (a == "--kernel") { if (!(v = value())) return false; o.kernel = *v; }
+    else if (a == "--out") { if (!(v = value())) return false; o.out = *v; }
+    else if (a == "--capture") { if (!(v = value())) return false; o.captures.push_back(*v); }
+    else if (a == "--pytorch-ref") { if (!(v = value())) return false; o.pytorch_ref = *v; }
+    else if (a == "--name") { if (!(v = value())) return false; o.name = *v; }
+    else if (a == "--pytorch-times") { if (!(v = value())) return false; o.pytorch_times = *v; }
+    else if (a == "--report") { if (!(v = value())) return false; o.report = *v; }
+    else if (a == "--arch") { if (!(v = value())) return false; o.arch = *v; }
+    else if (a == "--nvcc") { if (!(v = value())) return false; o.nvcc = *v; }
+    else if (a == "--policy") { if (!(v = value())) return false; o.policy = *v; }
+    else if (a == "--llm-endpoint") { if (!(v = value())) return false; o.llm_endpoint = *v; }
+    else if (a == "--llm-model") { if (!(v = value())) return false; o.llm_model = *v; }
+    else if (a == "--llm-max-turns") { if (!integer(o.llm_max_turns)) return false; }
+    else if (a.rfind("--llm-api-key", 0) == 0 || a.rfind("--api-key", 0) == 0) {
+      // Refused rather than accepted: argv is visible to other users (ps) and
+      // ends up in shell histories and logs.
+      error = std::string(a.substr(0, a.find('='))) + " is not accepted: put the key in the environment variable " +
+              llm::kApiKeyVariable;
+      return false;
+    }
+    else if (a == "--verify-dir") { if (!(v = value())) return false; o.verify_dirs.push_back(*v); }
+    else if (a == "-I") { if (!(v = value())) return false; o.includes.push_back(*v); }
+    else if (a.rfind("-I", 0) == 0) o.includes.push_back(a.substr(2));
+    else if (a == "-D") { if (!(v = value())) return false; o.defines.push_back(*v); }
+    else if (a.rfind("-D", 0) == 0) o.defines.push_back(a.substr(2));
+    else if (a == "--budget") { if (!number(o.budget)) return false; }
+    else if (a == "--gpu-budget") { if (!number(o.gpu_budget)) return false; }
+    else if (a == "--bandwidth-gbs") { if (!number(o.bandwidth_gbs)) return false; }
+    else if (a == "--max-timing-s") { if (!number(o.max_timing_s)) return false; }
+    else if (a == "--timeout") { if (!number(o.timeout_s)) return false; }
+    else if (a == "--max-candidates") { if (!integer(o.max_candidates)) return false; }
+    else if (a == "--sets") { if (!integer(o.sets)) return false; }
+    else if (a == "--runs") { if (!integer(o.runs)) return false; }
+    else if (a == "--jobs") { if (!integer(o.jobs)) return false; }
+    else if (a == "--gpu-jobs") { if (!integer(o.gpu_jobs)) return false; }
+    else if (a == "--candidates-only") o.candidates_only = true;
+    else if (a == "--json") o.json = true;
+    else if (a == "--help" || a == "-h") { error = "help"; return false; }
+    else if (!a.empty() && a[0] == '-') { error = "unknown option " + a; return false; }
+    else if (o.file.empty()) o.file = a;
+    else { error = "more than one FILE: " + a; return false; }
+  }
+  if (o.verify_dirs.empty() && o.file.empty()) error = "no FILE (or --verify-dir DIR)";
+  else if (!o.verify_dirs.empty() && !o.file.empty()) error = "give either FILE or --verify-dir, not both";
+  else if (o.verify_dirs.empty() && o.kernel.empty()) error = "--kernel NAME is required";
+  else if (o.verify_dirs.empty() && o.captures.size() > 1) error = "one --capture DIR for FILE";
+  else if (!o.captures.empty() && !o.verify_dirs.empty() && o.captures.size() != o.verify_dirs.size())
+    error = "--verify-dir and --capture pair up in order: give one --capture per --verify-dir (" +
+            std::to_string(o.verify_dirs.size()) + " and " + std::to_string(o.captures.size()) + " given)";
+  else if (o.candidates_only && !o.captures.empty()) error = "--candidates-only writes candidates; it takes no --capture";
+  else if (o.candidates_only && o.out.empty()) error = "--candidates-only needs --out DIR";
+  else if (o.policy != "builtin" && o.policy != "llm") error = "--policy must be builtin or llm";
+  else if (o.policy != "llm" && (!o.llm_endpoint.empty() || !o.llm_model.empty() || o.llm_max_turns != 0))
+    error = "--llm-endpoint, --llm-model and --llm-max-turns need --policy llm";
+  else if (o.policy == "llm" && (o.candidates_only || !o.verify_dirs.empty()))
+    error = "--policy llm proposes candidates while they are verified on this GPU; it cannot write them with "
+            "--candidates-only or verify directories with --verify-dir";
+  else if (o.policy == "llm" && o.llm_max_turns < 0) error = "--llm-max-turns must be >= 1";
+  else if (o.max_candidates < 1 || o.sets < 1 || o.runs < 1) error = "--max-candidates, --sets and --runs must be >= 1";
+  return error.empty();
+}
+
+std::optional<std::string> read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+EngineOptions engine_options(const Options& o) {
+  EngineOptions e;
+  if (!o.arch.empty() && o.arch != "native") e.arch = o.arch;
+  for (const auto& i : o.includes) e.extra_args.push_back("-I" + fs::absolute(i).string());
+  for (const auto& d : o.defines) e.extra_args.push_back("-D" + d);
+  return e;
+}
+
+// How candidates are verified (both verifying modes), from the options.
+workflows::VerifyChoice verify_choice(const Options& o) {
+  workflows::VerifyChoice v;
+  v.against = o.captures.empty() ? workflows::VerifyChoice::Against::OwnMain : workflows::VerifyChoice::Against::Capture;
+  if (!o.captures.empty()) v.capture_dir = o.captures.front();
+  v.nvcc = o.nvcc;
+  if (!o.arch.empty()) v.arch = o.arch;
+  v.defines = o.defines;
+  for (const auto& i : o.includes) v.include_dirs.push_back(fs::absolute(i).string());
+  v.input_sets = o.sets;
+  v.timed_runs = o.runs;
+  v.max_timing_seconds = o.max_timing_s;
+  v.timeout_s = o.timeout_s;
+  v.compile_jobs = o.jobs;
+  v.check_jobs = o.gpu_jobs;
+  if (!o.pytorch_ref.empty()) v.pytorch_reference = o.pytorch_ref;
+  v.tool_compile_timeout_s = o.timeout_s;
+  return v;
+}
+
+// Findings from the static analysis and resource usage, when this build
+// has a front end (what `warplens check` prints).
+std::vector<Finding> findings_for(const SourceFile& file, const Options& o) {
+  if (!frontend_available()) return {};
+  AnalysisOptions a;
+  for (const auto& i : o.includes) a.extra_args.push_back("-I" + fs::absolute(i).string());
+  return workflows::analyze_file(file, a, /*resource_usage=*/true, g_stop.get_token()).findings();
+}
+
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '|') c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+void write_or_warn(const fs::path& p, const std::string& text) {
+  std::ofstream out(p);
+  out << text;
+  if (!out) spdlog::warn("cannot write {}", p.string());
+}
+
+int candidates_only(const Options& o) {
+  auto text = read_text(o.file);
+  if (!text) {
+    std::fprintf(stderr, "warplens optimize: cannot read %s\n", o.file.c_str());
+    return 2;
+  }
+  const fs::path file = fs::absolute(o.file).lexically_normal();
+  SourceFile src{file.string(), *text};
+  SearchOptions so;
+  so.engine = engine_options(o);
+  so.max_candidates = o.max_candidates;
+  so.max_expansions = std::max(8, o.max_candidates);
+  so.max_seconds = o.budget;
+  const std::vector<Finding> findings = findings_for(src, o);
+  std::map<std::string, int> codes_seen;
+  for (const auto& f : findings)
+    if (f.source != "clang") ++codes_seen[f.code];
+  std::string guided;
+  for (const auto& [code, n] : codes_seen) guided += (guided.empty() ? "" : ", ") + code + " x" + std::to_string(n);
+  std::fprintf(stderr, "warplens optimize: static analysis: %s\n",
+               frontend_available() ? (guided.empty() ? "no findings" : guided.c_str()) : "not in this build");
+  OfflineSearch found = generate_candidates(src, o.kernel, findings, std::nullopt, so, g_stop.get_token());
+  if (!found.error.empty()) {
+    std::fprintf(stderr, "warplens optimize: %s\n", found.error.c_str());
+    return 2;
+  }
+  CandidateSet set;
+  set.dir = fs::absolute(o.out);
+  set.name = o.name.empty() ? file.stem().string() : o.name;
+  set.kernel = o.kernel;
+  set.source_path = o.file;
+  set.original_text = *text;
+  set.include_dirs.push_back(fs::relative(file.parent_path(), set.dir).string());
+  for (const auto& i : o.includes) set.include_dirs.push_back(fs::relative(fs::absolute(i), set.dir).string());
+  fs::path ref = o.pytorch_ref.empty() ? fs::path(file).replace_extension(".py") : fs::absolute(o.pytorch_ref);
+  if (fs::exists(ref)) set.pytorch_reference = fs::relative(ref, set.dir).string();
+  set.candidates = std::move(found.candidates);
+  set.refused = found.refused;
+  set.log = found.log.lines;
+  std::string error;
+  if (!write_candidate_set(set, error)) {
+    std::fprintf(stderr, "warplens optimize: %s\n", error.c_str());
+    return 2;
+  }
+  std::printf("%s: %zu candidate(s) for `%s` in %s\n", set.name.c_str(), set.candidates.size(), o.kernel.c_str(),
+              set.dir.string().c_str());
+  for (const auto& c : set.candidates)
+    std::printf("  %s  x%-6.2f %s\n", c.id.c_str(), c.predicted_gain, to_string(c.plan).c_str());
+  for (const auto& r : set.refused) std::printf("  (not applicable: %s: %s)\n", r.rewrite.c_str(), r.reason.c_str());
+  return set.candidates.empty() ? 1 : 0;
+}
+
+struct SetOutcome {
+  CandidateSet set;
+  OptimizeResult result;
+  std::optional<ProgramReport> original;
+  double bytes = 0;
+  double best_ms = 0;
+};
+
+int verify_dirs(const Options& o) {
+  std::map<std::string, std::pair<std::optional<double>, std::optional<double>>> torch_times;
+  if (!o.pytorch_times.empty()) {
+    auto t = read_text(o.pytorch_times);
+    try {
+      if (!t) throw std::runtime_error("cannot read");
+      // Keep the document alive: in C++20 a range-for over items() of a
+      // temporary dangles (the json dies before the loop body runs).
+      const json doc = json::parse(*t);
+      for (const auto& [name, v] : doc.items()) {
+        std::optional<double> e, c;
+        if (v.contains("eager_ms") && v["eager_ms"].is_number()) e = v["eager_ms"].get<double>();
+        if (v.contains("compiled_ms") && v["compiled_ms"].is_number()) c = v["compiled_ms"].get<double>();
+        torch_times[name] = {e, c};
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "warplens optimize: --pytorch-times %s: %s\n", o.pytorch_times.c_str(), e.what());
+      return 2;
+    }
+  }
+  std::vector<SetOutcome> outcomes;
+  for (const auto& d : o.verify_dirs) {
+    std::string error;
+    auto set = read_candidate_set(d, error);
+    if (!set) {
+      std::fprintf(stderr, "warplens optimize: %s\n", error.c_str());
+      return 2;
+    }
+    if (static_cast<int>(set->candidates.size()) > o.max_candidates)
+      set->candidates.resize(static_cast<std::size_t>(o.max_candidates));  // best predicted first
+    outcomes.push_back({std::move(*set), {}, std::nullopt, 0, 0});
+  }
+  auto torch_for = [&](const SetOutcome& out, const std::string& dir) {
+    const std::string name = out.set.name.empty() ? fs::path(dir).filename().string() : out.set.name;
+    auto it = torch_times.find(name);
+    return it == torch_times.end() ? std::pair<std::optional<double>, std::optional<double>>{} : it->second;
+  };
+  auto log = [](const std::string& s) { std::fprintf(stderr, "warplens optimize: %s\n", s.c_str()); };
+  // Per directory, what the summary needs, whichever verifier judged it.
+  struct Judged {
+    std::string verifier;
+    std::vector<CandidateVerdict> verdicts;
+    double wall_seconds = 0, baseline_ms = 0;
+    std::string error;
+    std::optional<double> eager_ms, compiled_ms;
+  };
+  std::vector<Judged> judged(outcomes.size());
+  if (o.captures.empty()) {
+    std::vector<std::unique_ptr<ProgramVerifier>> verifiers;
+    std::vector<ProgramBatchItem> items;
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+      ProgramVerifierOptions po = workflows::program_verifier_options(verify_choice(o));
+      for (const auto& inc : absolute_include_dirs(outcomes[i].set)) po.include_dirs.push_back(inc);
+      std::tie(po.eager_ms, po.compiled_ms) = torch_for(outcomes[i], o.verify_dirs[i]);
+      verifiers.push_back(std::make_unique<ProgramVerifier>(original_of(outcomes[i].set), po));
+      ProgramBatchItem item;
+      item.verifier = verifiers.back().get();
+      item.candidates = outcomes[i].set.candidates;
+      items.push_back(std::move(item));
+    }
+    const int jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    verify_programs(items, jobs, o.gpu_jobs, g_stop.get_token(), log);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const ProgramVerifier& v = *items[i].verifier;
+      judged[i] = {v.name(), items[i].verdicts, items[i].wall_seconds, v.baseline_ms(), v.original_error(),
+                   v.options().eager_ms, v.options().compiled_ms};
+      outcomes[i].original = v.original_report();
+    }
+  } else {
+    // The split-machine path: candidates written with --candidates-only on a
+    // machine with Clang, replayed here on launches captured from the program.
+    std::vector<std::unique_ptr<CaptureVerifier>> verifiers;
+    std::vector<CaptureBatchItem> items;
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+      const CandidateSet& set = outcomes[i].set;
+      CaptureVerifierOptions co;
+      co.capture_dir = fs::absolute(o.captures[i]);
+      co.original_source = original_of(set).path;
+      co.include_dirs = absolute_include_dirs(set);
+      for (const auto& inc : o.includes) co.include_dirs.push_back(fs::absolute(inc).string());
+      std::tie(co.eager_ms, co.compiled_ms) = torch_for(outcomes[i], o.verify_dirs[i]);
+      co.input_sets = o.sets;
+      co.timed_runs = o.runs;
+      co.timeout_s = std::min(o.timeout_s, 120.0);
+      verifiers.push_back(std::make_unique<CaptureVerifier>(co));
+      items.push_back({verifiers.back().get(), set.candidates, {}, 0, ""});
+    }
+    verify_captured(items, g_stop.get_token(), log);
+    for (std::size_t i = 0; i < items.size(); ++i)
+      judged[i] = {items[i].verifier->name(), items[i].verdicts, items[i].wall_seconds, items[i].baseline_ms(),
+                   items[i].error, items[i].verifier->options().eager_ms, items[i].verifier->options().compiled_ms};
+  }
+  bool any_error = false, any_winner = false;
+  double log_sum = 0;
+  int counted = 0;
+  json summary = json::array();
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    SetOutcome& out = outcomes[i];
+    const Judged& j = judged[i];
+    OptimizeResult& r = out.result;
+    r.file = out.set.source_path;
+    r.kernel = out.set.kernel;
+    r.policy = "builtin (pre-generated)";
+    r.verifier = j.verifier;
+    r.wall_seconds = j.wall_seconds;
+    std::vector<double> verify_seconds;
+    for (std::size_t k = 0; k < out.set.candidates.size() && k < j.verdicts.size(); ++k) {
+      r.gpu_seconds += j.verdicts[k].gpu_seconds;
+      r.tried.push_back({out.set.candidates[k], j.verdicts[k]});
+      if (j.verdicts[k].verify_seconds > 0) verify_seconds.push_back(j.verdicts[k].verify_seconds);
+    }
+    r.stop_reason = g_stop.stop_requested() ? StopReason::Cancelled : StopReason::PolicyExhausted;
+    if (!j.error.empty()) {
+      r.stop_reason = StopReason::Error;
+      r.error = j.error;
+      any_error = true;
+    }
+    finalize_result(r, out.set.original_text);
+    out.bytes = out.original ? out.original->bytes : 0;
+    const double base = j.baseline_ms;
+    double best_speedup = 1.0;
+    int best_level = -1;
+    for (const auto& t : r.tried) best_level = std::max(best_level, to_int(t.verdict.level));
+    if (!r.offers.empty()) {
+      any_winner = true;
+      best_speedup = r.offers.front().speedup;
+    }
+    out.best_ms = base > 0 ? base / best_speedup : 0;
+    if (base > 0) {
+      log_sum += std::log(best_speedup);
+      ++counted;
+    }
+    std::sort(verify_seconds.begin(), verify_seconds.end());
+    const double median_verify = verify_seconds.empty() ? 0 : verify_seconds[verify_seconds.size() / 2];
+    json row = {{"name", out.set.name},
+                {"kernel", out.set.kernel},
+                {"original_ms", base},
+                {"best_ms", out.best_ms},
+                {"best_speedup", best_speedup},
+                {"best_plan", r.offers.empty() ? "(original)" : r.offers.front().plan},
+                {"best_level", best_level},
+                {"candidates", r.tried.size()},
+                {"verified_faster", r.offers.size()},
+                {"wall_seconds", r.wall_seconds},
+                {"gpu_seconds", r.gpu_seconds},
+                {"bytes", out.bytes},
+                {"verifier", j.verifier},
+                {"median_verify_seconds", median_verify},
+                {"error", r.error}};
+    if (j.eager_ms) row["eager_ms"] = *j.eager_ms, row["speedup_vs_eager"] = out.best_ms > 0 ? *j.eager_ms / out.best_ms : 0;
+    if (j.compiled_ms)
+      row["compiled_ms"] = *j.compiled_ms, row["speedup_vs_compile"] = out.best_ms > 0 ? *j.compiled_ms / out.best_ms : 0;
+    if (o.bandwidth_gbs > 0 && out.best_ms > 0 && out.bytes > 0)
+      row["roofline_pct"] = 100.0 * (out.bytes / (out.best_ms * 1e-3)) / (o.bandwidth_gbs * 1e9);
+    summary.push_back(row);
+    if (!o.report.empty()) {
+      fs::create_directories(o.report);
+      write_or_warn(fs::path(o.report) / (out.set.name + ".md"), render_markdown(r, out.set.original_text));
+      write_or_warn(fs::path(o.report) / (out.set.name + ".json"), render_json(r));
+    }
+  }
+  const double geomean = counted ? std::exp(log_sum / counted) : 0;
+  json all = {{"format", "warplens-optimize-summary/1"}, {"geomean_speedup", geomean}, {"bandwidth_gbs", o.bandwidth_gbs},
+              {"programs", summary}};
+  std::ostringstream md;
+  md << "| program | original ms | best ms | speedup | level | vs eager | vs compile | roofline | candidates | "
+        "faster | wall s | best plan |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& row : summary) {
+    auto num = [&](const char* k, const char* f) {
+      if (!row.contains(k)) return std::string("-");
+      char b[64];
+      std::snprintf(b, sizeof b, f, row[k].get<double>());
+      return std::string(b);
+    };
+    md << "| " << row["name"].get<std::string>() << " | " << num("original_ms", "%.4f") << " | "
+       << num("best_ms", "%.4f") << " | " << num("best_speedup", "%.2fx") << " | " << row["best_level"].get<int>()
+       << " | " << num("speedup_vs_eager", "%.2fx") << " | " << num("speedup_vs_compile", "%.2fx") << " | "
+       << num("roofline_pct", "%.0f%%") << " | " << row["candidates"].get<std::size_t>() << " | "
+       << row["verified_faster"].get<std::size_t>() << " | " << num("wall_seconds", "%.1f") << " | "
+       << row["best_plan"].get<std::string>() << (row["error"].get<std::string>().empty() ? "" : " ERROR: " + one_line(row["error"].get<std::string>()))
+       << " |\n";
+  }
+  md << "\ngeomean speedup over the originals: " << geomean << "x (" << counted << " program(s))\n";
+  if (!o.report.empty()) {
+    write_or_warn(fs::path(o.report) / "summary.md", md.str());
+    write_or_warn(fs::path(o.report) / "summary.json", all.dump(2));
+  }
+  if (o.json) std::printf("%s\n", all.dump(2).c_str());
+  else std::printf("%s", md.str().c_str());
+  if (g_stop.stop_requested()) return 130;
+  if (any_error) return 2;
+  return any_winner ? 0 : 1;
+}
+
+// The LLM policy's settings: the --llm-* options, else the WARPLENS_LLM_*
+// environment. The key only ever comes from the environment.
+workflows::LlmSettings llm_settings(const Options& o) {
+  auto env = [](const char* name) -> std::string {
+    const char* v = std::getenv(name);
+    return v ? v : "";
+  };
+  workflows::LlmSettings s;
+  s.endpoint = !o.llm_endpoint.empty() ? o.llm_endpoint : env(llm::kBaseUrlVariable);
+  s.model = !o.llm_model.empty() ? o.llm_model : env(llm::kModelVariable);
+  s.max_turns = o.llm_max_turns;
+  return s;
+}
+
+// The editor's optimize job, from the command line: the same workflow
+// (workflows/optimize.h) with the options' policy and verifier.
+int optimize_file(const Options& o) {
+  auto text = read_text(o.file);
+  if (!text) {
+    std::fprintf(stderr, "warplens optimize: cannot read %s\n", o.file.c_str());
+    return 2;
+  }
+  const fs::path file = fs::absolute(o.file).lexically_normal();
+  OptimizeRequest req;
+  req.file = {file.string(), *text};
+  req.kernel = o.kernel;
+  req.budget = {o.budget, o.max_candidates, o.gpu_budget};
+  workflows::OptimizeContext context;
+  context.names = workflows::SettingNames::command_line();
+  context.policy.llm = o.policy == "llm";
+  if (context.policy.llm) context.policy.llm_settings = llm_settings(o);
+  context.policy.engine = engine_options(o);
+  context.verify = verify_choice(o);
+  // Guided by the static analysis and resource usage (when this build has a
+  // front end), as the editor's job is by the document's diagnostics.
+  context.analyze_when_no_findings = true;
+  // Without a GPU the verifier says so; the LLM policy may still talk to its
+  // endpoint first (exit 2 then, as for any verifier error).
+  context.require_gpu = false;
+  auto progress = [](const JobProgress& p) {
+    std::fprintf(stderr, "warplens optimize: [%.0f s] %d verified, %d faster, best %.2fx: %s\n", p.elapsed_seconds,
+                 p.verified, p.faster, p.best_speedup, p.message.c_str());
+  };
+  std::unique_ptr<workflows::PreparedOptimize> prepared;
+  try {
+    prepared = workflows::prepare_optimize(req, context, {}, progress, g_stop.get_token());
+  } catch (const workflows::OptimizeUnavailable& e) {
+    std::fprintf(stderr, "warplens optimize: %s\n", e.what());
+    return 2;
+  }
+  if (!prepared) return 130;
+  std::fprintf(stderr, "warplens optimize: %s, verified by the %s verifier\n", prepared->policy().c_str(),
+               prepared->verifier().c_str());
+  const OptimizeResult r = prepared->run(progress, g_stop.get_token()).result;
+  if (!o.report.empty()) write_or_warn(o.report, render_markdown(r, *text));
+  if (o.json) std::printf("%s\n", render_json(r).c_str());
+  else std::printf("%s", render_markdown(r, *text).c_str());
+  if (r.stop_reason == StopReason::Cancelled) return 130;
+  if (r.stop_reason == StopReason::Error) {
+    std::fprintf(stderr, "warplens optimize: %s\n", r.error.c_str());
+    return 2;
+  }
+  return r.offers.empty() ? 1 : 0;
+}
+
+}  // namespace
+
+int run_optimize_command(int argc, char** argv) {
+  Options o;
+  std::string error;
+  if (!parse(argc, argv, o, error)) {
+    if (error == "help") {
+      std::printf("%s", kUsage);
+      return 0;
+    }
+    std::fprintf(stderr, "warplens optimize: %s\n%s", error.c_str(), kUsage);
+    return 2;
+  }
+  g_stop = std::stop_source();
+  auto previous = std::signal(SIGINT, on_optimize_sigint);
+  int rc = 2;
+  try {
+    if (!o.verify_dirs.empty()) rc = verify_dirs(o);
+    else if (o.candidates_only) rc = candidates_only(o);
+    else rc = optimize_file(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "warplens optimize: %s\n", e.what());
+    rc = 2;
+  }
+  std::signal(SIGINT, previous);
+  return rc;
+}
+
+}  // namespace warplens::cli
