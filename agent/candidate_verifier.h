@@ -13,6 +13,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <vector>
 
 #include "agent/candidate.h"
 
@@ -55,6 +56,9 @@ struct CandidateVerdict {
   double verify_seconds = 0;     // wall time spent verifying
   double gpu_seconds = 0;        // time the GPU was busy for this candidate (approx.)
   std::string evidence;          // free text / JSON the verifier wants kept (command lines, logs)
+  // Per input set, the launches that ran (replaying verifiers): "set 0
+  // (captured launch 0): grid (8,1,1) block (128,1,1) -> grid (256,1,1) block (128,1,1)".
+  std::vector<std::string> replayed;
 };
 
 class CandidateVerifier {

@@ -126,4 +126,71 @@ const RewriteInfo* find_rewrite(const std::string& name) {
   return nullptr;
 }
 
+namespace {
+
+std::int64_t step_param(const RewriteStep& step, const std::string& name) {
+  if (auto it = step.params.find(name); it != step.params.end()) return it->second;
+  if (const RewriteInfo* info = find_rewrite(step.rewrite))
+    for (const auto& p : info->params)
+      if (p.name == name && !p.values.empty()) return p.values.front();
+  return 0;
+}
+
+}  // namespace
+
+// Mirrors what each rewrite in agent/rewrites/ puts in ApplyResult (the
+// recorded candidates are checked against it, see
+// tests/unit/agent/candidate_launch_catalogue_test.cpp).
+std::optional<DeclaredLaunch> declared_launch(const RewriteStep& step) {
+  const std::string& r = step.rewrite;
+  DeclaredLaunch d;
+  LaunchChange c;
+  if (r == "pad-shared" || r == "restrict-const" || r == "vectorize-struct" || r == "vectorize-loop" ||
+      r == "launch-bounds" || r == "unroll" || r == "warp-shuffle-reduction" || r == "interleave-chunks")
+    return d;
+  if (r == "stage-shared-tile") {
+    const std::int64_t rows = step_param(step, "rows");
+    c.block = Dim3{32, rows, 1};
+    c.thread_scale[1] = {1, rows > 0 ? 32 / rows : 0};
+  } else if (r == "vectorize") {
+    if (step_param(step, "shrink-grid") == 0) return d;
+    c.thread_scale[0] = {1, step_param(step, "width")};
+  } else if (r == "block-size") {
+    c.block = Dim3{step_param(step, "x"), step_param(step, "y"), 1};
+  } else if (r == "grid-stride" || r == "reduction-grid-stride") {
+    const std::int64_t k = step_param(step, "blocks-per-sm");
+    if (k <= 0 && r == "grid-stride") return d;  // a grid-stride loop over the original grid
+    c.persistent_blocks_per_sm = static_cast<int>(k);
+  } else if (r == "swap-thread-mapping") {
+    c.swap_xy = true;
+  } else if (r == "tile-k-loop") {
+    const std::int64_t tile = step_param(step, "tile");
+    c.block = Dim3{tile, tile, 1};
+  } else if (r == "warp-per-row") {
+    c.thread_scale[0] = {32, 1};
+  } else if (r == "fuse-elementwise") {
+    d.fuses = true;
+    return d;
+  } else {
+    return std::nullopt;
+  }
+  d.changes.push_back(c);
+  return d;
+}
+
+std::vector<RewriteStep> catalogue_variants(const RewriteInfo& info) {
+  std::vector<RewriteStep> out{RewriteStep{info.name, {}}};
+  for (const auto& p : info.params) {
+    std::vector<RewriteStep> next;
+    for (const auto& step : out)
+      for (std::int64_t v : p.values) {
+        RewriteStep s = step;
+        s.params[p.name] = v;
+        next.push_back(std::move(s));
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
 }  // namespace warplens::agent

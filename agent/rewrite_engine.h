@@ -77,6 +77,22 @@ struct KernelSurvey {
   double parse_seconds = 0;
 };
 
+// What applying a step declares about launches (agent/candidate.h): its
+// launch changes, in order (LaunchChange::kernel left empty: the rewritten
+// kernel's), and whether it fuses two launches into one (a
+// FusionDeclaration). Kept beside the catalogue, without Clang, so a
+// replaying verifier can be checked against every change a rewrite can make;
+// nullopt for a rewrite this list does not know (a test fails for any
+// catalogue entry without one). Missing parameters take the catalogue's
+// first value, as the engine does.
+struct DeclaredLaunch {
+  std::vector<LaunchChange> changes;
+  bool fuses = false;
+};
+std::optional<DeclaredLaunch> declared_launch(const RewriteStep& step);
+// Every parameter combination of a rewrite's catalogue values.
+std::vector<RewriteStep> catalogue_variants(const RewriteInfo& info);
+
 // True when this build has the Clang-based engine.
 bool rewrite_engine_available();
 

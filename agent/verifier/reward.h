@@ -5,7 +5,13 @@
 //    2  correct and more than 5% faster than the original
 //    3  also more than 5% faster than eager PyTorch and torch.compile, when a
 //       PyTorch reference of the same computation was supplied
-// "Faster by more than 5%" means (t_base - t_new) / t_base > 0.05.
+// "Faster by more than 5%" means (t_base - t_new) / t_base > 0.05, on
+// medians, and (when the spreads are known) by more than the timing noise:
+// the difference of the medians must exceed three standard errors of it,
+// each median's estimated from its runs' interquartile range
+// (se = 1.2533 * (IQR / 1.349) / sqrt(runs)). Without that, two runs of the
+// same kernel of a few microseconds came out "faster" by chance often
+// enough to matter (the original verified as its own candidate must be 1).
 #pragma once
 
 #include <optional>
@@ -16,6 +22,11 @@ namespace warplens::verifier {
 
 inline constexpr double kFasterMargin = 0.05;
 inline constexpr double kImplausibleSpeedup = 10.0;
+inline constexpr double kNoiseStandardErrors = 3.0;
+
+// The standard error of a median of `runs` samples with interquartile range
+// `iqr_us` (normal approximation); 0 without runs.
+double median_standard_error(double iqr_us, int runs);
 
 bool faster_by_margin(double baseline_us, double candidate_us, double margin = kFasterMargin);
 
@@ -23,6 +34,9 @@ struct RewardInput {
   bool correct = false;
   double original_us = 0;
   double candidate_us = 0;
+  // Noise of the two medians (standard errors); 0: unknown, not used.
+  double original_se_us = 0;
+  double candidate_se_us = 0;
   std::optional<double> eager_us;     // PyTorch eager, when a reference was timed
   std::optional<double> compiled_us;  // torch.compile, when it worked
   std::string pytorch_problem;        // why eager/compile times are missing, if asked for

@@ -27,4 +27,12 @@ void add_pytorch_timing(TimingEvidence& t, const PytorchTiming& p);
 // source comparison (v.correct, v.timing and v.source_findings set).
 void decide_level(Verdict& v);
 
+// A winner's compute-sanitizer memcheck run: an error or a fault demotes it
+// to -1 with the sanitizer's message; one that did not run leaves it
+// needing review (never offered automatically).
+void apply_sanitizer(Verdict& v, const SanitizerEvidence& s);
+// Whether a verdict decided so far is a winner that must go under the
+// sanitizer before it is offered (level >= 2, not already held for review).
+bool wants_sanitizer(const Verdict& v);
+
 }  // namespace warplens::verifier

@@ -29,12 +29,15 @@ void put(std::vector<std::uint8_t>& buf, std::size_t offset, T v) {
   std::memcpy(buf.data() + offset, &v, sizeof v);
 }
 
-// One launch whose first `buffers.size()` parameters are pointers (8 bytes
-// each, at 0, 8, ...), followed by scalars already placed in `param_buffer`.
+// One launch whose pointer parameters are `pointer_params` (8 bytes each;
+// default: the first `buffers.size()` parameters, at 0, 8, ...), the other
+// parameters' bytes already placed in `param_buffer`.
 void write_launch(const fs::path& dir, capture::CaptureManifest& m, const std::string& symbol,
                   std::array<std::uint32_t, 3> grid, std::array<std::uint32_t, 3> block,
                   std::vector<capture::ParamSlot> params, std::vector<std::uint8_t> param_buffer,
-                  const std::vector<Buffer>& buffers) {
+                  const std::vector<Buffer>& buffers, std::vector<int> pointer_params = {}) {
+  if (pointer_params.empty())
+    for (std::size_t a = 0; a < buffers.size(); ++a) pointer_params.push_back(static_cast<int>(a));
   capture::LaunchRecord l;
   l.index = static_cast<int>(m.launches.size());
   l.sequence = static_cast<std::uint64_t>(l.index);
@@ -46,7 +49,9 @@ void write_launch(const fs::path& dir, capture::CaptureManifest& m, const std::s
   l.param_buffer = std::move(param_buffer);
   for (std::size_t a = 0; a < buffers.size(); ++a) {
     const std::uint64_t address = 0x7f0000000000ULL + (static_cast<std::uint64_t>(l.index) << 32) + (a << 28);
-    put<std::uint64_t>(l.param_buffer, 8 * a, address);
+    const int param = pointer_params[a];
+    const std::uint64_t offset = l.params[static_cast<std::size_t>(param)].offset;
+    put<std::uint64_t>(l.param_buffer, offset, address);
     capture::AllocationRecord rec;
     rec.address = address;
     rec.bytes = buffers[a].before.size();
@@ -59,9 +64,23 @@ void write_launch(const fs::path& dir, capture::CaptureManifest& m, const std::s
     rec.modified = buffers[a].before != buffers[a].after;
     m.total_bytes += 2 * rec.bytes;
     l.allocations.push_back(rec);
-    l.pointers.push_back({static_cast<int>(a), 8 * a, static_cast<int>(a), 0});
+    l.pointers.push_back({param, offset, static_cast<int>(a), 0});
   }
   m.launches.push_back(std::move(l));
+}
+
+// The fp64 row sum in the kernel's order: strided partials, then the tree.
+template <class T>
+T tree_row_sum(const T* r, int cols) {
+  T partial[256];
+  for (int t = 0; t < 256; ++t) {
+    T acc = 0;
+    for (int c = t; c < cols; c += 256) acc += r[c];
+    partial[t] = acc;
+  }
+  for (int s = 128; s > 0; s >>= 1)
+    for (int t = 0; t < s; ++t) partial[t] += partial[t + s];
+  return partial[0];
 }
 
 void scale_add_launch(const fs::path& dir, capture::CaptureManifest& m, int n, float alpha,
@@ -179,6 +198,71 @@ bool write_synthetic_capture(const std::string& key, const fs::path& dir, const 
     l.allocations.push_back(rec);
     l.pointers.push_back({0, 8, 0, 0});
     m.launches.push_back(std::move(l));
+  } else if (key == "gemm_beta") {
+    const int n = sizes.gemm_n;
+    std::vector<float> a(static_cast<std::size_t>(n) * n), b(a.size()), c(a.size()), after(a.size());
+    for (int i = 0; i < n * n; ++i) {
+      a[i] = 0.01f * static_cast<float>(i % 97) - 0.4f;
+      b[i] = 0.02f * static_cast<float>(i % 89) - 0.8f;
+      c[i] = 1.0f + 0.001f * static_cast<float>(i % 1013);
+    }
+    const float alpha = 1.5f, beta = 0.5f;
+    for (int r = 0; r < n; ++r)
+      for (int col = 0; col < n; ++col) {
+        float v = c[r * n + col] * beta;  // the kernel's order (nvcc contracts to FFMA)
+        for (int k = 0; k < n; ++k) v = std::fma(alpha * a[r * n + k], b[k * n + col], v);
+        after[r * n + col] = v;
+      }
+    std::vector<std::uint8_t> params(36, 0);
+    put<float>(params, 24, alpha);
+    put<float>(params, 28, beta);
+    put<int>(params, 32, n);
+    const auto tiles = static_cast<std::uint32_t>(n / 16);
+    write_launch(dir, m, "_Z9gemm_betaPKfS0_Pfffi", {tiles, tiles, 1}, {16, 16, 1},
+                 {{0, 0, 8}, {1, 8, 8}, {2, 16, 8}, {3, 24, 4}, {4, 28, 4}, {5, 32, 4}}, params,
+                 {{bytes_of(a), bytes_of(a)}, {bytes_of(b), bytes_of(b)}, {bytes_of(c), bytes_of(after)}});
+  } else if (key == "axpy_inplace" || key == "axpy_small") {
+    const int n = key == "axpy_small" ? 1 << 20 : sizes.axpy_n;
+    std::vector<float> x(static_cast<std::size_t>(n)), y(x.size()), after(x.size());
+    for (int i = 0; i < n; ++i) {
+      x[i] = 0.001f * static_cast<float>(i % 1000) - 0.5f;
+      y[i] = 0.25f * static_cast<float>(i % 7);
+      after[i] = std::fma(1.25f, x[i], y[i]);
+    }
+    std::vector<std::uint8_t> params(28, 0);
+    put<float>(params, 0, 1.25f);
+    put<int>(params, 24, n);
+    write_launch(dir, m, "_Z4axpyfPKfPfi", {static_cast<std::uint32_t>((n + 255) / 256), 1, 1}, {256, 1, 1},
+                 {{0, 0, 4}, {1, 8, 8}, {2, 16, 8}, {3, 24, 4}}, params,
+                 {{bytes_of(x), bytes_of(x)}, {bytes_of(y), bytes_of(after)}}, {1, 2});
+  } else if (key == "fp64") {
+    const int n = sizes.fp64_n, rows = sizes.fp64_rows, cols = 1024;
+    std::vector<double> x(static_cast<std::size_t>(n)), y(x.size()), out(x.size(), 0.0), out_after(x.size());
+    const double alpha = 1.0 / 3.0;
+    for (int i = 0; i < n; ++i) {
+      x[i] = 0.001 * (i % 1000) - 0.5;
+      y[i] = 0.25 * (i % 7) + 1e-3;
+      out_after[i] = std::fma(alpha, x[i], y[i]);
+    }
+    std::vector<std::uint8_t> params(36, 0);
+    put<double>(params, 24, alpha);
+    put<int>(params, 32, n);
+    write_launch(dir, m, "_Z10dscale_addPKdS0_Pddi", {static_cast<std::uint32_t>((n + 255) / 256), 1, 1},
+                 {256, 1, 1}, {{0, 0, 8}, {1, 8, 8}, {2, 16, 8}, {3, 24, 8}, {4, 32, 4}}, params,
+                 {{bytes_of(x), bytes_of(x)}, {bytes_of(y), bytes_of(y)}, {bytes_of(out), bytes_of(out_after)}});
+    std::vector<double> in(static_cast<std::size_t>(rows) * cols), sums(static_cast<std::size_t>(rows), 0.0),
+        sums_after(sums.size());
+    unsigned state = 12345;
+    for (auto& v : in) {
+      state = state * 1664525u + 1013904223u;
+      v = static_cast<double>(state >> 8) / static_cast<double>(1u << 24) * 2.0 - 1.0;
+    }
+    for (int r = 0; r < rows; ++r) sums_after[r] = tree_row_sum(in.data() + static_cast<std::size_t>(r) * cols, cols);
+    std::vector<std::uint8_t> rparams(20, 0);
+    put<int>(rparams, 16, cols);
+    write_launch(dir, m, "_Z8drow_sumPKdPdi", {static_cast<std::uint32_t>(rows), 1, 1}, {256, 1, 1},
+                 {{0, 0, 8}, {1, 8, 8}, {2, 16, 4}}, rparams,
+                 {{bytes_of(in), bytes_of(in)}, {bytes_of(sums), bytes_of(sums_after)}});
   } else {
     return false;
   }

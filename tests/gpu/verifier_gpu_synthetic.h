@@ -14,10 +14,15 @@ struct SyntheticSizes {
   int scale_n = 1 << 20;       // scale_add elements (the programs' size)
   int transpose_dim = 2048;    // multiple of 32
   int row_sum_rows = 4096;
+  int gemm_n = 512;            // multiple of 16
+  int axpy_n = 1 << 25;        // 128 MB per buffer
+  int fp64_n = 1 << 20;
+  int fp64_rows = 2048;
 };
 
-// Keys: scale_add, scale_add_x2, transpose, row_sum, memory_kinds. False
-// for any other key.
+// Keys: scale_add, scale_add_x2, transpose, row_sum, memory_kinds,
+// gemm_beta, axpy_inplace (axpy_small: 1M elements), fp64 (dscale_add, then
+// drow_sum). False for any other key.
 bool write_synthetic_capture(const std::string& key, const std::filesystem::path& dir,
                              const SyntheticSizes& sizes = {});
 

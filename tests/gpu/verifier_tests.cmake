@@ -8,7 +8,8 @@ add_executable(verifier_gpu_tests
   ${CMAKE_CURRENT_SOURCE_DIR}/verifier_gpu_synthetic.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/verifier_gpu_capture_test.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/verifier_gpu_adversarial_test.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/verifier_gpu_honest_test.cpp)
+  ${CMAKE_CURRENT_SOURCE_DIR}/verifier_gpu_honest_test.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/verifier_gpu_issue14_test.cpp)
 target_link_libraries(verifier_gpu_tests PRIVATE warplens_verifier doctest::doctest)
 target_include_directories(verifier_gpu_tests PRIVATE ${PROJECT_SOURCE_DIR})
 target_compile_definitions(verifier_gpu_tests PRIVATE WARPLENS_SOURCE_DIR="${PROJECT_SOURCE_DIR}")

@@ -57,3 +57,24 @@ TEST_CASE("timing summary: median, quartiles, spread") {
   CHECK(summarize_samples({}).runs == 0);
   CHECK(summarize_samples({1, 2}).median_us == 1.5);
 }
+
+TEST_CASE("reward: a speedup within the timing noise is not level 2") {
+  RewardInput in;
+  in.correct = true;
+  in.original_us = 7.2;
+  in.candidate_us = 6.8;  // 5.9% faster on medians
+  CHECK(decide_reward(in).level == 2);  // noise unknown: the medians decide
+  // IQR 17% of the median over 30 runs each (a 7 us kernel on the H200).
+  in.original_se_us = median_standard_error(0.17 * 7.2, 30);
+  in.candidate_se_us = median_standard_error(0.17 * 6.8, 30);
+  RewardDecision d = decide_reward(in);
+  CHECK(d.level == 1);
+  REQUIRE(d.reasons.size() == 1);
+  CHECK(d.reasons[0].find("within the timing noise") != std::string::npos);
+  // The same medians measured tightly (IQR 2%): faster beyond the noise.
+  in.original_se_us = median_standard_error(0.02 * 7.2, 30);
+  in.candidate_se_us = median_standard_error(0.02 * 6.8, 30);
+  CHECK(decide_reward(in).level == 2);
+  CHECK(median_standard_error(1.349, 1) == doctest::Approx(1.2533));
+  CHECK(median_standard_error(0, 30) == 0);
+}
