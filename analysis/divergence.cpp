@@ -171,7 +171,7 @@ std::vector<Finding> find_divergent_barriers(const KernelView& view, const Kerne
       bool dependent = warp_level ? splits_warp_lanes(g.condition, contexts) : thread_dependent(g.condition, contexts);
       if (!dependent) continue;
       BarrierProblem p;
-      p.related = {file, c.statement_range.empty() ? c.range : c.statement_range};
+      p.related = {file_of(*g.owner, file), c.statement_range.empty() ? c.range : c.statement_range};
       const std::string cond = "`" + c.spelling + "`";
       const char* who = warp_level ? "lanes of a warp" : "threads of a block";
       if (c.kind == ConditionKind::EarlyExit && !inside_loop_with(b, g)) {
@@ -214,11 +214,12 @@ std::vector<Finding> find_divergent_barriers(const KernelView& view, const Kerne
     Finding f;
     f.code = codes::kDivergentBarrier;
     f.severity = problem->severity;
-    f.location = {file, bar.range};
+    f.location = {file_of(*b.owner, file), bar.range};
     f.kernel = view.kernel->key;
     f.message = problem->message;
     if (!b.via.empty()) f.message += " (in kernel `" + view.kernel->name + "`, " + describe_chain(b.via) + ")";
     f.related.push_back({problem->related, problem->related_message});
+    for (auto& r : call_chain_related(b.via, b.via_in, file)) f.related.push_back(std::move(r));
     f.explanation_markdown = "**Divergent barrier**: " + problem->message + "\n\n" + problem->why;
     f.data.set("barrier", std::string(barrier_name(bar)));
     out.push_back(std::move(f));
@@ -300,7 +301,8 @@ std::vector<Finding> find_warp_divergence(const KernelView& view, const KernelCo
     Finding f;
     f.code = codes::kWarpDivergence;
     f.severity = Severity::Hint;
-    f.location = {file, c.range};
+    f.location = {file_of(*bc.owner, file), c.range};
+    f.related = call_chain_related(bc.via, bc.via_in, file);
     f.kernel = view.kernel->key;
     std::ostringstream msg, md;
     if (c.kind == ConditionKind::Switch) {
