@@ -23,12 +23,30 @@ bool is_ordering(ExprOp op) {
 
 // An ordering whose two sides differ by a polynomial: monotone along the
 // lanes of a warp, so it splits at most the warp where the threshold lies.
+// A warp-uniform loop value walking by factors (`d >>= 1`: a Recur) is, for
+// the ordering test, one more uniform unknown.
+ExprRef uniform_recurs_as_symbols(const ExprRef& e) {
+  if (!e) return e;
+  if (e->op == ExprOp::Recur && !is_lane_varying(e)) return Expr::sym({SymbolKind::Local, 0, e->text, true});
+  if (e->operands.empty()) return e;
+  bool changed = false;
+  Expr copy = *e;
+  for (auto& o : copy.operands) {
+    ExprRef n = uniform_recurs_as_symbols(o);
+    changed = changed || n != o;
+    o = n;
+  }
+  return changed ? std::make_shared<const Expr>(std::move(copy)) : e;
+}
+
 bool boundary_only(const ExprRef& cond) {
   if (!cond) return false;
   if (cond->op == ExprOp::LogicalAnd || cond->op == ExprOp::LogicalOr)
     return boundary_only(cond->operands[0]) && boundary_only(cond->operands[1]);
   if (!is_ordering(cond->op)) return false;
-  return to_polynomial(Expr::binary(ExprOp::Sub, cond->operands[0], cond->operands[1])).has_value();
+  return to_polynomial(Expr::binary(ExprOp::Sub, uniform_recurs_as_symbols(cond->operands[0]),
+                                    uniform_recurs_as_symbols(cond->operands[1])))
+      .has_value();
 }
 
 // `__syncwarp(mask)` with a mask other than all lanes synchronises only the
@@ -66,7 +84,8 @@ bool thread_dependent(const ExprRef& cond, const KernelContexts& contexts) {
     default: break;
   }
   if (is_comparison(cond->op)) {
-    auto diff = to_polynomial(Expr::binary(ExprOp::Sub, cond->operands[0], cond->operands[1]));
+    auto diff = to_polynomial(Expr::binary(ExprOp::Sub, uniform_recurs_as_symbols(cond->operands[0]),
+                                           uniform_recurs_as_symbols(cond->operands[1])));
     if (diff) {
       for (const auto& [monomial, coeff] : diff->terms)
         for (const auto& s : monomial)

@@ -67,9 +67,17 @@ std::set<const BoundAccess*> reused_loads(const KernelView& view) {
               [](const BoundAccess* x, const BoundAccess* y) { return x->access->range.start < y->access->range.start; });
     const auto& st = stores[{path, std::get<1>(key)}];
     const auto& bars = barriers[path];
-    auto between = [](const std::vector<Position>& ps, Position from, Position to, int skip_line) {
+    // A store runs after the loads of its own statement (the right-hand side
+    // first): one on the earlier load's line comes after that load, one on
+    // the later load's line after this one. Lines stand for statements.
+    auto stored_between = [](const std::vector<Position>& ps, Position from, Position to) {
       for (const Position& p : ps)
-        if (from < p && p < to && p.line != skip_line) return true;
+        if (from.line <= p.line && p.line < to.line) return true;
+      return false;
+    };
+    auto barrier_between = [](const std::vector<Position>& ps, Position from, Position to) {
+      for (const Position& p : ps)
+        if (from < p && p < to) return true;
       return false;
     };
     for (std::size_t i = 1; i < list.size(); ++i) {
@@ -82,8 +90,7 @@ std::set<const BoundAccess*> reused_loads(const KernelView& view) {
             e.element_bytes != l.element_bytes || !same_loops(earlier.loops, later.loops) ||
             !same_guards_prefix(earlier.guards, later.guards))
           continue;
-        if (between(st, e.range.start, l.range.start, l.range.start.line) ||
-            between(bars, e.range.start, l.range.start, -1))
+        if (stored_between(st, e.range.start, l.range.start) || barrier_between(bars, e.range.start, l.range.start))
           continue;
         out.insert(&later);
         break;

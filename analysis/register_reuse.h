@@ -9,10 +9,12 @@
 // A load repeats an earlier one when both are in the same function reached
 // through the same calls, in the same loops, address the same memory with
 // the same byte offset, the earlier one runs whenever the later one does
-// (its guards are a prefix of the later one's), and between them (in source
-// order; a store on the later load's own line is the assignment it feeds,
-// evaluated after it) there is no store or atomic to that array or pointer
-// and no barrier. Volatile memory is always reloaded.
+// (its guards are a prefix of the later one's), and between them there is no
+// store or atomic to that array or pointer (by statement: a store on the
+// earlier load's line runs after it, one on the later load's line after
+// that one: `temp[ai] = temp[bi]; temp[bi] += t;` reloads temp[bi], since
+// temp[ai] may be the same word) and no barrier. Volatile memory is always
+// reloaded.
 #pragma once
 
 #include <set>

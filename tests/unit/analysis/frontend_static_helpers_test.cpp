@@ -5,6 +5,7 @@
 // loads the compiler serves from a register.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -182,4 +183,37 @@ int main() { hist64<<<240, 64>>>(nullptr, nullptr, 1 << 20); }
     CHECK(f->severity == Severity::Information);
     CHECK(f->message.find("modelled as uniformly random values") != std::string::npos);
   }
+}
+
+TEST_CASE("a load after a statement that stores to the same array is a new shared request") {
+  Project p("reload");
+  Annotations src(R"cu(
+__global__ void k(float* out) {
+  __shared__ float s[2048];
+  unsigned t = threadIdx.x;
+  s[t] = out[t];
+  s[t + 1024] = out[t + 1024];
+  __syncthreads();
+  s[t] = $first[[s[2 * t]]];
+  $again[[s[2 * t]]] += 1.0f;
+  __syncthreads();
+  out[t] = s[t];
+}
+int main() { k<<<1, 256>>>(nullptr); }
+)cu");
+  std::string path = p.write("reload.cu", src.code());
+  AnalysisResult r = analyze({path, src.code()}, AnalysisOptions{});
+  // `s[t]` (stored after the first load of its statement) may be `s[2 * t]`
+  // (t = 0): the second statement reloads it, a 2-way request of its own,
+  // as the scan down-sweep's `temp[ai] = temp[bi]; temp[bi] += t;` does.
+  std::vector<std::string> loads;
+  for (const Finding* f : with_code(r, codes::kSharedBankConflict)) {
+    const EvidenceValue* access = f->data.get("access");
+    if (!access || std::get<std::string>(*access) != "load") continue;
+    CHECK(f->message.find("2-way bank conflict") == 0);
+    if (f->location.range == src.range("first")) loads.push_back("first");
+    if (f->location.range == src.range("again")) loads.push_back("again");
+  }
+  std::sort(loads.begin(), loads.end());
+  CHECK(loads == std::vector<std::string>{"again", "first"});
 }
