@@ -55,7 +55,8 @@ def explain_findings(text):
     for line in text.splitlines():
         cells = line.split("\t")
         if len(cells) < 7:
-            continue
+            # Not a row: a tool without --tsv, or broken output; never read as "no findings".
+            raise ValueError(f"not a corpus_explain --tsv row: {line[:120]!r}")
         file, line_no, code, severity, source, access, message = cells[:7]
         out.append({"file": file, "range": {"start": {"line": int(line_no) - 1}}, "code": code,
                     "severity": SEVERITY_NUMBER.get(severity, 0), "source": source,
