@@ -138,6 +138,28 @@ int Lowering::param_index(const ParmVarDecl* p) const {
   return -1;
 }
 
+bool Lowering::is_value_like(QualType t) const {
+  t = t.getNonReferenceType();
+  if (t->isDependentType() || t->isIncompleteType()) return false;
+  if (t->isScalarType()) return true;
+  auto* rd = t->getAsCXXRecordDecl();
+  if (!rd || !rd->hasDefinition() || !rd->isTriviallyCopyable() || !rd->bases().empty()) return false;
+  int fields = 0;
+  for (const FieldDecl* f : rd->fields()) {
+    ++fields;
+    if (!f->getType()->isScalarType() && !f->getType()->isRecordType()) return false;
+  }
+  std::int64_t size = size_of(t);
+  return fields >= 1 && fields <= 4 && size > 0 && size <= 16;
+}
+
+bool Lowering::is_value_reference_param(const ParmVarDecl* p) const {
+  if (!p || !p->getType()->isLValueReferenceType() || param_index(p) < 0) return false;
+  if (fn_->hasAttr<CUDAGlobalAttr>()) return false;
+  QualType t = p->getType().getNonReferenceType();
+  return !t->isPointerType() && is_value_like(t);
+}
+
 std::optional<Symbol> Lowering::builtin_index(const clang::Expr* e) {
   e = e->IgnoreParenImpCasts();
   auto* pseudo = dyn_cast<PseudoObjectExpr>(e);

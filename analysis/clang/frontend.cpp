@@ -8,6 +8,7 @@
 #include <clang/Basic/Version.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
@@ -100,9 +101,18 @@ bool is_known_cuda_false_positive(const std::string& name) {
 // the target file that leads to them.
 class DiagnosticCollector : public clang::DiagnosticConsumer {
  public:
-  DiagnosticCollector(std::string target, bool degraded) : target_(std::move(target)), degraded_(degraded) {}
+  DiagnosticCollector(std::string target, bool degraded, bool relocatable)
+      : target_(std::move(target)), degraded_(degraded), relocatable_(relocatable) {}
 
-  void BeginSourceFile(const clang::LangOptions& lo, const clang::Preprocessor*) override { lo_ = &lo; }
+  void BeginSourceFile(const clang::LangOptions& lo, const clang::Preprocessor* pp) override {
+    lo_ = &lo;
+    // A missing header stops Clang (a fatal error) and hides the rest of the
+    // file from the model. As an error it lets the parse go on; the errors
+    // that follow it are counted, not reported (see HandleDiagnostic).
+    if (pp)
+      pp->getDiagnostics().setSeverity(clang::diag::err_pp_file_not_found, clang::diag::Severity::Error,
+                                       clang::SourceLocation());
+  }
   void EndSourceFile() override { lo_ = nullptr; }
 
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
@@ -134,6 +144,18 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
     last_ = -1;
     std::string name = strip_diagnostic_prefix(diagnostic_name(info.getID()) ? diagnostic_name(info.getID()) : "");
     if (is_known_cuda_false_positive(name)) return;
+    if (name == "ref_bad_target" && is_device_side_launch(message)) {
+      // Dynamic parallelism: nvcc accepts a kernel launched from device code
+      // with relocatable device code, Clang never does.
+      if (relocatable_) return;
+      message += " (a kernel launched from device code needs relocatable device code: nvcc requires -rdc=true "
+                 "for dynamic parallelism too)";
+    }
+    if (level >= clang::DiagnosticsEngine::Error && name != "pp_file_not_found" && missing_header_ >= 0) {
+      // After a header that was not found: most likely a consequence.
+      ++hidden_after_missing_;
+      return;
+    }
     std::string flag = clang::DiagnosticIDs::getWarningOptionForDiag(info.getID()).str();
 
     Finding f;
@@ -147,7 +169,11 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
     if (degraded_ && name == "pp_file_not_found") {
       f.severity = Severity::Warning;
       f.message += " (no CUDA toolkit: parsed with warplens's bundled prelude, which has no CUDA library headers)";
+    } else if (name == "pp_file_not_found") {
+      f.message += ": it is on none of the compile command's include paths (-I, -isystem) nor the CUDA "
+                   "toolkit's; nvcc with the same flags stops here too";
     }
+    const bool is_missing_header = name == "pp_file_not_found";
     if (!info.hasSourceManager() || info.getLocation().isInvalid()) {
       // Driver-level (e.g. an unsupported argument): no position.
       findings_.push_back(std::move(f));
@@ -161,6 +187,7 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
       f.location.range = diagnostic_range(sm, loc, info);
       findings_.push_back(std::move(f));
       last_ = static_cast<int>(findings_.size()) - 1;
+      if (is_missing_header && missing_header_ < 0) missing_header_ = last_;
       return;
     }
     if (f.severity != Severity::Error) return;
@@ -192,6 +219,7 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
     f.location.range = token_range(sm, include);
     f.related.push_back(std::move(rel));
     header_errors_[key] = {findings_.size(), 1, file_name(sm, loc), message};
+    if (is_missing_header && missing_header_ < 0) missing_header_ = static_cast<int>(findings_.size());
     findings_.push_back(std::move(f));
   }
 
@@ -212,6 +240,11 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
       findings_[h.index].message = std::to_string(h.count) + (h.count == 1 ? " error" : " errors") +
                                    " in included file '" + header + "': " + h.first;
     }
+    if (missing_header_ >= 0 && hidden_after_missing_ > 0)
+      findings_[std::size_t(missing_header_)].message +=
+          "; " + std::to_string(hidden_after_missing_) +
+          (hidden_after_missing_ == 1 ? " later error not reported (it may follow from the missing header)"
+                                      : " later errors not reported (they may follow from the missing header)");
     last_ = -1;
     return std::move(findings_);
   }
@@ -275,10 +308,22 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
     return token_range(sm, loc);
   }
 
+  // "reference to __global__ function 'child' in __global__ function": a launch
+  // (or a kernel's address taken) in device code.
+  static bool is_device_side_launch(const std::string& message) {
+    return message.find("reference to __global__ function") != std::string::npos &&
+           (message.find("in __global__ function") != std::string::npos ||
+            message.find("in __device__ function") != std::string::npos ||
+            message.find("in __host__ __device__ function") != std::string::npos);
+  }
+
   static constexpr std::size_t kMaxDiagnostics = 1000;
 
   std::string target_;
   bool degraded_;
+  bool relocatable_;
+  int missing_header_ = -1;       // the first "file not found" finding
+  int hidden_after_missing_ = 0;  // errors after it, not reported
   std::size_t dropped_ = 0;
   const clang::LangOptions* lo_ = nullptr;
   clang::FileID target_id_;
@@ -492,6 +537,10 @@ ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions
             "unavailable. Install the toolkit or set CUDA_PATH / the cudaPath setting."));
   }
   if (!data_dir.empty()) args.insert(args.end(), {"-include", nvcc_compat_header(data_dir)});
+  // The host compiler's <omp.h> (nvcc -Xcompiler -fopenmp): after every
+  // other directory, so a real one on the path wins.
+  if (!data_dir.empty() && command.command && command.command->host_openmp)
+    args.insert(args.end(), {"-idirafter", openmp_shim_dir(data_dir)});
   args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
   args.push_back(plan.main_file);
   r.toolchain.degraded = plan.degraded;
@@ -503,7 +552,8 @@ ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions
   }
 
   // 5. Parse.
-  auto diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded);
+  const bool relocatable = command.command && command.command->relocatable_device_code;
+  auto diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded, relocatable);
   RunOutcome outcome = run_clang(plan, file.text, options.limits, stop, r.model, *diags);
   if (outcome.ran && !outcome.target_seen && outcome.over_limit.empty() && plan.main_file != plan.target_file &&
       !stop.stop_requested()) {
@@ -513,7 +563,7 @@ ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions
     plan.args.back() = plan.target_file;
     r.toolchain.clang_args = plan.args;
     r.toolchain.compile_command_source += " (header not reached; parsed alone)";
-    diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded);
+    diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded, relocatable);
     r.model = KernelModel{};
     outcome = run_clang(plan, file.text, options.limits, stop, r.model, *diags);
   }

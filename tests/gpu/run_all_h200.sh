@@ -5,7 +5,9 @@
 #   OUT=/some/dir tests/gpu/run_all_h200.sh [AREA...]
 #
 # AREAS (default: profiler verifier optimize wiring capture; also verifier-bench,
-# the verification seconds per candidate against capture size) run one after another,
+# the verification seconds per candidate against capture size, and
+# public_corpus, the cuda-samples check, which needs build-public-corpus/
+# carried along: see tests/gpu/public_corpus_profile.sh) run one after another,
 # each with its own script and log, all sharing one build directory (the
 # scripts configure it identically: Ninja, Release, -DWARPLENS_WITH_CLANG=OFF),
 # so later areas build almost nothing. A time governor skips an area when the
@@ -41,14 +43,17 @@ areas=("$@")
 # area that is not the call's last gets at most its expected seconds (its
 # script's own budget, so it cuts itself short and still reports); the last
 # area gets all that is left.
-declare -A expect=([profiler]=240 [verifier]=400 [verifier-bench]=110 [optimize]=160 [wiring]=200 [capture]=290)
+# public_corpus measured 2026-12-02: 115 s with its build.
+declare -A expect=([profiler]=240 [verifier]=400 [verifier-bench]=110 [optimize]=160 [wiring]=200 [capture]=290
+                   [public_corpus]=240)
 for a in "${!expect[@]}"; do
   v="WARPLENS_EXPECT_${a//-/_}"
   [ -n "${!v:-}" ] && expect[$a]=${!v}
 done
 declare -A script=([profiler]=run_profiler_h200.sh [verifier]=run_verifier_h200.sh
                    [verifier-bench]=run_verifier_bench_h200.sh
-                   [optimize]=run_optimize_h200.sh [wiring]=run_wiring_h200.sh [capture]=run_capture_h200.sh)
+                   [optimize]=run_optimize_h200.sh [wiring]=run_wiring_h200.sh [capture]=run_capture_h200.sh
+                   [public_corpus]=public_corpus_profile.sh)
 
 {
   echo "date: $(date -u +%FT%TZ)  commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
@@ -72,7 +77,7 @@ for area in "${areas[@]}"; do
   # Each script governs itself within `mine` seconds (building included) and
   # writes its summary; the timeout only catches a script that does not.
   OUT="$work/$area" MAX_CANDIDATES=${MAX_CANDIDATES:-8} WARPLENS_CAPTURE_BUDGET_S=$(( mine - 15 )) \
-    WARPLENS_VERIFIER_BUDGET_S=$(( mine - 10 )) WARPLENS_VERIFY_BENCH_BUDGET_S=$(( mine - 5 )) \
+    WARPLENS_VERIFIER_BUDGET_S=$(( mine - 10 )) WARPLENS_VERIFY_BENCH_BUDGET_S=$(( mine - 5 )) WARPLENS_AREA_BUDGET_S=$mine \
     timeout --kill-after=5 "$mine" \
     bash "$root/tests/gpu/$s" >"$work/$area/stdout.txt" 2>&1
   rc=$?
