@@ -73,6 +73,10 @@ options:
   --arch ARCH             nvcc -arch (default native) and parse architecture
   --nvcc PATH             nvcc to use
   -I DIR, -D NAME[=V]     extra include directories / macros (parse and build)
+  -p, --compile-commands-dir DIR
+                          compile_commands.json (or its directory) the file is parsed with, as
+                          `warplens check` does (default: searched upward from FILE)
+  --cuda-path DIR         CUDA toolkit the file is parsed against (default: as the analysis finds it)
 )";
 
 std::stop_source g_stop;
@@ -81,6 +85,7 @@ extern "C" void on_optimize_sigint(int) { g_stop.request_stop(); }
 
 struct Options {
   std::string file, kernel, out, capture, pytorch_ref, name, pytorch_times, report, arch, nvcc;
+  std::string compile_commands_dir, cuda_path;
   std::vector<std::string> verify_dirs, includes, defines;
   double budget = 600, gpu_budget = 300, bandwidth_gbs = 0, max_timing_s = 3, timeout_s = 300;
   int max_candidates = 24, sets = 5, runs = 30, jobs = 0, gpu_jobs = 4;
@@ -127,6 +132,8 @@ bool parse(int argc, char** argv, Options& o, std::string& error) {
     else if (a == "--report") { if (!(v = value())) return false; o.report = *v; }
     else if (a == "--arch") { if (!(v = value())) return false; o.arch = *v; }
     else if (a == "--nvcc") { if (!(v = value())) return false; o.nvcc = *v; }
+    else if (a == "--compile-commands-dir" || a == "-p") { if (!(v = value())) return false; o.compile_commands_dir = *v; }
+    else if (a == "--cuda-path") { if (!(v = value())) return false; o.cuda_path = *v; }
     else if (a == "--policy") { if (!(v = value())) return false; o.policy = *v; }
     else if (a == "--llm-endpoint") { if (!(v = value())) return false; o.llm_endpoint = *v; }
     else if (a == "--llm-model") { if (!(v = value())) return false; o.llm_model = *v; }
@@ -183,11 +190,21 @@ std::optional<std::string> read_text(const fs::path& p) {
   return s.str();
 }
 
+// How FILE is parsed, by the static analysis and the rewrite engine alike
+// (one front end: the rewrites see the file as the diagnostics do).
+AnalysisOptions analysis_options(const Options& o) {
+  AnalysisOptions a;
+  if (!o.arch.empty() && o.arch != "native") a.arch = o.arch;
+  a.compile_commands_dir = o.compile_commands_dir.empty() ? "" : fs::absolute(o.compile_commands_dir).string();
+  a.cuda_path = o.cuda_path;
+  for (const auto& i : o.includes) a.extra_args.push_back("-I" + fs::absolute(i).string());
+  for (const auto& d : o.defines) a.extra_args.push_back("-D" + d);
+  return a;
+}
+
 EngineOptions engine_options(const Options& o) {
   EngineOptions e;
-  if (!o.arch.empty() && o.arch != "native") e.arch = o.arch;
-  for (const auto& i : o.includes) e.extra_args.push_back("-I" + fs::absolute(i).string());
-  for (const auto& d : o.defines) e.extra_args.push_back("-D" + d);
+  e.analysis = analysis_options(o);
   return e;
 }
 
@@ -209,8 +226,7 @@ ProgramVerifierOptions program_options(const Options& o) {
 // Findings from the static analysis, when this build has a front end.
 std::vector<Finding> findings_for(const SourceFile& file, const Options& o) {
   if (!frontend_available()) return {};
-  AnalysisOptions a;
-  for (const auto& i : o.includes) a.extra_args.push_back("-I" + fs::absolute(i).string());
+  const AnalysisOptions a = analysis_options(o);
   AnalysisResult r = analyze(file, a, g_stop.get_token());
   std::vector<Finding> findings = r.findings;
   if (r.parsed && !g_stop.stop_requested()) {
@@ -474,7 +490,7 @@ PolicyTools llm_policy_tools(const Options& o, const fs::path& file) {
   server::PolicyToolsOptions t;
   t.file = file;
   for (const auto& i : o.includes) t.include_dirs.push_back(fs::absolute(i).string());
-  for (const auto& i : t.include_dirs) t.analysis.extra_args.push_back("-I" + i);
+  t.analysis = analysis_options(o);
   t.arch = o.arch.empty() ? "native" : o.arch;
   t.nvcc = o.nvcc;
   t.compile_timeout_s = o.timeout_s;

@@ -89,7 +89,8 @@ OptimizeBackend gpu_optimize_backend(GpuBackendOptions options) {
                    const agent::ProgressCallback& progress, std::stop_token stop) -> OptimizeOutcome {
     // The policy first: a misconfigured LLM is reported before any GPU work.
     ChosenPolicy policy =
-        choose_optimize_policy(context.settings.llm, options.llm_api_key(), request.budget.max_candidates);
+        choose_optimize_policy(context.settings.llm, options.llm_api_key(), request.budget.max_candidates,
+                               to_analysis_options(context.settings));
     // Then the GPU: a rewrite is offered only after it ran faster and correct
     // on this machine's GPU, so without one there is nothing to do.
     profile::GpuStatus gpu = options.probe(stop);

@@ -63,13 +63,15 @@ ChosenPolicy llm_policy(const LlmSettings& settings, const std::string& api_key)
 
 }  // namespace
 
-ChosenPolicy choose_optimize_policy(const LlmSettings& llm, const std::string& api_key, int max_candidates) {
+ChosenPolicy choose_optimize_policy(const LlmSettings& llm, const std::string& api_key, int max_candidates,
+                                    const AnalysisOptions& analysis) {
   if (!llm.endpoint.empty() || !llm.model.empty()) return llm_policy(llm, api_key);
   if (!agent::rewrite_engine_available())
     throw OptimizeUnavailable(
         "this warplens build has no Clang rewrite engine (built with WARPLENS_WITH_CLANG=OFF), so it cannot "
         "propose rewrites; set warplens.llm.endpoint and warplens.llm.model to use an LLM instead; nothing is offered");
   agent::SearchOptions search;
+  search.engine.analysis = analysis;
   search.max_expansions = std::max(8, max_candidates);
   return {std::make_unique<agent::RewriteSearch>(search), "builtin"};
 }

@@ -21,7 +21,11 @@ struct ChosenPolicy {
 // Throws OptimizeUnavailable (server/optimize_backend.h) with a message the
 // user can act on: only one of endpoint/model set, an invalid URL, no key for
 // an endpoint that is not on this machine, a build without the LLM policy,
-// or (built-in search) a build without the Clang rewrite engine.
-ChosenPolicy choose_optimize_policy(const LlmSettings& llm, const std::string& api_key, int max_candidates);
+// or (built-in search) a build without the Clang rewrite engine. The
+// built-in search parses with `analysis` (the workspace's analysis settings:
+// compile_commands.json, CUDA path, arch), so it sees the file the
+// diagnostics saw.
+ChosenPolicy choose_optimize_policy(const LlmSettings& llm, const std::string& api_key, int max_candidates,
+                                    const AnalysisOptions& analysis = {});
 
 }  // namespace warplens::server
