@@ -25,7 +25,7 @@ struct Plan {
 };
 
 std::optional<Plan> plan(const KernelContext& ctx, std::int64_t width, std::string& why) {
-  auto m = match_elementwise(ctx, why);
+  auto m = match_elementwise(ctx, why, /*allow_gathers=*/false, /*allow_grid_stride_loop=*/true);
   if (!m) return std::nullopt;
   Plan p;
   p.m = std::move(*m);
@@ -151,7 +151,7 @@ class Vectorize final : public Rewrite {
             " * " + w + ") {\n";
     for (std::size_t k = 0; k < m.arrays.size(); ++k) {
       const auto& a = m.arrays[k];
-      const std::string type = a.param->getType()->getPointeeType().getUnqualifiedType().getAsString();
+      const std::string type = pointee_spelling(a.param);
       body += "    " + type + " " + locals[k] + "[" + w + "];\n";
       if (a.read || !a.written_unconditionally)
         body += "    wl_vector_load<" + w + ">(" + locals[k] + ", " + a.param->getNameAsString() + " + " + v + ");\n";

@@ -1,7 +1,9 @@
-// test: kernel=mm_bias rewrite=tile-k-loop
-// expect: refuses reads memory
+// test: kernel=mm_bias rewrite=tile-k-loop tile=16
+// expect: applies
+// expect-output: float acc = (row < M && col < N) ? (bias[row]) : static_cast<float>(0);
 // The accumulator starts from a per-row bias read before the loop: every
-// thread of a tile would read it, also outside the bounds.
+// thread of a tile runs the declaration, so the read is made only under the
+// original bounds.
 __global__ void mm_bias(const float* A, const float* B, const float* bias, float* C, int M, int N, int K) {
   int row = blockIdx.y * blockDim.y + threadIdx.y;
   int col = blockIdx.x * blockDim.x + threadIdx.x;
