@@ -75,6 +75,11 @@ std::optional<std::int64_t> upper_bound(const KernelContext& ctx, const Expr* e,
   }
   if (inner->getType()->isUnsignedIntegerType() && ctx.ctx().getTypeSize(inner->getType()) <= 16)
     return std::int64_t(1) << ctx.ctx().getTypeSize(inner->getType());
+  // A local that never changes: its initialiser's bound (`const int bucket = key & 63;`).
+  if (const auto* ref = dyn_cast<DeclRefExpr>(inner))
+    if (const auto* v = dyn_cast<VarDecl>(ref->getDecl());
+        v && v->hasLocalStorage() && !isa<ParmVarDecl>(v) && !ctx.modified.count(v) && v->getInit())
+      return upper_bound(ctx, v->getInit(), depth + 1);
   if (const auto* bo = dyn_cast<BinaryOperator>(inner)) {
     auto r = ctx.eval_int(bo->getRHS());
     switch (bo->getOpcode()) {
