@@ -179,14 +179,18 @@ KernelSurvey survey_kernel(const SourceFile& file, const std::string& kernel, co
       o.predicted_gain = p.predicted_gain;
       if (apply) {
         o.result = rw::run_apply(ctx, *r, o.step);
-        for (std::size_t i = 1; i < versions.size() && o.result->ok; ++i) {
+        bool differ = false;
+        for (std::size_t i = 1; i < versions.size() && o.result->ok && !differ; ++i) {
           ApplyResult other = rw::run_apply(*versions[i], *r, o.step);
           if (!other.ok || other.source != o.result->source) {
-            o.result->ok = false;
-            o.result->error = "the template's instantiations need different edits (" +
-                              (other.ok ? std::string("their results differ") : other.error) + ")";
+            differ = true;
+            survey.refused.push_back({r->name(), o.step.to_string() + ": the template's instantiations need "
+                                                 "different edits (" +
+                                                     (other.ok ? std::string("their results differ") : other.error) +
+                                                     ")"});
           }
         }
+        if (differ) continue;
       }
       survey.options.push_back(std::move(o));
     }
