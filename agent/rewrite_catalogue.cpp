@@ -142,7 +142,7 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        "into registers",
        S::Structure,
        {{"lanes", {32, 256, 1024}, "threads per row: 32 (a warp) or a whole block"},
-        {"cache", {0, 8, 16}, "row elements each lane keeps in registers (0: none; longer rows fall back)"}},
+        {"cache", {0, 8, 16, 32}, "row elements each lane keeps in registers (0: none; longer rows fall back)"}},
        {codes::kUncoalescedGlobal}},
       {"fuse-elementwise",
        "fuse two back-to-back element-wise launches that communicate through a temporary buffer into one "

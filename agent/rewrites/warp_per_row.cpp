@@ -663,8 +663,9 @@ class WarpPerRow final : public Rewrite {
     if (cache) {
       const std::string arr = cache->param->getNameAsString();
       if (warp_ok)
-        propose(32, 8, 1.15, "a warp per row, rows of up to 256 elements of `" + arr + "` kept in registers (read once, not " +
-                                std::to_string(cache->loops.size()) + " times)");
+        propose(32, 32, 1.15, "a warp per row, rows of up to 1024 elements of `" + arr +
+                                  "` kept in registers (read once, not " + std::to_string(cache->loops.size()) +
+                                  " times)");
       propose(256, 16, 1.2, "a block of 256 per row, rows of up to 4096 elements of `" + arr +
                                 "` kept in registers (read once, not " + std::to_string(cache->loops.size()) + " times)");
       propose(1024, 8, 1.1, "a block of 1024 per row, rows of up to 8192 elements of `" + arr + "` kept in registers");

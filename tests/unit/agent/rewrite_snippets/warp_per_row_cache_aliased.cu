@@ -1,4 +1,4 @@
-// test: kernel=softmax_inplace rewrite=warp-per-row lanes=32 cache=8
+// test: kernel=softmax_inplace rewrite=warp-per-row lanes=32 cache=32
 // expect: refuses
 // The launch passes the same buffer for x and y: a register copy of the row
 // would miss the element-wise pass's own stores, so no cache variant is
