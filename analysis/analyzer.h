@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/analysis_limits.h"
 #include "analysis/findings.h"
 #include "analysis/kernel_model.h"
 
@@ -33,6 +34,12 @@ struct AnalysisOptions {
   std::optional<BlockShape> default_block;    // used when no launch site / bounds give one
   std::map<std::string, BlockShape> kernel_blocks;  // per-kernel setting (by kernel name)
   bool run_static_analyses = true;            // false: front end only (report/tests)
+  AnalysisLimits limits;                      // too large to analyse beyond these
+  // Programs a compile command or the cudaPath setting may make warplens run
+  // (nvcc, -ccbin): globs like clangd's --query-driver, on top of the
+  // default (the toolkit found in the environment, compilers on PATH).
+  // analysis/driver_policy.h.
+  std::vector<std::string> allowed_drivers;
 };
 
 struct SourceFile {

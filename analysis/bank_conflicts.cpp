@@ -54,7 +54,7 @@ std::string explanation(const BoundAccess& a, const AccessEvaluation& e, const K
        << (wc.worst_phase + 1) * wc.phase_lanes - 1 << ")";
   os << ".\n\nDistinct words per bank:\n\n" << bank_map(wc) << "\n";
   os << shape_paragraph(v, contexts, e);
-  os << "\n\n" << lane_table_markdown(e.lanes, e.warp, m.element_bytes, LaneColumn::Bank) << "\n";
+  os << "\n\n" << lane_table_markdown(e.lanes, e.warp, m.element_bytes, LaneColumn::Bank, 8, a.byte_offset) << "\n";
   if (pad && array)
     os << "Fix: pad the innermost dimension of `" << array->name << "` by " << pad->pad_elements
        << " element" << (pad->pad_elements == 1 ? "" : "s") << " (`[" << array->innermost_dim_spelling

@@ -139,12 +139,12 @@ BlockShapeResolution resolve_block_shapes(const KernelModel& model, const Functi
     auto it = options.kernel_blocks.find(*k);
     if (it != options.kernel_blocks.end() && it->second.threads() > 0)
       return single(it->second, BlockShapeSource::KernelSetting, true,
-                    "setting kernelBlocks[\"" + *k + "\"] = " + format_block_shape(it->second));
+                    "setting kernelBlockSizes[\"" + *k + "\"] = " + format_block_shape(it->second));
   }
   // 4. The user's default, 5. ours.
   if (options.default_block && options.default_block->threads() > 0)
     return single(*options.default_block, BlockShapeSource::DefaultSetting, true,
-                  "setting defaultBlock = " + format_block_shape(*options.default_block));
+                  "setting defaultBlockSize = " + format_block_shape(*options.default_block));
   return single(kBuiltinDefaultBlock, BlockShapeSource::BuiltinDefault, true,
                 "default " + format_block_shape(kBuiltinDefaultBlock) +
                     " threads (no launch site, __launch_bounds__ or setting gives one)");

@@ -64,7 +64,7 @@ struct BlockShapeCandidate {
   std::optional<std::int64_t> dynamic_shared_bytes;
   std::string dynamic_shared_spelling;
   // One line for hovers: "launch at line 42: <<<grid, dim3(16, 16)>>>",
-  // "__launch_bounds__(256, 2)", "setting kernelBlocks[\"k\"]", "default 256×1×1".
+  // "__launch_bounds__(256, 2)", "setting kernelBlockSizes[\"k\"]", "default 256×1×1".
   std::string description;
 };
 

@@ -59,12 +59,13 @@ std::string explanation(const BoundAccess& a, const AccessEvaluation& e, const K
      << " active lanes × " << m.element_bytes << " bytes (`" << m.element_type << "`) fit in " << e.ideal
      << " sectors, but " << why << ", so the request touches " << e.actual << ".\n\n";
   os << shape_paragraph(v, contexts, e);
-  os << "\n\n" << lane_table_markdown(e.lanes, e.warp, m.element_bytes, LaneColumn::Sector) << "\n";
+  os << "\n\n" << lane_table_markdown(e.lanes, e.warp, m.element_bytes, LaneColumn::Sector, 8, a.byte_offset) << "\n";
   os << "Assumptions: base pointers are 256-byte aligned (as `cudaMalloc` returns); warp-uniform terms "
         "(blockIdx, loop counters, uniform parameters) are aligned and cancel out";
   if (e.lanes.depends_on_unknown || !stride.symbol.empty())
     os << "; the per-lane stride `" << (stride.symbol.empty() ? "?" : stride.symbol)
-       << "` is taken to be large (lanes at least 32 bytes apart; the table uses a stand-in value for it)";
+       << "` is taken to be large (lanes at least 32 bytes apart), so the table gives offsets in terms of it and "
+          "no sectors";
   os << ".\n\nFix: make consecutive threads (threadIdx.x) walk the contiguous dimension, or stage the data "
         "through shared memory and read it there in the transposed order.";
   return os.str();

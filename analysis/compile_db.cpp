@@ -2,6 +2,9 @@
 // translation itself is in compile_db_translate.cpp.
 #include "analysis/compile_db.h"
 
+#include "common/file_read.h"
+#include "common/json_limits.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -76,9 +79,10 @@ Finding compile_command_finding(const std::string& file, Severity severity, std:
 
 // Include lines of a source file, as written: `foo.cuh`, `dir/bar.h`.
 std::vector<std::string> included_names(const std::string& path) {
-  std::ifstream in(path);
   std::vector<std::string> out;
-  if (!in) return out;
+  common::FileReadResult read = common::read_text_file(path);
+  if (!read) return out;
+  std::istringstream in(*read.content);
   static const std::regex include(R"(^\s*#\s*include\s*["<]([^">]+)[">])");
   std::string line;
   for (int n = 0; n < 20000 && std::getline(in, line); ++n) {
@@ -132,6 +136,11 @@ std::string find_compile_commands(const std::string& file, const std::string& di
 CompileDatabaseLoad parse_compile_database(const std::string& text, const std::string& json_path) {
   CompileDatabaseLoad result;
   nlohmann::json json;
+  // Walking and copying nest once per level: refused before it is built.
+  if (common::json_nesting_depth(text) > common::kMaxJsonDepth) {
+    result.error = "invalid compile database: " + common::too_deep_message();
+    return result;
+  }
   try {
     json = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
@@ -205,15 +214,15 @@ CompileDatabaseLoad load_compile_database(const std::string& json_path) {
     auto it = g_cache.find(json_path);
     if (it != g_cache.end() && it->second.mtime == mtime && it->second.size == size) return it->second.load;
   }
-  std::ifstream in(json_path, std::ios::binary);
-  if (!in) {
+  // The workspace's file: a regular file only (not a FIFO that blocks, not
+  // /dev/zero), bounded (the largest real databases are a few hundred MiB).
+  common::FileReadResult read = common::read_regular_file(json_path, std::size_t{1} << 30);
+  if (!read) {
     CompileDatabaseLoad r;
-    r.error = "cannot open " + json_path;
+    r.error = "cannot open " + read.error;
     return r;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  CompileDatabaseLoad load = parse_compile_database(ss.str(), json_path);
+  CompileDatabaseLoad load = parse_compile_database(*read.content, json_path);
   std::lock_guard lock(g_cache_mutex);
   g_cache[json_path] = {mtime, size, load};
   return load;

@@ -9,6 +9,7 @@
 
 #include "analysis/compile_db.h"
 #include "analysis/cuda_toolkit.h"
+#include "common/file_read.h"
 
 namespace fs = std::filesystem;
 
@@ -281,18 +282,16 @@ void expand_options_file(TranslatedCommand& out, const std::string& list, const 
                          std::vector<std::string>& pending, int depth) {
   for (const auto& name : split_list(list, false)) {
     std::string path = absolute_path(name, dir);
-    std::ifstream in(path);
-    if (!in) {
-      out.problems.push_back("cannot read options file " + path);
+    common::FileReadResult read = common::read_text_file(path, std::size_t{16} << 20);
+    if (!read) {
+      out.problems.push_back("cannot read options file " + read.error);
       continue;
     }
     if (depth > 8) {
       out.problems.push_back("options files nested too deeply at " + path);
       continue;
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    auto words = split_shell_command(ss.str());
+    auto words = split_shell_command(*read.content);
     pending.insert(pending.begin(), words.begin(), words.end());
   }
 }

@@ -26,10 +26,12 @@ namespace codes {
 inline constexpr const char* kClang = "clang";                     // Clang's own diagnostic (code = its flag/id)
 inline constexpr const char* kToolchain = "cuda-toolkit";         // toolkit missing, degraded mode, arch clamp
 inline constexpr const char* kCompileCommand = "compile-command"; // a compile_commands.json problem
+inline constexpr const char* kAnalysisLimit = "analysis-limit";   // too large to analyse; not source text
 // Static analyses
 inline constexpr const char* kUncoalescedGlobal = "uncoalesced-global";
 inline constexpr const char* kSharedBankConflict = "shared-bank-conflict";
 inline constexpr const char* kLowOccupancy = "low-occupancy";
+inline constexpr const char* kCannotLaunch = "cannot-launch";      // no block of the launch fits on an SM
 inline constexpr const char* kRegisterSpill = "register-spill";
 inline constexpr const char* kDivergentBarrier = "divergent-barrier";
 inline constexpr const char* kWarpDivergence = "warp-divergence";

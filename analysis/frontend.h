@@ -3,6 +3,7 @@
 // without Clang, by no_clang/frontend_unavailable.cpp, which reports that.
 #pragma once
 
+#include <optional>
 #include <stop_token>
 #include <vector>
 
@@ -16,6 +17,9 @@ struct ParseResult {
   ToolchainStatus toolchain;
   bool parsed = false;               // false: the front end could not run
   bool cancelled = false;
+  // Set when a limit of AnalysisLimits stopped the parse: the finding to
+  // report instead of a partial model ("too large to analyse: ...").
+  std::optional<Finding> over_limit;
 };
 
 ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions& options,

@@ -40,7 +40,7 @@ constexpr std::int64_t KB = 1024;
 
 GpuProperties entry(ComputeCapability cc, std::string name, int threads_per_sm, int blocks_per_sm,
                     std::int64_t smem_per_sm_kb, std::int64_t optin_kb, std::int64_t reserved,
-                    int sm_count, double dram_bandwidth_gbs) {
+                    int sm_count, double dram_bandwidth_gbs, double fp32_gflops) {
   GpuProperties p;
   p.arch = arch_name(cc);
   p.cc = cc;
@@ -52,24 +52,26 @@ GpuProperties entry(ComputeCapability cc, std::string name, int threads_per_sm, 
   p.reserved_shared_per_block = reserved;
   p.sm_count = sm_count;
   p.dram_bandwidth_gbs = dram_bandwidth_gbs;
+  p.fp32_gflops = fp32_gflops;
   p.source = "built-in table (docs/gpus.md)";
   return p;
 }
 
-// Values and their sources: docs/gpus.md (last column: peak DRAM GB/s). Register file (64 K 32-bit
+// Values and their sources: docs/gpus.md (last columns: peak DRAM GB/s and
+// peak FP32 GFLOP/s without tensor cores). Register file (64 K 32-bit
 // registers per SM and per block), 255 registers per thread, 1024 threads
 // and 48 KB of shared memory per block without opt-in are common to all.
 std::vector<GpuProperties> build_catalog() {
   return {
-      entry({7, 0}, "Volta (V100)", 2048, 32, 96, 96, 0, 80, 900),
-      entry({7, 5}, "Turing (T4, RTX 20xx)", 1024, 16, 64, 64, 0, 40, 320),
-      entry({8, 0}, "Ampere (A100)", 2048, 32, 164, 163, 1 * KB, 108, 2039),
-      entry({8, 6}, "Ampere (RTX 30xx, A10, A40)", 1536, 16, 100, 99, 1 * KB, 82, 936),
-      entry({8, 7}, "Ampere (Jetson Orin)", 1536, 16, 164, 163, 1 * KB, 16, 204.8),
-      entry({8, 9}, "Ada (RTX 40xx, L4, L40S)", 1536, 24, 100, 99, 1 * KB, 128, 1008),
-      entry({9, 0}, "Hopper (H100, H200)", 2048, 32, 228, 227, 1 * KB, 132, 4800),
-      entry({10, 0}, "Blackwell (B200, GB200)", 2048, 32, 228, 227, 1 * KB, 148, 8000),
-      entry({12, 0}, "Blackwell (RTX 50xx, RTX PRO)", 1536, 24, 100, 99, 1 * KB, 170, 1792),
+      entry({7, 0}, "Volta (V100)", 2048, 32, 96, 96, 0, 80, 900, 15700),
+      entry({7, 5}, "Turing (T4, RTX 20xx)", 1024, 16, 64, 64, 0, 40, 320, 8100),
+      entry({8, 0}, "Ampere (A100)", 2048, 32, 164, 163, 1 * KB, 108, 2039, 19500),
+      entry({8, 6}, "Ampere (RTX 30xx, A10, A40)", 1536, 16, 100, 99, 1 * KB, 82, 936, 35600),
+      entry({8, 7}, "Ampere (Jetson Orin)", 1536, 16, 164, 163, 1 * KB, 16, 204.8, 5300),
+      entry({8, 9}, "Ada (RTX 40xx, L4, L40S)", 1536, 24, 100, 99, 1 * KB, 128, 1008, 82600),
+      entry({9, 0}, "Hopper (H100, H200)", 2048, 32, 228, 227, 1 * KB, 132, 4800, 67000),
+      entry({10, 0}, "Blackwell (B200, GB200)", 2048, 32, 228, 227, 1 * KB, 148, 8000, 75000),
+      entry({12, 0}, "Blackwell (RTX 50xx, RTX PRO)", 1536, 24, 100, 99, 1 * KB, 170, 1792, 104800),
   };
 }
 

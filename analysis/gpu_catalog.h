@@ -45,6 +45,9 @@ struct GpuProperties {
   int sm_count = 0;
   double dram_bandwidth_gbs = 0;          // representative product's peak DRAM bandwidth,
                                           // GB/s (10^9 bytes/s); sizes "time saved" in messages
+                                          // and the roofline's memory roof
+  double fp32_gflops = 0;                 // representative product's peak FP32 (no tensor cores),
+                                          // GFLOP/s: the roofline's compute roof; 0 when unknown
   std::string source;                     // "built-in table (docs/gpus.md)" or "device 0 (driver): NVIDIA H200"
 
   int max_warps_per_sm() const { return max_threads_per_sm / warp_size; }

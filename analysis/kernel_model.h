@@ -168,6 +168,15 @@ struct LaunchBounds {
   Range range;                     // range of the attribute, for editing it
 };
 
+// Floating-point arithmetic in a function body, for the roofline's flop
+// count (analysis/work_estimate.h): + - * / on float or double, and math
+// library calls (a fused multiply-add counts two).
+struct FlopSite {
+  int flops = 1;
+  bool fp64 = false;
+  std::vector<int> loops;  // enclosing loops, outermost first
+};
+
 enum class FunctionKind : std::uint8_t { Kernel, Device, HostDevice };
 
 struct Function {
@@ -189,11 +198,13 @@ struct Function {
   std::vector<Loop> loops;
   std::vector<Barrier> barriers;
   std::vector<CallSite> calls;
+  std::vector<FlopSite> flops;
 };
 
 struct Dim3Value {
   std::string spelling;                              // "dim3(TILE, TILE)", "grid"
   std::optional<std::array<std::int64_t, 3>> value;  // when constant-evaluable
+  Range range;                                       // of the argument as written (block only; for fixes)
 };
 
 struct LaunchSite {

@@ -1,6 +1,7 @@
 #include "analysis/kernel_report_text.h"
 
 #include "analysis/kernel_resource_report.h"
+#include "analysis/markdown_table.h"
 
 namespace warplens {
 
@@ -10,6 +11,25 @@ std::string threads_phrase(const BlockShape& b) {
   std::string s = format_block_shape(b);
   if (b.y != 1 || b.z != 1) s += " (" + std::to_string(b.threads()) + ")";
   return s + " threads";
+}
+
+bool full_occupancy(const KernelResourceReport& r) { return r.occupancy >= 1.0 - 1e-9; }
+
+// "64 → 50% · 128 → 50% · **256 → 50%** · 512 → —": the hover's one-line
+// view of occupancy by block size (the report view draws the whole curve).
+std::string by_block_size(const KernelResourceReport& r) {
+  std::string s;
+  for (const auto& row : r.table) {
+    std::string value;
+    if (row.exceeds_launch_bounds) value = "over `__launch_bounds__`";
+    else if (!row.result.ok) value = "—";
+    else if (row.result.blocks_per_sm == 0) value = "cannot launch";
+    else value = format_percent(row.result.occupancy);
+    std::string item = std::to_string(row.block_threads) + " → " + value;
+    if (row.block_threads == r.block_size.threads()) item = "**" + item + "**";
+    s += (s.empty() ? "" : " · ") + item;
+  }
+  return s;
 }
 
 }  // namespace
@@ -23,7 +43,9 @@ std::string code_lens_text(const KernelResourceReport& r) {
     if (!r.cannot_launch.empty()) {
       s += " · cannot launch @ " + threads_phrase(r.block_size);
     } else {
-      s += " · " + format_percent(r.occupancy) + " occupancy (" + r.limiter + ") @ " + threads_phrase(r.block_size);
+      s += " · " + format_percent(r.occupancy) + " occupancy";
+      if (!full_occupancy(r)) s += " (" + r.limiter + ")";
+      s += " @ " + threads_phrase(r.block_size);
       if (r.block_source == BlockShapeSource::BuiltinDefault) s += " (assumed)";
     }
   }
@@ -32,8 +54,30 @@ std::string code_lens_text(const KernelResourceReport& r) {
   return s;
 }
 
+std::string occupancy_sentence(const KernelResourceReport& r) {
+  if (!r.occupancy_known) return "Occupancy unavailable: " + r.occupancy_missing + ".";
+  if (!r.cannot_launch.empty()) {
+    std::string s = "**Cannot launch** with " + threads_phrase(r.block_size) + ": " + r.cannot_launch + ".";
+    std::string fixes;
+    if (r.remedy.registers_to_fit > 0)
+      fixes = "`__launch_bounds__(" + std::to_string(r.block_size.threads()) + ")` makes ptxas fit " +
+              std::to_string(r.remedy.registers_to_fit) + " registers per thread (check for spills)";
+    if (r.remedy.largest_block > 0)
+      fixes += (fixes.empty() ? "" : ", or ") + std::string("blocks of at most ") +
+               std::to_string(r.remedy.largest_block) + " threads fit";
+    if (!fixes.empty()) s += " " + std::string(1, static_cast<char>(std::toupper(fixes[0]))) + fixes.substr(1) + ".";
+    return s;
+  }
+  std::string s = "**Theoretical occupancy " + format_percent(r.occupancy) + "**: " + std::to_string(r.blocks_per_sm) +
+                  (r.blocks_per_sm == 1 ? " block" : " blocks") + " × " +
+                  std::to_string(r.blocks_per_sm ? r.active_warps / r.blocks_per_sm : 0) + " warps = " +
+                  std::to_string(r.active_warps) + " of " + std::to_string(r.max_warps) + " warps per SM";
+  if (!full_occupancy(r)) s += ", limited by " + r.limiters;
+  return s + ".";
+}
+
 std::string kernel_hover_markdown(const KernelResourceReport& r) {
-  std::string md = "**`" + r.name + "`**";
+  std::string md = "**Resources**";
   if (!r.arch.empty()) md += " · " + r.arch;
   if (!r.gpu.empty()) md += " · " + r.gpu;
   md += "\n\n";
@@ -42,54 +86,28 @@ std::string kernel_hover_markdown(const KernelResourceReport& r) {
     return md;
   }
   if (!r.other_instances.empty()) md += "Instantiation `" + r.instance + "` (the lowest occupancy of its instantiations)\n\n";
-  md += "| registers | shared (static) | shared (dynamic) | stack | spill stores / loads | barriers |\n"
-        "|---:|---:|---:|---:|---:|---:|\n";
-  md += "| " + std::to_string(r.registers) + " | " + format_bytes(r.shared_static_bytes) + " | " +
-        format_bytes(r.shared_dynamic_bytes) + " | " + format_bytes(r.stack_bytes) + " | " +
-        format_bytes(r.spill_store_bytes) + " / " + format_bytes(r.spill_load_bytes) + " | " +
-        std::to_string(r.barriers) + " |\n\n";
+  MarkdownTable t;
+  t.headers = {"registers", "shared (static)", "shared (dynamic)", "stack", "spill stores / loads", "barriers"};
+  t.align = {Align::Right, Align::Right, Align::Right, Align::Right, Align::Right, Align::Right};
+  t.rows.push_back({std::to_string(r.registers), format_bytes(r.shared_static_bytes),
+                    format_bytes(r.shared_dynamic_bytes), format_bytes(r.stack_bytes),
+                    format_bytes(r.spill_store_bytes) + " / " + format_bytes(r.spill_load_bytes),
+                    std::to_string(r.barriers)});
+  md += t.render() + "\n";
   if (r.register_limit) md += "Registers capped at " + std::to_string(*r.register_limit) + " by `-maxrregcount`.\n\n";
 
-  if (!r.occupancy_known) {
-    md += "Occupancy unavailable: " + r.occupancy_missing + ".\n";
-    return md;
-  }
-  md += "Block " + threads_phrase(r.block_size) + " from " + r.block_source_detail + "\n\n";
-  if (!r.cannot_launch.empty()) {
-    md += "**Cannot launch**: " + r.cannot_launch + ".\n\n";
-  } else {
-    md += "**Theoretical occupancy " + format_percent(r.occupancy) + "**: " + std::to_string(r.blocks_per_sm) +
-          (r.blocks_per_sm == 1 ? " block" : " blocks") + " × " +
-          std::to_string(r.blocks_per_sm ? r.active_warps / r.blocks_per_sm : 0) + " warps = " +
-          std::to_string(r.active_warps) + " of " + std::to_string(r.max_warps) +
-          " warps per SM, limited by " + r.limiters + ".\n\n";
-  }
+  if (!r.occupancy_known) return md + occupancy_sentence(r) + "\n";
+  md += "Block " + threads_phrase(r.block_size) + " from " + r.block_source_detail + ".\n\n";
+  md += occupancy_sentence(r) + "\n\n";
   if (r.lever) md += r.lever->text + ".\n\n";
-  if (!r.table.empty()) {
-    md += "| threads | blocks/SM | warps/SM | occupancy | limited by |\n|---:|---:|---:|---:|---|\n";
-    for (const auto& row : r.table) {
-      bool current = row.block_threads == r.block_size.threads();
-      auto cell = [&](const std::string& v) { return current ? "**" + v + "**" : v; };
-      md += "| " + cell(std::to_string(row.block_threads)) + " | ";
-      if (row.exceeds_launch_bounds) {
-        md += "— | — | — | exceeds `__launch_bounds__` |\n";
-      } else if (!row.result.ok) {
-        md += "— | — | — | " + row.result.error + " |\n";
-      } else if (row.result.blocks_per_sm == 0) {
-        md += "0 | 0 | 0% | " + row.result.cannot_launch + " |\n";
-      } else {
-        md += cell(std::to_string(row.result.blocks_per_sm)) + " | " + cell(std::to_string(row.result.active_warps)) +
-              " | " + cell(format_percent(row.result.occupancy)) + " | " + limiter_list(row.result.limiters) + " |\n";
-      }
-    }
-    md += "\n";
-  }
+  if (!r.table.empty()) md += "By block size: " + by_block_size(r) + "\n\n";
   if (r.launches.size() > 1) {
     md += "Launch configurations:\n";
     for (const auto& l : r.launches) {
       md += "- " + threads_phrase(l.block.shape) + ", " + format_bytes(l.shared_dynamic_bytes) +
             " dynamic shared memory (" + l.block.description + "): ";
-      md += l.result.ok ? format_percent(l.result.occupancy) : l.result.error;
+      md += l.result.ok ? (l.result.blocks_per_sm == 0 ? "cannot launch" : format_percent(l.result.occupancy))
+                        : l.result.error;
       md += "\n";
     }
     md += "\n";
@@ -113,8 +131,8 @@ std::string kernel_hover_markdown(const KernelResourceReport& r) {
     for (const auto& o : r.other_instances) md += "\n- `" + o + "`";
     md += "\n\n";
   }
-  md += "Device limits: " + r.gpu_source + ". Registers and shared memory from ptxas; occupancy from CUDA's "
-        "occupancy calculator.";
+  md += "*Device limits: " + r.gpu_source + ". Registers and shared memory from ptxas; occupancy from CUDA's "
+        "occupancy calculator.*";
   return md;
 }
 

@@ -3,6 +3,7 @@
 // LSP: the server only wraps them.
 #pragma once
 
+#include <cctype>
 #include <string>
 
 namespace warplens {
@@ -14,8 +15,15 @@ struct KernelResourceReport;
 // " · 272 B spilled" when ptxas spilled.
 std::string code_lens_text(const KernelResourceReport& report);
 
-// Resources, occupancy with limiter and block source, the lever, and the
-// per-block-size table (current size in bold).
+// The hover's resource section: one table of resources, the block and its
+// source, occupancy (with its limiter below 100%), the lever, and occupancy
+// by block size on one line (current size in bold). Short enough for an
+// editor float; the report view draws the whole curve.
 std::string kernel_hover_markdown(const KernelResourceReport& report);
+
+// "**Theoretical occupancy 50%**: 4 blocks × 8 warps = 32 of 64 warps per SM,
+// limited by registers." or "**Cannot launch** with 1024 threads: ... .
+// `__launch_bounds__(1024)` makes ptxas fit 64 registers per thread ...".
+std::string occupancy_sentence(const KernelResourceReport& report);
 
 }  // namespace warplens

@@ -45,6 +45,7 @@ std::string missing_resources_reason(const ResourceUsageResult& r) {
     case ResourceUsageStatus::Ok: return {};
     case ResourceUsageStatus::BuildFailed: return "nvcc could not compile the device code";
     case ResourceUsageStatus::NvccNotFound: return "nvcc not found";
+    case ResourceUsageStatus::NotAllowed: return "nvcc not allowed to run";
     case ResourceUsageStatus::ArchUnsupported: return "nvcc cannot compile for " + r.requested_arch;
     case ResourceUsageStatus::Cancelled: return "resource usage not computed yet";
     case ResourceUsageStatus::TimedOut: return "nvcc timed out";
@@ -91,6 +92,46 @@ Evaluated evaluate(const FunctionResources& fr, const Function& kernel, const Bl
     if (e.worst < 0 || r.occupancy < e.launches[e.worst].result.occupancy) e.worst = i;
   }
   return e;
+}
+
+// What would let a block that fits nowhere launch: a smaller block, or
+// (when registers are the problem and the block is legal) the register
+// target ptxas picks under __launch_bounds__(threads).
+KernelResourceReport::LaunchRemedy launch_remedy(const GpuProperties& gpu, const OccupancyInput& in) {
+  KernelResourceReport::LaunchRemedy remedy;
+  int top = gpu.max_threads_per_block;
+  if (in.launch_bounds_max_threads > 0) top = std::min(top, in.launch_bounds_max_threads);
+  for (int t = top / gpu.warp_size * gpu.warp_size; t >= gpu.warp_size; t -= gpu.warp_size) {
+    OccupancyInput trial = in;
+    trial.block_threads = t;
+    if (compute_occupancy(gpu, trial).blocks_per_sm > 0) {
+      remedy.largest_block = t;
+      break;
+    }
+  }
+  OccupancyInput legal = in;
+  legal.launch_bounds_max_threads = 0;
+  if (in.block_threads <= gpu.max_threads_per_block && compute_occupancy(gpu, legal).limit_registers == 0) {
+    for (int regs = std::min(in.registers, gpu.max_regs_per_thread); regs >= 1; --regs) {
+      legal.registers = regs;
+      OccupancyResult fit = compute_occupancy(gpu, legal);
+      if (fit.blocks_per_sm > 0) {
+        remedy.registers_to_fit = regs;
+        remedy.launch_bounds_help = true;
+        break;
+      }
+    }
+  }
+  if (in.launch_bounds_max_threads > 0 && in.block_threads > in.launch_bounds_max_threads &&
+      in.block_threads <= gpu.max_threads_per_block) {
+    // Raising the bound to the launch's size makes it legal, if the
+    // registers ptxas then targets let one block fit.
+    OccupancyInput raised = in;
+    raised.launch_bounds_max_threads = in.block_threads;
+    OccupancyResult now = compute_occupancy(gpu, raised);
+    remedy.launch_bounds_help = now.blocks_per_sm > 0 || remedy.launch_bounds_help;
+  }
+  return remedy;
 }
 
 std::string unresolved_description(const LaunchSite& l) {
@@ -187,8 +228,9 @@ KernelResourceReport build_kernel_report(const KernelModel& model, const Functio
     rep.blocks_per_sm = r.blocks_per_sm;
     rep.active_warps = r.active_warps;
     rep.max_warps = r.max_warps;
-    rep.limiter = r.limiters ? limiter_name(primary_limiter(r.limiters)) : "none";
-    rep.limiters = limiter_list(r.limiters);
+    const bool full = r.occupancy >= 1.0 - 1e-9;
+    rep.limiter = r.limiters && !full ? limiter_name(primary_limiter(r.limiters)) : "none";
+    rep.limiters = full ? "none" : limiter_list(r.limiters);
     rep.cannot_launch = r.cannot_launch;
     OccupancyInput in;
     in.registers = rep.registers;
@@ -201,7 +243,11 @@ KernelResourceReport build_kernel_report(const KernelModel& model, const Functio
     std::vector<int> extra;
     for (const auto& l : chosen.launches) extra.push_back(static_cast<int>(l.block.shape.threads()));
     rep.table = occupancy_table(*gpu.gpu, in, table_block_sizes(extra));
+    std::vector<int> every;
+    for (int t = gpu.gpu->warp_size; t <= gpu.gpu->max_threads_per_block; t += gpu.gpu->warp_size) every.push_back(t);
+    rep.curve = occupancy_table(*gpu.gpu, in, every);
     if (r.blocks_per_sm > 0) rep.lever = find_lever(*gpu.gpu, in, r, options.occupancy_threshold);
+    if (!r.cannot_launch.empty()) rep.remedy = launch_remedy(*gpu.gpu, in);
   }
   rep.code_lens = code_lens_text(rep);
   rep.hover_markdown = kernel_hover_markdown(rep);

@@ -58,17 +58,29 @@ struct KernelResourceReport {
   int blocks_per_sm = 0;
   int active_warps = 0;
   int max_warps = 0;
-  std::string limiter;       // primary limiter: "registers", "shared memory", "warps", ...
+  // What keeps occupancy below 100%: "registers", "shared memory", "warps",
+  // ... ("none" at 100%, where every resource "limits" only in the sense
+  // that nothing more fits, and a label would read like a problem).
+  std::string limiter;       // primary limiter
   std::string limiters;      // all of them: "registers + warps"
   std::string cannot_launch; // non-empty when no block fits
+  // When it cannot launch: what would make it launch.
+  struct LaunchRemedy {
+    int largest_block = 0;       // the largest block (threads, multiple of the warp size) that fits; 0: none
+    int registers_to_fit = 0;    // registers per thread at which the current block fits (what
+                                 // __launch_bounds__(threads) makes ptxas target); 0: registers are not the problem
+    bool launch_bounds_help = false;  // __launch_bounds__(block threads) lets this block launch
+  };
+  LaunchRemedy remedy;
   std::string arch;          // the architecture occupancy is computed for
   std::string gpu;           // GpuProperties::name
   std::string gpu_source;    // "table" / "device 0 (driver): NVIDIA H200"
-  std::vector<OccupancyRow> table;       // block sizes 64..1024 and the launch sizes
+  std::vector<OccupancyRow> table;       // block sizes 64..1024 and the launch sizes (the hover)
+  std::vector<OccupancyRow> curve;       // every multiple of the warp size up to the block limit (the report view)
   std::optional<OccupancyLever> lever;
 
   std::string code_lens;       // "64 regs · 12 KB smem · 50% occupancy (registers) @ 256 threads"
-  std::string hover_markdown;  // resources, block, occupancy, lever, table
+  std::string hover_markdown;  // resources (one table), block, occupancy, lever, occupancy by block size
 };
 
 // The GPU occupancy is computed for.

@@ -1,5 +1,7 @@
 #include "analysis/lane_pattern.h"
 
+#include "analysis/markdown_table.h"
+
 #include <bit>
 #include <cstdio>
 #include <sstream>
@@ -113,43 +115,80 @@ LaneStride describe_lane_stride(const ExprRef& byte_offset, int element_bytes, c
   return out;
 }
 
+namespace {
+
+// Lane `lane`'s offset minus the first active lane's, in the kernel's
+// terms: sum over x, y, z of (coefficient of threadIdx.d) x (difference in
+// d). nullopt when the offset is not a polynomial in threadIdx.
+std::optional<Polynomial> symbolic_delta(const Polynomial& p, const ThreadCoord& from, const ThreadCoord& to) {
+  Polynomial delta;
+  const std::int64_t d[3] = {to.x - from.x, to.y - from.y, to.z - from.z};
+  for (int dim = 0; dim < 3; ++dim) {
+    Symbol t{SymbolKind::ThreadIdx, dim, "", false};
+    auto c = p.coefficient_of(t);
+    if (!c) return std::nullopt;
+    if (d[dim] != 0) delta = delta + c->scaled(d[dim]);
+  }
+  return delta;
+}
+
+}  // namespace
+
 std::string lane_table_markdown(const AccessLanes& lanes, const WarpLanes& w, int element_bytes, LaneColumn col,
-                                int max_rows) {
-  std::ostringstream os;
-  os << "| lane | thread (x, y, z) | byte offset | " << (col == LaneColumn::Sector ? "sector" : "bank") << " |\n";
-  os << "|---:|---|---:|---:|\n";
+                                int max_rows, const ExprRef& byte_offset) {
+  MarkdownTable t;
+  t.headers = {"lane", "thread (x, y, z)", "byte offset", col == LaneColumn::Sector ? "sector" : "bank"};
+  t.align = {Align::Right, Align::Left, Align::Right, Align::Right};
   // Offsets are shown from a 128-byte boundary near the first active lane:
   // that keeps sector and bank numbers true while hiding the uniform part
-  // (blockIdx, loop counters) of the address.
+  // (blockIdx, loop counters) of the address. When the lanes' spacing
+  // depends on a value the source does not fix (a row pitch `n`), the
+  // numbers the model evaluated with are stand-ins, not offsets: the table
+  // then shows each lane's offset from the first one in the kernel's terms,
+  // and no sector or bank.
+  const bool unknown = lanes.depends_on_unknown;
+  std::optional<Polynomial> poly = unknown ? to_polynomial(byte_offset) : std::nullopt;
   std::int64_t base = 0;
+  const int first_lane = lanes.active ? std::countr_zero(lanes.active) : 0;
   if (lanes.active) {
-    std::int64_t first = lanes.offsets.value[std::countr_zero(lanes.active)];
+    std::int64_t first = lanes.offsets.value[first_lane];
     base = (first >= 0 ? first / 128 : (first - 127) / 128) * 128;
   }
   int rows = 0;
   for (int lane = 0; lane < kWarpSize && rows < max_rows; ++lane) {
     if (!lane_in(w.exists, lane)) continue;
-    const ThreadCoord& t = w.thread[lane];
-    os << "| " << lane << " | (" << t.x << ", " << t.y << ", " << t.z << ") | ";
+    const ThreadCoord& th = w.thread[lane];
+    std::vector<std::string> row = {std::to_string(lane),
+                                    "(" + std::to_string(th.x) + ", " + std::to_string(th.y) + ", " +
+                                        std::to_string(th.z) + ")"};
     if (!lane_in(lanes.active, lane)) {
-      os << "inactive | |\n";
+      row.push_back("inactive");
+      row.push_back("");
+    } else if (unknown) {
+      std::optional<Polynomial> delta = poly ? symbolic_delta(*poly, w.thread[first_lane], th) : std::nullopt;
+      if (lane == first_lane) row.push_back("unknown");
+      else if (delta) row.push_back("lane " + std::to_string(first_lane) + " + " + delta->to_string());
+      else row.push_back("unknown");
+      row.push_back("unknown");
     } else {
       std::int64_t off = lanes.offsets.value[lane] - base;
-      os << off << " | ";
+      row.push_back(std::to_string(off));
+      std::string where;
       if (col == LaneColumn::Sector) {
         std::int64_t first = sector_of(off), last = sector_of(off + std::max(element_bytes, 1) - 1);
-        os << first;
-        if (last != first) os << "–" << last;
+        where = std::to_string(first);
+        if (last != first) where += "–" + std::to_string(last);
       } else {
         int b0 = bank_of(off), b1 = bank_of(off + std::max(element_bytes, 1) - 1);
-        os << b0;
-        if (b1 != b0) os << "–" << b1;
+        where = std::to_string(b0);
+        if (b1 != b0) where += "–" + std::to_string(b1);
       }
-      os << " |\n";
+      row.push_back(where);
     }
+    t.rows.push_back(std::move(row));
     ++rows;
   }
-  return os.str();
+  return t.render();
 }
 
 }  // namespace warplens

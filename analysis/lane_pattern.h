@@ -26,10 +26,14 @@ LaneStride describe_lane_stride(const ExprRef& byte_offset, int element_bytes, c
                                 const WarpLanes& w, const std::map<std::string, std::int64_t>& known);
 
 // Markdown table of the first lanes: lane, thread, byte offset, and the
-// sector (global) or bank (shared) it falls in.
+// sector (global) or bank (shared) it falls in. When the lanes' offsets
+// depend on an unknown value (AccessLanes::depends_on_unknown), the offset
+// is given from the first active lane in terms of `byte_offset`'s symbols
+// ("lane 0 + 12 * n") or "unknown", and the sector or bank as "unknown":
+// never the stand-in numbers the model evaluated with.
 enum class LaneColumn : std::uint8_t { Sector, Bank };
 std::string lane_table_markdown(const AccessLanes& lanes, const WarpLanes& w, int element_bytes, LaneColumn col,
-                                int max_rows = 8);
+                                int max_rows = 8, const ExprRef& byte_offset = nullptr);
 
 std::string format_ratio(double r);  // "8.0"
 

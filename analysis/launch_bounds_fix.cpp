@@ -1,5 +1,6 @@
 #include "analysis/launch_bounds_fix.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace warplens {
@@ -47,7 +48,8 @@ std::string launch_bounds_spelling(const std::optional<LaunchBounds>& existing, 
       first = args[0];
     if (args.size() >= 3) third = args[2];
   }
-  std::string s = name + "(" + first + ", " + std::to_string(min_blocks);
+  std::string s = name + "(" + first;
+  if (min_blocks > 0 || !third.empty()) s += ", " + std::to_string(std::max(min_blocks, 1));
   if (!third.empty()) s += ", " + third;
   return s + ")";
 }
@@ -60,7 +62,7 @@ std::optional<Fix> launch_bounds_fix(const Function& kernel, const std::string& 
   if (kernel.launch_bounds) {
     const LaunchBounds& lb = *kernel.launch_bounds;
     if (lb.range.empty()) return std::nullopt;
-    if (lb.max_threads == max_threads && lb.min_blocks == min_blocks) return std::nullopt;
+    if (lb.max_threads == max_threads && lb.min_blocks.value_or(0) == min_blocks) return std::nullopt;
     fix.title = "Change to `" + text + "`";
     fix.edits.push_back({lb.range, text});
     return fix;

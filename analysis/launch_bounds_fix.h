@@ -12,7 +12,8 @@ namespace warplens {
 // The attribute text for (max_threads, min_blocks). With an existing
 // attribute, its macro name, its first argument's spelling (when the value
 // is unchanged: `BLOCK` stays `BLOCK`) and a third argument (max blocks per
-// cluster) are kept.
+// cluster) are kept. min_blocks 0 leaves the minimum out
+// (`__launch_bounds__(1024)`) unless a third argument needs the second.
 std::string launch_bounds_spelling(const std::optional<LaunchBounds>& existing, int max_threads, int min_blocks);
 
 // Replaces Function::launch_bounds's range, or inserts

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "analysis/driver_policy.h"
 #include "analysis/gpu_catalog.h"
 #include "analysis/subprocess.h"
 
@@ -81,18 +82,29 @@ std::optional<NvccToolchain> probe(const std::string& root, std::string& error) 
 
 }  // namespace
 
-NvccLookup find_nvcc(const std::string& cuda_path) {
+NvccLookup find_nvcc(const std::string& cuda_path, const std::vector<std::string>& allowed_drivers) {
   static std::mutex mu;
-  static std::map<std::string, NvccLookup> cache;
+  static std::map<std::pair<std::string, std::vector<std::string>>, NvccLookup> cache;
   std::lock_guard lock(mu);
-  auto it = cache.find(cuda_path);
+  auto key = std::make_pair(cuda_path, allowed_drivers);
+  auto it = cache.find(key);
   if (it != cache.end()) return it->second;
 
   NvccLookup lookup;
   std::vector<std::string> roots;
   if (!cuda_path.empty()) {
     // An explicit setting is the user's choice: a wrong one is an error to
-    // report, not a reason to silently use another toolkit.
+    // report, not a reason to silently use another toolkit. But it may come
+    // from the workspace: its nvcc runs only when the policy allows it.
+    DriverCheck check = check_driver(cuda_path + "/bin/nvcc", "/", allowed_drivers);
+    if (!check.allowed && is_executable(cuda_path + "/bin/nvcc")) {
+      lookup.refused = true;
+      lookup.searched.push_back(cuda_path);
+      lookup.error = "cudaPath " + cuda_path + ": warplens does not run " + cuda_path +
+                     "/bin/nvcc: " + check.reason + " (add it to warplens.allowedDrivers to allow it)";
+      cache[key] = lookup;
+      return lookup;
+    }
     roots.push_back(cuda_path);
   } else {
     for (const char* env : {"CUDA_PATH", "CUDA_HOME"})
@@ -110,7 +122,7 @@ NvccLookup find_nvcc(const std::string& cuda_path) {
     }
   }
   if (!lookup.toolchain) lookup.error = last_error;
-  cache[cuda_path] = lookup;
+  cache[key] = lookup;
   return lookup;
 }
 

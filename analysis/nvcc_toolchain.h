@@ -21,13 +21,17 @@ struct NvccLookup {
   std::optional<NvccToolchain> toolchain;
   std::vector<std::string> searched;       // where we looked, in order
   std::string error;                       // why none was usable
+  bool refused = false;                    // cudaPath's nvcc exists but is not allowed to run
 };
 
 // Looks in `cuda_path` (the setting) only, when it is set; otherwise, in
 // order, in $CUDA_PATH, $CUDA_HOME, the directory of `nvcc` on $PATH,
-// /usr/local/cuda. The result per
-// `cuda_path` is cached for the process (nvcc --version costs ~50 ms).
-NvccLookup find_nvcc(const std::string& cuda_path);
+// /usr/local/cuda. A `cuda_path` whose bin/nvcc the driver policy does not
+// allow (analysis/driver_policy.h: the environment's toolkit, PATH, or
+// `allowed_drivers`) is not run: the lookup fails and says why. The result
+// per `cuda_path` and allowlist is cached for the process (nvcc --version
+// costs ~50 ms).
+NvccLookup find_nvcc(const std::string& cuda_path, const std::vector<std::string>& allowed_drivers = {});
 
 // The architecture to compile for: `requested` when nvcc supports it, else
 // the nearest supported one (the oldest newer one, e.g. sm_70 -> sm_75 on

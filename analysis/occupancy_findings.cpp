@@ -13,8 +13,8 @@ std::string source_phrase(const KernelResourceReport& r) {
   switch (r.block_source) {
     case BlockShapeSource::LaunchSite: return r.block_source_detail;
     case BlockShapeSource::LaunchBounds: return "from " + r.block_source_detail;
-    case BlockShapeSource::KernelSetting: return "from the kernelBlocks setting";
-    case BlockShapeSource::DefaultSetting: return "from the defaultBlock setting";
+    case BlockShapeSource::KernelSetting: return "from the kernelBlockSizes setting";
+    case BlockShapeSource::DefaultSetting: return "from the defaultBlockSize setting";
     case BlockShapeSource::BuiltinDefault: return "assumed: no launch, __launch_bounds__ or setting gives one";
   }
   return {};
@@ -54,43 +54,128 @@ void add_launch_related(Finding& f, const KernelResourceReport& r, const KernelM
 
 }  // namespace
 
+namespace {
+
+bool is_integer_literal(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+void set_occupancy_evidence(Finding& f, const KernelResourceReport& r, double threshold) {
+  f.data.set("registers", static_cast<std::int64_t>(r.registers));
+  f.data.set("blocks_per_sm", static_cast<std::int64_t>(r.blocks_per_sm));
+  f.data.set("occupancy", r.occupancy);
+  f.data.set("limiter", r.limiter);
+  f.data.set("block_size", static_cast<std::int64_t>(r.block_size.threads()));
+  f.data.set("block_shape", format_block_shape(r.block_size));
+  f.data.set("block_source", std::string(to_string(r.block_source)));
+  f.data.set("arch", r.arch);
+  f.data.set("shared_static_bytes", r.shared_static_bytes);
+  f.data.set("shared_dynamic_bytes", r.shared_dynamic_bytes);
+  f.data.set("threshold", threshold);
+}
+
+// The fixes for a block that fits nowhere: __launch_bounds__ with the block
+// size (ptxas then fits the registers to it), and, at a launch whose block
+// is an integer literal, the largest block that fits.
+std::vector<Fix> cannot_launch_fixes(const KernelResourceReport& r, const Function& kernel, const std::string& file,
+                                     const LaunchSite* site) {
+  std::vector<Fix> fixes;
+  const int threads = static_cast<int>(r.block_size.threads());
+  if (r.remedy.launch_bounds_help) {
+    int min_blocks = kernel.launch_bounds && kernel.launch_bounds->max_threads == threads
+                         ? static_cast<int>(kernel.launch_bounds->min_blocks.value_or(0))
+                         : 0;
+    if (auto fix = launch_bounds_fix(kernel, file, threads, min_blocks)) {
+      if (r.remedy.registers_to_fit > 0)
+        fix->title += " (ptxas fits " + std::to_string(r.remedy.registers_to_fit) +
+                      " registers per thread; check register-spill afterwards)";
+      fix->preferred = true;
+      fixes.push_back(std::move(*fix));
+    }
+  }
+  if (site && r.remedy.largest_block > 0 && r.block_size.y == 1 && r.block_size.z == 1 &&
+      is_integer_literal(site->block.spelling) && !site->block.range.empty()) {
+    Fix fix;
+    fix.file = file;
+    fix.title = "Launch with " + std::to_string(r.remedy.largest_block) + " threads per block (the largest that " +
+                "fits; adjust the grid to cover the data)";
+    fix.edits.push_back({site->block.range, std::to_string(r.remedy.largest_block)});
+    fixes.push_back(std::move(fix));
+  }
+  return fixes;
+}
+
+std::string remedy_phrase(const KernelResourceReport& r) {
+  std::string s;
+  const std::string threads = std::to_string(r.block_size.threads());
+  if (r.remedy.launch_bounds_help)
+    s = "`__launch_bounds__(" + threads + ")` lets ptxas fit the registers to " + threads + " threads" +
+        (r.remedy.registers_to_fit > 0 ? " (" + std::to_string(r.remedy.registers_to_fit) + " per thread)" : "");
+  if (r.remedy.largest_block > 0)
+    s += (s.empty() ? "launch" : ", or launch") + std::string(" at most ") + std::to_string(r.remedy.largest_block) +
+         " threads per block";
+  return s;
+}
+
+}  // namespace
+
 std::vector<Finding> kernel_findings(const KernelResourceReport& r, const Function& kernel, const KernelModel& model,
                                      const AnalysisOptions& options, const std::string& file) {
   std::vector<Finding> out;
   const double threshold = options.occupancy_threshold;
-  if (r.occupancy_known && (!r.cannot_launch.empty() || r.occupancy + 1e-9 < threshold)) {
-    Finding f = base_finding(codes::kLowOccupancy, Severity::Warning, file, r.name_range);
+  if (r.occupancy_known && !r.cannot_launch.empty()) {
+    // On the kernel, and on every launch with the offending block.
+    Finding f = base_finding(codes::kCannotLaunch, Severity::Error, file, r.name_range);
     f.kernel = r.kernel;
-    if (!r.cannot_launch.empty()) {
-      f.severity = r.block_source == BlockShapeSource::LaunchSite ? Severity::Error : Severity::Information;
-      f.message = "`" + r.name + "` cannot launch with " + block_phrase(r.block_size) + " blocks (" +
-                  source_phrase(r) + "): " + r.cannot_launch;
-    } else {
-      bool guessed = r.block_source == BlockShapeSource::BuiltinDefault;
-      if (guessed && !every_size_below(r, threshold)) f.severity = Severity::Information;
-      f.message = "low occupancy: `" + r.name + "` reaches " + format_percent(r.occupancy) + " (" +
-                  std::to_string(r.active_warps) + " of " + std::to_string(r.max_warps) + " warps per SM) on " +
-                  r.arch + " with " + block_phrase(r.block_size) + " blocks (" + source_phrase(r) + ")";
-      f.message += r.lever ? " — " + r.lever->text : "; limited by " + r.limiters;
-      if (r.lever && r.lever->launch_bounds) {
-        if (auto fix = launch_bounds_fix(kernel, file, r.lever->launch_bounds->first, r.lever->launch_bounds->second)) {
-          fix->title += " (may make ptxas spill: check register-spill afterwards)";
-          f.fixes.push_back(std::move(*fix));
-        }
+    // Only a launch in this file is certain to fail; a block from a setting
+    // or our own guess may not be what the program uses.
+    if (r.block_source != BlockShapeSource::LaunchSite) f.severity = Severity::Information;
+    std::string remedy = remedy_phrase(r);
+    f.message = "`" + r.name + "` cannot launch with " + block_phrase(r.block_size) + " blocks (" + source_phrase(r) +
+                "): " + r.cannot_launch + (remedy.empty() ? "" : " — " + remedy);
+    f.fixes = cannot_launch_fixes(r, kernel, file, nullptr);
+    set_occupancy_evidence(f, r, threshold);
+    f.data.set("reason", r.cannot_launch);
+    if (r.remedy.largest_block > 0) f.data.set("largest_block", static_cast<std::int64_t>(r.remedy.largest_block));
+    if (r.remedy.registers_to_fit > 0)
+      f.data.set("registers_to_fit", static_cast<std::int64_t>(r.remedy.registers_to_fit));
+    add_launch_related(f, r, model, file);
+    for (const auto& l : r.launches) {
+      if (!(l.block.shape == r.block_size) || l.block.source != BlockShapeSource::LaunchSite) continue;
+      for (int i : l.block.launch_indices) {
+        const LaunchSite& site = model.launches[i];
+        Finding at = base_finding(codes::kCannotLaunch, Severity::Error, file, site.range);
+        at.kernel = r.kernel;
+        at.message = "this launch of `" + r.name + "` fails: " + r.cannot_launch +
+                     (remedy.empty() ? "" : " — " + remedy);
+        at.fixes = cannot_launch_fixes(r, kernel, file, &site);
+        at.data = f.data;
+        at.related.push_back({{file, r.name_range}, "`" + r.name + "` is defined here"});
+        out.push_back(std::move(at));
       }
     }
-    f.data.set("registers", static_cast<std::int64_t>(r.registers));
-    f.data.set("blocks_per_sm", static_cast<std::int64_t>(r.blocks_per_sm));
-    f.data.set("occupancy", r.occupancy);
-    f.data.set("limiter", r.limiter);
-    f.data.set("block_size", static_cast<std::int64_t>(r.block_size.threads()));
-    f.data.set("block_shape", format_block_shape(r.block_size));
-    f.data.set("block_source", std::string(to_string(r.block_source)));
-    f.data.set("arch", r.arch);
-    f.data.set("shared_static_bytes", r.shared_static_bytes);
-    f.data.set("shared_dynamic_bytes", r.shared_dynamic_bytes);
-    f.data.set("threshold", threshold);
-    f.explanation_markdown = r.hover_markdown;
+    out.insert(out.begin(), std::move(f));
+  } else if (r.occupancy_known && r.occupancy + 1e-9 < threshold) {
+    Finding f = base_finding(codes::kLowOccupancy, Severity::Warning, file, r.name_range);
+    f.kernel = r.kernel;
+    bool guessed = r.block_source == BlockShapeSource::BuiltinDefault;
+    if (guessed && !every_size_below(r, threshold)) f.severity = Severity::Information;
+    f.message = "low occupancy: `" + r.name + "` reaches " + format_percent(r.occupancy) + " (" +
+                std::to_string(r.active_warps) + " of " + std::to_string(r.max_warps) + " warps per SM) on " + r.arch +
+                " with " + block_phrase(r.block_size) + " blocks (" + source_phrase(r) + ")";
+    f.message += r.lever ? " — " + r.lever->text : "; limited by " + r.limiters;
+    if (r.lever && r.lever->launch_bounds) {
+      if (auto fix = launch_bounds_fix(kernel, file, r.lever->launch_bounds->first, r.lever->launch_bounds->second)) {
+        fix->title += " (may make ptxas spill: check register-spill afterwards)";
+        f.fixes.push_back(std::move(*fix));
+      }
+    }
+    set_occupancy_evidence(f, r, threshold);
+    // The kernel's hover shows the resources and occupancy (the report's
+    // hover_markdown) once; the finding adds only why it matters.
+    f.explanation_markdown =
+        "Fewer resident warps hide less memory latency. Higher occupancy is not always faster (fewer registers "
+        "can mean spills): measure after a change.";
     add_launch_related(f, r, model, file);
     out.push_back(std::move(f));
   }
@@ -117,8 +202,7 @@ std::vector<Finding> kernel_findings(const KernelResourceReport& r, const Functi
         "global memory, cached in L1/L2): every spill is an extra memory instruction.\n\n" +
         (cause.empty() ? std::string("Reduce live values (smaller unrolled arrays, recompute instead of keeping), "
                                      "or allow more registers.")
-                       : cause + ": relax it, or reduce live values.") +
-        "\n\n" + r.hover_markdown;
+                       : cause + ": relax it, or reduce live values.");
     out.push_back(std::move(f));
   }
   return out;
@@ -186,6 +270,9 @@ std::vector<Finding> resource_usage_findings(const ResourceUsageResult& res, con
       note(Severity::Information, "registers, shared memory and occupancy need the CUDA toolkit: " + res.message);
       break;
     case ResourceUsageStatus::ArchUnsupported: note(Severity::Information, res.message); break;
+    case ResourceUsageStatus::NotAllowed:
+      note(Severity::Warning, "registers, shared memory and occupancy unavailable: " + res.message);
+      break;
     case ResourceUsageStatus::TimedOut:
     case ResourceUsageStatus::Failed:
       note(Severity::Warning, "resource usage unavailable: " + res.message);
@@ -193,6 +280,7 @@ std::vector<Finding> resource_usage_findings(const ResourceUsageResult& res, con
     case ResourceUsageStatus::Cancelled: return out;
   }
   if (!res.arch_note.empty()) note(Severity::Information, res.arch_note);
+  for (const auto& refused : res.refused_flags) note(Severity::Warning, refused);
   if (!gpu.note.empty()) note(Severity::Information, gpu.note);
   if (res.status == ResourceUsageStatus::Ok && gpu.gpu && !occupancy_calculator_available())
     note(Severity::Information,
@@ -250,6 +338,7 @@ OccupancyAnalysis run_occupancy_analysis(const OccupancyRequest& request, const 
   req.compile_args = request.compile_args;
   req.compile_args.insert(req.compile_args.end(), options.extra_args.begin(), options.extra_args.end());
   req.working_directory = request.working_directory;
+  req.allowed_drivers = options.allowed_drivers;
   ResourceUsageResult res =
       compute_resource_usage(req, stop, request.cache ? request.cache : &default_resource_cache());
   if (res.status == ResourceUsageStatus::Cancelled) {

@@ -4,12 +4,18 @@
 // turn them into findings.
 //
 // Codes (docs/diagnostics/<code>.md):
+//   cannot-launch   error: no block of a launch in this file fits on an SM
+//                   (too many registers × threads, over __launch_bounds__ or
+//                   the block limit, too much shared memory), on the kernel
+//                   and on each such launch, with the remedy and quick fixes
+//                   (__launch_bounds__ with the block size; the largest block
+//                   that fits, at a launch with a literal block size);
+//                   information when the block comes from a setting or guess.
 //   low-occupancy   warning: theoretical occupancy below
 //                   AnalysisOptions::occupancy_threshold, with the limiter,
 //                   the lever and a __launch_bounds__ quick fix when registers
 //                   limit; information instead when the block size is our
-//                   built-in guess and another size would pass; error when a
-//                   launch in this file cannot run at all.
+//                   built-in guess and another size would pass.
 //   register-spill  warning: ptxas spilled registers to local memory.
 //   resource-usage  nvcc failed (error for ptxas/nvlink errors, which Clang
 //                   cannot see; warning for front-end errors, which Clang
@@ -57,7 +63,7 @@ struct OccupancyRequest {
 OccupancyAnalysis run_occupancy_analysis(const OccupancyRequest& request, const KernelModel& model,
                                          const AnalysisOptions& options, std::stop_token stop = {});
 
-// The findings for one kernel's report (low-occupancy, register-spill).
+// The findings for one kernel's report (cannot-launch, low-occupancy, register-spill).
 std::vector<Finding> kernel_findings(const KernelResourceReport& report, const Function& kernel,
                                      const KernelModel& model, const AnalysisOptions& options,
                                      const std::string& file);

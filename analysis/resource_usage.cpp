@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
+#include "analysis/driver_policy.h"
 #include "analysis/gpu_catalog.h"
 #include "analysis/nvcc_toolchain.h"
 #include "analysis/subprocess.h"
@@ -19,6 +21,7 @@ const char* to_string(ResourceUsageStatus s) {
     case ResourceUsageStatus::Ok: return "ok";
     case ResourceUsageStatus::BuildFailed: return "build-failed";
     case ResourceUsageStatus::NvccNotFound: return "nvcc-not-found";
+    case ResourceUsageStatus::NotAllowed: return "not-allowed";
     case ResourceUsageStatus::ArchUnsupported: return "arch-unsupported";
     case ResourceUsageStatus::Cancelled: return "cancelled";
     case ResourceUsageStatus::TimedOut: return "timed-out";
@@ -162,6 +165,75 @@ void finish(ResourceUsageResult& r, const CachedRun& run) {
   r.status = ResourceUsageStatus::Ok;
 }
 
+// The compile command is the workspace's: a host compiler (-ccbin) or a
+// host-compiler flag that loads code (-Xcompiler -B./x, -fplugin=) is passed
+// to nvcc only when the driver policy allows the program it names.
+std::vector<std::string> drop_untrusted_programs(const std::vector<std::string>& args, const std::string& cwd,
+                                                 const std::vector<std::string>& allowed,
+                                                 std::vector<std::string>& refused) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    std::string value;
+    bool separate = false;
+    for (const char* name : {"-ccbin", "--compiler-bindir"}) {
+      std::string n = name;
+      if (a == n && i + 1 < args.size()) {
+        value = args[i + 1];
+        separate = true;
+      } else if (a.rfind(n + "=", 0) == 0) {
+        value = a.substr(n.size() + 1);
+      }
+    }
+    if (!value.empty()) {
+      DriverCheck check = check_driver(value, cwd, allowed);
+      if (check.allowed) {
+        out.push_back(a);
+        if (separate) out.push_back(args[i + 1]);
+      } else {
+        refused.push_back("the compile command's host compiler `" + value + "` (-ccbin) was not used: " +
+                          check.reason + "; nvcc ran with its default host compiler (allow it with "
+                          "warplens.allowedDrivers)");
+      }
+      if (separate) ++i;
+      continue;
+    }
+    std::string option, list_text;
+    for (const char* name : {"-Xcompiler", "--compiler-options"}) {
+      std::string n = name;
+      if (a == n && i + 1 < args.size()) {
+        option = n;
+        list_text = args[++i];
+      } else if (a.rfind(n + "=", 0) == 0) {
+        option = n;
+        list_text = a.substr(n.size() + 1);
+      }
+    }
+    if (!option.empty()) {
+      // A comma list of host-compiler flags: the ones that load code go.
+      std::vector<std::string> kept, dropped;
+      std::stringstream list(list_text);
+      for (std::string f; std::getline(list, f, ',');)
+        (is_program_loading_host_flag(f) ? dropped : kept).push_back(f);
+      auto join = [](const std::vector<std::string>& v) {
+        std::string j;
+        for (const auto& x : v) j += (j.empty() ? "" : ",") + x;
+        return j;
+      };
+      if (!dropped.empty())
+        refused.push_back("the compile command's host-compiler flags `" + join(dropped) +
+                          "` were not passed to nvcc: they load or run other programs");
+      if (!kept.empty()) {
+        out.push_back(option);
+        out.push_back(join(kept));
+      }
+      continue;
+    }
+    out.push_back(a);
+  }
+  return out;
+}
+
 }  // namespace
 
 ResourceUsageResult compute_resource_usage(const ResourceUsageRequest& req, std::stop_token stop,
@@ -174,7 +246,12 @@ ResourceUsageResult compute_resource_usage(const ResourceUsageRequest& req, std:
     return r;
   };
 
-  NvccLookup lookup = find_nvcc(req.cuda_path);
+  NvccLookup lookup = find_nvcc(req.cuda_path, req.allowed_drivers);
+  if (lookup.refused) {
+    r.status = ResourceUsageStatus::NotAllowed;
+    r.message = lookup.error;
+    return done();
+  }
   if (!lookup.toolchain) {
     r.status = ResourceUsageStatus::NvccNotFound;
     std::string where;
@@ -201,6 +278,7 @@ ResourceUsageResult compute_resource_usage(const ResourceUsageRequest& req, std:
   std::error_code ec;
   if (cwd.empty() || !fs::is_directory(cwd, ec)) cwd = file_dir;
   if (cwd.empty() || !fs::is_directory(cwd, ec)) cwd = fs::current_path(ec).string();
+  flags.args = drop_untrusted_programs(flags.args, cwd, req.allowed_drivers, r.refused_flags);
 
   TempDir tmp;
   if (tmp.path().empty()) {

@@ -46,12 +46,16 @@ struct ResourceUsageRequest {
                                           // just extra flags; filtered by nvcc_flags_from_command
   std::string working_directory;          // the compile command's directory; empty = the file's
   std::chrono::seconds timeout{120};
+  // AnalysisOptions::allowed_drivers: which nvcc (cudaPath) and -ccbin may
+  // run (analysis/driver_policy.h). Flags naming other programs are dropped.
+  std::vector<std::string> allowed_drivers;
 };
 
 enum class ResourceUsageStatus : std::uint8_t {
   Ok,              // functions filled (diagnostics may hold warnings)
   BuildFailed,     // nvcc reported errors: see diagnostics, command
   NvccNotFound,    // no CUDA toolkit: see message
+  NotAllowed,      // cudaPath's nvcc is not allowed to run (driver_policy.h): see message
   ArchUnsupported, // neither the arch nor a substitute can be compiled
   Cancelled,
   TimedOut,
@@ -75,6 +79,10 @@ struct ResourceUsageResult {
   std::string command;                 // what ran, shell-quoted, showing the original path
   std::string raw_output;              // the tools' output, verbatim
   bool relocatable = false;            // compiled with -rdc
+  // Flags of the compile command that were not passed on because they would
+  // run a program nobody allowed (-ccbin ./tools/cc, -Xcompiler -B...): one
+  // line each, for the user.
+  std::vector<std::string> refused_flags;
   bool from_cache = false;
   double wall_ms = 0;                  // this call, cache lookup included
 };

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/file_read.h"
+#include "common/json_limits.h"
 #include "profiler/profile_data.h"
 
 namespace warplens::profile {
@@ -464,19 +466,18 @@ Profile read_profile(const Reader& root) {
   return p;
 }
 
+// Per-line metrics of a large program run to tens of MiB.
+constexpr std::size_t kMaxProfileBytes = std::size_t{512} << 20;
+
 }  // namespace
 
 std::optional<Profile> parse_profile(std::string_view text, std::string* error) {
-  json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  // Depth-limited, and an error never quotes the text: the file named as a
+  // profile may be anything readable, which must not be shown.
+  std::string why;
+  json j = common::parse_json_limited(text, &why);
   if (j.is_discarded()) {
-    if (error) *error = "not valid JSON";
-    // Re-parse with exceptions only to get the byte position for the message.
-    try {
-      json again = json::parse(text.begin(), text.end());
-      (void)again;
-    } catch (const json::parse_error& e) {
-      if (error) *error = std::string("not valid JSON: ") + e.what();
-    }
+    if (error) *error = "not a warplens profile: " + why;
     return std::nullopt;
   }
   try {
@@ -490,15 +491,14 @@ std::optional<Profile> parse_profile(std::string_view text, std::string* error) 
 }
 
 std::optional<Profile> load_profile(const std::string& path, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (error) *error = "cannot open " + path;
+  // A regular file only: /dev/zero or a FIFO named as a profile would never end.
+  common::FileReadResult read = common::read_regular_file(path, kMaxProfileBytes);
+  if (!read) {
+    if (error) *error = "cannot open " + read.error;
     return std::nullopt;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
   std::string e;
-  auto p = parse_profile(ss.str(), &e);
+  auto p = parse_profile(*read.content, &e);
   if (!p && error) *error = path + ": " + e;
   return p;
 }

@@ -1,5 +1,9 @@
 #include "protocol/jsonrpc.h"
 
+#include <limits>
+
+#include "common/json_limits.h"
+
 namespace warplens::protocol {
 
 std::string to_string(const RequestId& id) {
@@ -27,7 +31,48 @@ std::optional<RequestId> read_id(const json& id) {
 
 }  // namespace
 
+namespace {
+
+// The id of a message too deep to parse: everything below the top level is
+// discarded while parsing (the parser is iterative, the callback drops each
+// nested value as soon as it is complete), so nothing deep is ever built.
+std::optional<RequestId> shallow_id(std::string_view body) {
+  json top = json::parse(
+      body.begin(), body.end(),
+      [](int depth, json::parse_event_t event, json&) {
+        return depth <= 1 || event == json::parse_event_t::key;  // drop every value below the top
+      },
+      /*allow_exceptions=*/false);
+  if (!top.is_object()) return std::nullopt;
+  auto it = top.find("id");
+  return it == top.end() ? std::nullopt : read_id(*it);
+}
+
+// A response's error member, as far as it can be read: a peer that sends a
+// non-string message (or none) still gets its response delivered.
+std::optional<ResponseError> read_response_error(const json& e) {
+  if (!e.is_object()) return std::nullopt;
+  auto code = e.find("code");
+  if (code == e.end() || !code->is_number_integer()) return std::nullopt;
+  const std::int64_t value = code->get<std::int64_t>();
+  if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) return std::nullopt;
+  ResponseError err;
+  err.code = static_cast<ErrorCode>(static_cast<int>(value));
+  if (auto m = e.find("message"); m != e.end()) {
+    if (m->is_string())
+      err.message = m->get<std::string>();
+    else
+      err.message = "(the peer sent a non-string error message: " + dump(*m).substr(0, 200) + ")";
+  }
+  if (auto d = e.find("data"); d != e.end()) err.data = *d;
+  return err;
+}
+
+}  // namespace
+
 std::variant<Message, InvalidMessage> parse_message(std::string_view body) {
+  if (common::json_nesting_depth(body, common::kMaxJsonDepth) > common::kMaxJsonDepth)
+    return invalid("message " + common::too_deep_message(common::kMaxJsonDepth), shallow_id(body));
   json j = json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded())
     return InvalidMessage{{ErrorCode::ParseError, "invalid JSON in message body", std::nullopt},
@@ -61,13 +106,8 @@ std::variant<Message, InvalidMessage> parse_message(std::string_view body) {
   if (!has_id || !id) return invalid("message has neither a method nor a valid id");
   Response r{std::move(*id), nullptr, std::nullopt};
   if (auto e = j.find("error"); e != j.end()) {
-    if (!e->is_object() || !e->contains("code") || !(*e)["code"].is_number_integer())
-      return invalid("malformed \"error\" member in response");
-    ResponseError err;
-    err.code = static_cast<ErrorCode>((*e)["code"].get<int>());
-    err.message = e->value("message", std::string());
-    if (e->contains("data")) err.data = (*e)["data"];
-    r.error = std::move(err);
+    r.error = read_response_error(*e);
+    if (!r.error) return invalid("malformed \"error\" member in response (needs an integer \"code\")");
   } else if (auto res = j.find("result"); res != j.end()) {
     r.result = std::move(*res);
   } else {

@@ -1,11 +1,13 @@
 #include "protocol/lsp_basic.h"
 
+#include "protocol/lsp_json.h"
+
 namespace warplens::protocol {
 
 void to_json(json& j, const Position& v) { j = json{{"line", v.line}, {"character", v.character}}; }
 void from_json(const json& j, Position& v) {
-  j.at("line").get_to(v.line);
-  j.at("character").get_to(v.character);
+  v.line = read_uinteger(j, "line");
+  v.character = read_uinteger(j, "character");
 }
 
 void to_json(json& j, const Range& v) { j = json{{"start", v.start}, {"end", v.end}}; }
@@ -34,7 +36,7 @@ void to_json(json& j, const VersionedTextDocumentIdentifier& v) {
 }
 void from_json(const json& j, VersionedTextDocumentIdentifier& v) {
   j.at("uri").get_to(v.uri);
-  j.at("version").get_to(v.version);
+  v.version = checked_integer<std::int64_t>(j.at("version"), "version");
 }
 
 void to_json(json& j, const OptionalVersionedTextDocumentIdentifier& v) {
@@ -52,7 +54,7 @@ void to_json(json& j, const TextDocumentItem& v) {
 void from_json(const json& j, TextDocumentItem& v) {
   j.at("uri").get_to(v.uri);
   j.at("languageId").get_to(v.languageId);
-  j.at("version").get_to(v.version);
+  v.version = checked_integer<std::int64_t>(j.at("version"), "version");
   j.at("text").get_to(v.text);
 }
 

@@ -5,7 +5,7 @@
 set -euo pipefail
 packages=(
   cmake ninja-build g++ ccache pkg-config
-  clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev clangd-19
+  clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev clangd-19 libclang-rt-19-dev
   nlohmann-json3-dev libboost-dev libspdlog-dev libfmt-dev doctest-dev libssl-dev
   neovim python3
 )

@@ -24,7 +24,10 @@ void print_check_help() {
       "  --arch sm_XX    target GPU architecture (default sm_90)\n"
       "  -p DIR          directory of compile_commands.json (default: searched upward from each file)\n"
       "  --no-resource-usage\n"
-      "                  skip nvcc: no registers, occupancy or spill findings\n\n"
+      "                  skip nvcc: no registers, occupancy or spill findings\n"
+      "  --allow-driver GLOB\n"
+      "                  let compile commands run this host compiler (-ccbin) or nvcc; by default\n"
+      "                  only the CUDA toolkit and compilers on PATH run (repeatable)\n\n"
       "exit status: 0 when the analysis ran (whatever it found); 2 on usage errors, unreadable\n"
       "files, or when the front end could not run (its error is printed).\n");
 }

@@ -5,9 +5,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "common/file_read.h"
 #include "server/occupancy_engine.h"
 
 namespace warplens::server {
@@ -15,22 +14,18 @@ namespace warplens::server {
 bool read_inputs(const std::vector<std::string>& given, std::vector<InputFile>& out) {
   bool ok = true;
   for (const auto& name : given) {
+    // Regular files only, bounded, and text: `check /dev/stdin`, a FIFO or
+    // an ELF binary gets one line, not a hang or megabytes of diagnostics.
+    common::FileReadResult read = common::read_text_file(name);
+    if (!read) {
+      std::fprintf(stderr, "warplens: error: cannot read %s\n", read.error.c_str());
+      ok = false;
+      continue;
+    }
     std::error_code ec;
-    if (std::filesystem::is_directory(name, ec)) {
-      std::fprintf(stderr, "warplens: error: cannot read '%s': it is a directory\n", name.c_str());
-      ok = false;
-      continue;
-    }
-    std::ifstream in(name, std::ios::binary);
-    if (!in) {
-      std::fprintf(stderr, "warplens: error: cannot read '%s': %s\n", name.c_str(), std::strerror(errno));
-      ok = false;
-      continue;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
     auto absolute = std::filesystem::absolute(name, ec);
-    out.push_back({name, (ec ? std::filesystem::path(name) : absolute.lexically_normal()).string(), text.str()});
+    out.push_back({name, (ec ? std::filesystem::path(name) : absolute.lexically_normal()).string(),
+                   std::move(*read.content)});
   }
   return ok;
 }
@@ -55,6 +50,10 @@ FileCommandArgs read_file_command_args(const std::string& command, const std::ve
       out.options.compile_commands_dir = *v;
     } else if (r.flag("--no-resource-usage")) {
       out.resource_usage = false;
+    } else if (auto v = r.option("--allow-driver")) {
+      if (v->empty() || (*v)[0] != '/')
+        throw UsageError("--allow-driver expects an absolute path glob such as /opt/cuda-*/bin/nvcc, got `" + *v + "`");
+      out.options.allowed_drivers.push_back(*v);
     } else if (r.flag("--help", "-h")) {
       out.help = true;
       return out;

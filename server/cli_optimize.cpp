@@ -26,6 +26,8 @@
 #include "agent/report.h"
 #include "agent/search.h"
 #include "agent/text_diff.h"
+#include "common/file_read.h"
+#include "common/redaction.h"
 #include "agent/verifier/compile.h"
 #include "analysis/analyzer.h"
 #include "analysis/occupancy_findings.h"
@@ -105,20 +107,36 @@ bool parse(int argc, char** argv, Options& o, std::string& error) {
       }
       return std::string(argv[++i]);
     };
-    auto number = [&](double& out) {
+    // Finite numbers in range only: strtod also takes "nan", "inf" and
+    // "-5", which as a budget would mean "never stop" or "stop at once".
+    auto number = [&](double& out, double min = 0, bool min_allowed = false) {
       auto v = value();
       if (!v) return false;
       char* end = nullptr;
-      out = std::strtod(v->c_str(), &end);
-      if (!end || *end) {
+      double d = std::strtod(v->c_str(), &end);
+      if (v->empty() || !end || *end || !std::isfinite(d)) {
         error = a + ": not a number: " + *v;
         return false;
       }
+      if (d > 1e9) {
+        error = a + ": at most 1000000000, got " + *v;
+        return false;
+      }
+      if (d < min || (d == min && !min_allowed)) {
+        error = a + ": must be " + (min_allowed ? "at least " : "more than ") + std::to_string(static_cast<int>(min)) +
+                ", got " + *v;
+        return false;
+      }
+      out = d;
       return true;
     };
-    auto integer = [&](int& out) {
+    auto integer = [&](int& out, int min = 1) {
       double d = 0;
-      if (!number(d)) return false;
+      if (!number(d, min, /*min_allowed=*/true)) return false;
+      if (d != std::floor(d) || d > 1e9) {
+        error = a + ": expects a whole number up to 1000000000, got " + std::string(argv[i]);
+        return false;
+      }
       out = static_cast<int>(d);
       return true;
     };
@@ -152,13 +170,13 @@ bool parse(int argc, char** argv, Options& o, std::string& error) {
     else if (a.rfind("-D", 0) == 0) o.defines.push_back(a.substr(2));
     else if (a == "--budget") { if (!number(o.budget)) return false; }
     else if (a == "--gpu-budget") { if (!number(o.gpu_budget)) return false; }
-    else if (a == "--bandwidth-gbs") { if (!number(o.bandwidth_gbs)) return false; }
+    else if (a == "--bandwidth-gbs") { if (!number(o.bandwidth_gbs, 0, /*min_allowed=*/true)) return false; }
     else if (a == "--max-timing-s") { if (!number(o.max_timing_s)) return false; }
     else if (a == "--timeout") { if (!number(o.timeout_s)) return false; }
     else if (a == "--max-candidates") { if (!integer(o.max_candidates)) return false; }
     else if (a == "--sets") { if (!integer(o.sets)) return false; }
     else if (a == "--runs") { if (!integer(o.runs)) return false; }
-    else if (a == "--jobs") { if (!integer(o.jobs)) return false; }
+    else if (a == "--jobs") { if (!integer(o.jobs, 0)) return false; }
     else if (a == "--gpu-jobs") { if (!integer(o.gpu_jobs)) return false; }
     else if (a == "--candidates-only") o.candidates_only = true;
     else if (a == "--json") o.json = true;
@@ -183,11 +201,10 @@ bool parse(int argc, char** argv, Options& o, std::string& error) {
 }
 
 std::optional<std::string> read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  // Regular text files only: `optimize /dev/zero` is refused, not read forever.
+  common::FileReadResult read = common::read_text_file(p.string());
+  if (!read) return std::nullopt;
+  return std::move(*read.content);
 }
 
 // How FILE is parsed, by the static analysis and the rewrite engine alike
@@ -475,11 +492,8 @@ std::optional<llm::LlmConfig> llm_config(const Options& o, std::string& error) {
     return std::nullopt;
   }
   if (std::string bad = llm::validate(c); !bad.empty()) {
-    // Some messages quote the URL; one with user:password@ must not be shown.
-    if (c.base_url.find('@') != std::string::npos)
-      for (std::size_t at; (at = bad.find(c.base_url)) != std::string::npos;)
-        bad.replace(at, c.base_url.size(), "(the URL, not shown: it contains credentials)");
-    error = "--llm-endpoint/--llm-model: " + bad;
+    // Some messages quote the URL; one with user:password@ is shown without them.
+    error = "--llm-endpoint/--llm-model: " + common::redact_text(bad);
     return std::nullopt;
   }
   return c;

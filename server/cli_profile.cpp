@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/file_read.h"
 #include "profiler/build_single_file.h"
 #include "profiler/gpu_probe.h"
 #include "profiler/kernel_summary.h"
@@ -184,11 +185,10 @@ std::string parse_arguments(int argc, char** argv, CliOptions* o) {
 // ---------------------------------------------------------------------------
 
 std::optional<std::string> read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  // Regular text files only (a profile may name any path as a source).
+  common::FileReadResult read = common::read_text_file(path);
+  if (!read) return std::nullopt;
+  return std::move(*read.content);
 }
 
 std::string pad(std::string s, std::size_t width) {

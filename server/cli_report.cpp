@@ -20,7 +20,8 @@ void print_report_help() {
       "form, conditions, loops, barriers, calls), launch sites, the toolchain used, per kernel\n"
       "its registers, shared memory, stack, spills, block size and theoretical occupancy (nvcc\n"
       "compiles the device code; --no-resource-usage skips it), and the front end's and resource\n"
-      "usage's diagnostics. Ranges are LSP ranges (0-based, UTF-16 columns).\n\n"
+      "usage's diagnostics. Ranges are LSP ranges (0-based, UTF-16 columns). --allow-driver GLOB\n"
+      "lets compile commands run that host compiler or nvcc, as for check.\n\n"
       "exit status: 0 when every file was parsed; 2 on usage errors, unreadable files, or when\n"
       "the front end could not run.\n");
 }

@@ -39,6 +39,9 @@ void print_serve_help() {
       "  --max-message-bytes N    refuse LSP messages larger than N bytes (default 67108864 = 64 MiB)\n"
       "  --no-resource-usage      do not compile documents with nvcc for registers, spills and\n"
       "                           occupancy (no low-occupancy / register-spill diagnostics)\n"
+      "  --allow-driver GLOB      let compile commands (-ccbin) and cudaPath run this program;\n"
+      "                           by default only the CUDA toolkit and compilers on PATH run\n"
+      "                           (repeatable; added to the warplens.allowedDrivers setting)\n"
       "  --stdio                  accepted for compatibility; stdio is the default\n"
       "  --test-commands          enable warplens.debug.* commands (for tests)\n");
 }
@@ -81,6 +84,10 @@ int run_serve(const std::vector<std::string>& args, const CliEnvironment& env) {
       max_message_bytes = static_cast<std::size_t>(parse_int("--max-message-bytes", *v, 1024, 1ll << 34));
     } else if (r.flag("--no-resource-usage")) {
       options.occupancy = nullptr;
+    } else if (auto v = r.option("--allow-driver")) {
+      if (v->empty() || (*v)[0] != '/')
+        throw UsageError("--allow-driver expects an absolute path glob such as /opt/cuda-*/bin/nvcc, got `" + *v + "`");
+      options.allowed_drivers.push_back(*v);
     } else if (r.flag("--test-commands")) {
       options.test_commands = true;
     } else if (r.flag("--stdio")) {

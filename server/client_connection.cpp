@@ -2,12 +2,12 @@
 
 #include <spdlog/spdlog.h>
 
-#include "server/redact.h"
+#include "common/redaction.h"
 
 namespace warplens::server {
 
 void ClientConnection::send(const json& message) {
-  if (spdlog::should_log(spdlog::level::trace)) spdlog::trace("--> {}", loggable(message));
+  if (spdlog::should_log(spdlog::level::trace)) spdlog::trace("--> {}", common::loggable(message));
   out_.send(message);
 }
 
@@ -42,7 +42,14 @@ bool ClientConnection::deliver(const protocol::Response& response) {
     handler = std::move(it->second);
     pending_.erase(it);
   }
-  if (handler) handler(response);
+  if (!handler) return true;
+  // A handler that throws on what the client sent must not take the
+  // connection down with it.
+  try {
+    handler(response);
+  } catch (const std::exception& e) {
+    spdlog::error("handling the client's response {} failed: {}", protocol::to_string(response.id), e.what());
+  }
   return true;
 }
 

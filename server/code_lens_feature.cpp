@@ -3,6 +3,11 @@
 // summarises the kernel's launches; occupancy, registers and measured
 // numbers are added by their own features as further providers. After each
 // new analysis, clients that support it are asked to refresh their lenses.
+//
+// A lens without its own command opens the kernel's report view: the
+// client-side command warplens.showKernelReport [{uri, kernel}] (both
+// editors implement it; like warplens.previewRewrite it is never listed in
+// executeCommandProvider, which would route it to the server).
 #include "protocol/lsp_features.h"
 #include "server/features.h"
 #include "server/kernel_info.h"
@@ -11,6 +16,8 @@
 namespace warplens::server {
 
 namespace {
+
+constexpr const char* kShowKernelReport = "warplens.showKernelReport";  // the client's, never ours
 
 std::vector<KernelLens> launch_lens(const CodeLensQuery& q) {
   return {KernelLens{launch_summary(q.record.result.model, q.kernel), std::nullopt}};
@@ -28,10 +35,11 @@ void register_code_lens(ServerContext& ctx) {
           json lenses = json::array();
           for (const Function* k : record->result.model.kernels()) {
             protocol::Range range = record->document->text.to_client(k->name_range, ctx.encoding);
+            json report_args = json::array({{{"uri", record->document->uri}, {"kernel", k->name}}});
             for (const auto& provider : ctx.code_lens_providers)
               for (auto& lens : provider(CodeLensQuery{*record, *k, ctx})) {
-                // A command with an empty id is shown as a plain label.
-                protocol::Command command = lens.command.value_or(protocol::Command{lens.title, "", std::nullopt});
+                protocol::Command command =
+                    lens.command.value_or(protocol::Command{lens.title, kShowKernelReport, report_args});
                 if (command.title.empty()) command.title = lens.title;
                 lenses.push_back(protocol::CodeLens{range, command, std::nullopt});
               }

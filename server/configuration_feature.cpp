@@ -20,11 +20,14 @@ void apply(ServerContext& ctx, const json& update) {
   }
   // Only what reaches the engine warrants a new analysis (not debounceMs, llm, ...).
   bool reanalyze = analysis_settings_differ(next, ctx.settings);
+  bool republish = next.clang_diagnostics_shown() != ctx.settings.clang_diagnostics_shown();
   ctx.settings = std::move(next);
   ctx.scheduler.set_debounce(ctx.debounce());
   spdlog::info("settings: {}", settings_to_json(ctx.settings).dump());
   if (reanalyze)
     for (const auto& doc : ctx.documents.all()) ctx.analyze(doc, /*immediately=*/true);
+  else if (republish)  // the same analysis, another selection of it
+    for (const auto& doc : ctx.documents.all()) ctx.diagnostics_changed.emit(doc->uri);
   ctx.settings_changed.emit();
 }
 

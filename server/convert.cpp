@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/file_read.h"
 #include "server/uri.h"
 
 namespace warplens::server {
@@ -22,12 +23,9 @@ TextLookup::Entry TextLookup::get(const std::string& path) {
   auto it = disk_.find(path);
   if (it == disk_.end()) {
     std::shared_ptr<const SourceText> text;
-    std::ifstream in(path, std::ios::binary);
-    if (in) {
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      text = std::make_shared<SourceText>(ss.str());
-    }
+    // A related location in a header: the same rule as every read.
+    if (common::FileReadResult read = common::read_text_file(path))
+      text = std::make_shared<SourceText>(std::move(*read.content));
     it = disk_.emplace(path, std::move(text)).first;
   }
   return {it->second.get(), std::nullopt};

@@ -14,6 +14,7 @@ void register_features(ServerContext& ctx) {
   register_occupancy(ctx);
   register_profile(ctx);
   register_report(ctx);
+  register_kernel_view(ctx);
   register_optimize(ctx);
 }
 

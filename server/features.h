@@ -21,6 +21,7 @@ void register_commands(ServerContext& ctx);       // executeCommand, jobs, progr
 void register_occupancy(ServerContext& ctx);      // resource usage and occupancy (background nvcc)
 void register_profile(ServerContext& ctx);        // warplens.profile / clearProfile, measured results
 void register_report(ServerContext& ctx);         // warplens.report
+void register_kernel_view(ServerContext& ctx);    // warplens.kernelView (the report view's data)
 void register_optimize(ServerContext& ctx);       // warplens.optimize, verified rewrites as code actions
 
 // Registers every feature above, in order.

@@ -1,8 +1,16 @@
-// textDocument/hover, from the analysis of the current version: the
-// explanation of every finding under the cursor (the analysis's own and the
-// findings providers'), and a card for the kernel
-// whose name or launch site is under it. Other features add sections
-// through ServerContext::hover_providers.
+// textDocument/hover, from the analysis of the current version: a card for
+// the kernel whose name or launch site is under the cursor, and the
+// explanation of every finding under it (the analysis's own and the findings
+// providers'). Other features add sections through
+// ServerContext::hover_providers; sections are ordered by HoverOrder.
+//
+// One message per hover: editors show the diagnostics under the cursor
+// themselves (VS Code above the hover, Neovim in its diagnostic float), so a
+// finding contributes its explanation only, never its message again, and
+// two findings with the same explanation (the kernel's resource report is
+// shown once, by the occupancy feature) contribute it once.
+#include <algorithm>
+
 #include "protocol/lsp_features.h"
 #include "server/features.h"
 #include "server/kernel_info.h"
@@ -32,25 +40,29 @@ std::optional<HoverSection> finding_explanations(const HoverQuery& q) {
   const auto& record = q.record;
   std::string markdown;
   std::optional<Range> first;
+  std::vector<const std::string*> shown;
   for (const auto& f : q.ctx.findings_for(record)) {
     const std::string& file = f.location.file.empty() ? record.document->path : f.location.file;
     if (file != record.document->path) continue;
     std::optional<Range> at = finding_range_at(f, record.document->path, q.position);
-    if (!at) continue;
+    if (!at || f.explanation_markdown.empty()) continue;
+    bool repeated = false;
+    for (const std::string* s : shown) repeated |= *s == f.explanation_markdown;
+    if (repeated) continue;
+    shown.push_back(&f.explanation_markdown);
     if (!markdown.empty()) markdown += "\n\n---\n\n";
-    markdown += "**" + std::string(to_string(f.severity)) + "** `" + f.code + "`: " + f.message;
-    if (!f.explanation_markdown.empty()) markdown += "\n\n" + f.explanation_markdown;
+    markdown += f.explanation_markdown;
     if (!first) first = at;
   }
   if (markdown.empty()) return std::nullopt;
-  return HoverSection{markdown, first};
+  return HoverSection{markdown, first, HoverOrder::kFindings};
 }
 
 std::optional<HoverSection> kernel_card(const HoverQuery& q) {
   Range where;
   const Function* k = kernel_at(q.record.result.model, q.position, &where);
   if (!k) return std::nullopt;
-  return HoverSection{kernel_markdown(q.record.result.model, *k), where};
+  return HoverSection{kernel_markdown(q.record.result.model, *k), where, HoverOrder::kKernel};
 }
 
 }  // namespace
@@ -64,14 +76,18 @@ void register_hover(ServerContext& ctx) {
       "textDocument/hover", [&ctx](const protocol::HoverParams& p, RequestContext& rc) {
         answer_from_current_record(ctx, rc, p.textDocument.uri, nullptr, [&ctx, p](const RecordPtr& record) -> json {
           HoverQuery query{*record, engine_position(*record, p.position, ctx.encoding), ctx};
+          std::vector<HoverSection> sections;
+          for (const auto& provider : ctx.hover_providers)
+            if (auto section = provider(query)) sections.push_back(std::move(*section));
+          std::stable_sort(sections.begin(), sections.end(), [](const HoverSection& a, const HoverSection& b) {
+            return static_cast<int>(a.order) < static_cast<int>(b.order);
+          });
           std::string markdown;
           std::optional<Range> range;
-          for (const auto& provider : ctx.hover_providers) {
-            auto section = provider(query);
-            if (!section) continue;
+          for (const auto& section : sections) {
             if (!markdown.empty()) markdown += "\n\n---\n\n";
-            markdown += section->markdown;
-            if (!range) range = section->range;
+            markdown += section.markdown;
+            if (!range) range = section.range;
           }
           if (markdown.empty()) return nullptr;
           const auto& formats = ctx.client_capabilities.hoverContentFormat;

@@ -41,31 +41,44 @@ std::string describe_dim3(const Dim3Value& value) {
   return value.spelling.empty() ? "?" : "`" + value.spelling + "`";
 }
 
+namespace {
+
+// "heavy(const float *in, float *out, int n)": the signature with the
+// parameters' names (Function::signature has their types only).
+std::string named_signature(const Function& k) {
+  if (k.params.empty()) return k.signature.empty() ? k.name + "()" : k.signature;
+  std::string s = "void " + k.name + "(";
+  for (std::size_t i = 0; i < k.params.size(); ++i) {
+    const auto& p = k.params[i];
+    std::string type = p.type;
+    bool glue = !type.empty() && (type.back() == '*' || type.back() == '&');
+    s += (i ? ", " : "") + type + (p.name.empty() ? "" : (glue ? "" : " ") + p.name);
+  }
+  return s + ")";
+}
+
+}  // namespace
+
+// Short: an editor float shows the resources (the occupancy feature's
+// section) right after it, and Neovim's float is only so tall.
 std::string kernel_markdown(const KernelModel& model, const Function& k) {
   std::ostringstream md;
   md << "**kernel** `" << k.name << "`";
   if (k.is_template) md << " (template)";
   if (!k.template_args.empty()) md << " instantiated as `" << k.name << k.template_args << "`";
-  md << "\n\n```cuda\n__global__ " << (k.signature.empty() ? k.name : k.signature) << "\n```\n";
-  if (!k.params.empty()) {
-    md << "\n**Parameters**\n";
-    for (const auto& p : k.params) {
-      md << "- `" << p.name << "`: `" << p.type << "`";
-      if (p.is_pointer && p.pointee_bytes > 0) md << " (" << p.pointee_bytes << "-byte elements)";
-      if (p.is_restrict) md << ", restrict";
-      md << "\n";
-    }
-  }
+  md << "\n\n```cuda\n__global__ " << named_signature(k) << "\n```\n";
   if (k.launch_bounds) {
-    md << "\n**Launch bounds:** ";
+    md << "\nLaunch bounds: ";
     if (k.launch_bounds->max_threads) md << *k.launch_bounds->max_threads << " threads per block";
     if (k.launch_bounds->min_blocks) md << ", at least " << *k.launch_bounds->min_blocks << " blocks per SM";
     md << "\n";
   }
   if (!k.shared_arrays.empty()) {
-    md << "\n**Shared memory**\n";
+    md << "\nShared memory:";
+    bool first = true;
     for (const auto& s : k.shared_arrays) {
-      md << "- `" << s.name << "`: " << (s.is_extern ? "extern " : "") << "`" << s.element_type;
+      md << (first ? " " : ", ") << "`" << s.name << "` " << (s.is_extern ? "extern " : "") << "`" << s.element_type;
+      first = false;
       for (auto d : s.dims) md << "[" << (d > 0 ? std::to_string(d) : "") << "]";
       md << "`";
       std::int64_t elements = 1;
@@ -75,19 +88,20 @@ std::string kernel_markdown(const KernelModel& model, const Function& k) {
         elements *= d;
       }
       if (known && s.element_bytes > 0) md << " (" << elements * s.element_bytes << " bytes)";
-      md << "\n";
     }
+    md << "\n";
   }
   auto launches = launches_of(model, k);
   if (launches.empty()) {
-    md << "\nNo launch of this kernel in this file: block shapes come from settings "
-          "(`warplens.kernelBlockSizes`, `warplens.defaultBlockSize`) or launch bounds.\n";
+    md << "\nNo launch in this file: the block size comes from `warplens.kernelBlockSizes`, "
+          "`warplens.defaultBlockSize` or `__launch_bounds__`.\n";
   } else {
-    md << "\n**Launch sites in this file**\n";
-    for (const auto* l : launches) {
-      md << "- line " << l->range.start.line + 1 << ": grid " << describe_dim3(l->grid) << ", block "
-         << describe_dim3(l->block);
-      if (l->shared_bytes)
+    constexpr std::size_t kShown = 3;
+    for (std::size_t i = 0; i < launches.size() && i < kShown; ++i) {
+      const LaunchSite* l = launches[i];
+      md << (i ? "\n" : "\n") << "Launched at line " << l->range.start.line + 1 << ": grid " << describe_dim3(l->grid)
+         << ", block " << describe_dim3(l->block);
+      if (l->shared_bytes && *l->shared_bytes)
         md << ", " << *l->shared_bytes << " bytes dynamic shared memory";
       else if (!l->shared_bytes_spelling.empty())
         md << ", dynamic shared memory `" << l->shared_bytes_spelling << "`";
@@ -95,6 +109,7 @@ std::string kernel_markdown(const KernelModel& model, const Function& k) {
       if (l->in_loop) md << ", inside a loop";
       md << "\n";
     }
+    if (launches.size() > kShown) md << "\n…and " << launches.size() - kShown << " more launches\n";
   }
   return md.str();
 }

@@ -4,7 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "server/features.h"
-#include "server/redact.h"
+#include "common/redaction.h"
 #include "server/uri.h"
 
 namespace warplens::server {
@@ -31,6 +31,19 @@ bool LanguageServer::stop_workers(std::chrono::milliseconds timeout) {
 }
 
 void LanguageServer::receive(const protocol::FrameEvent& event) {
+  // Whatever a frame holds, handling it must not end the server: handlers
+  // are isolated in dispatch(); this catches what happens around them
+  // (parsing, logging, a response handler).
+  try {
+    receive_frame(event);
+  } catch (const std::exception& e) {
+    spdlog::error("internal error while handling a message: {}", common::redact_text(e.what()));
+  } catch (...) {
+    spdlog::error("internal error while handling a message (unknown exception)");
+  }
+}
+
+void LanguageServer::receive_frame(const protocol::FrameEvent& event) {
   if (const auto* error = std::get_if<protocol::FramingError>(&event)) {
     spdlog::warn("framing error: {}", error->message);
     ErrorCode code = error->kind == protocol::FramingErrorKind::TooLarge ? ErrorCode::InvalidRequest
@@ -41,15 +54,15 @@ void LanguageServer::receive(const protocol::FrameEvent& event) {
   const std::string& body = std::get<protocol::Frame>(event).body;
   auto parsed = protocol::parse_message(body);
   if (auto* invalid = std::get_if<protocol::InvalidMessage>(&parsed)) {
-    spdlog::warn("invalid message ({}): {}", invalid->error.message,
-                 body.substr(0, std::min<std::size_t>(body.size(), 200)));
+    // The body may hold anything, secrets included: redacted like any text.
+    spdlog::warn("invalid message ({}): {}", invalid->error.message, common::loggable_text(body, 200));
     ctx_.client.reply_error(invalid->id, invalid->error);
     return;
   }
   auto& message = std::get<protocol::Message>(parsed);
   if (spdlog::should_log(spdlog::level::trace)) {
     json j = json::parse(body, nullptr, false);
-    spdlog::trace("<-- {}", loggable(j));
+    spdlog::trace("<-- {}", common::loggable(j));
   }
   if (auto* request = std::get_if<protocol::Request>(&message)) {
     dispatch(std::move(*request));
@@ -153,7 +166,7 @@ protocol::InitializeResult LanguageServer::initialize(const protocol::Initialize
   std::string client = params.clientInfo ? params.clientInfo->name + " " + params.clientInfo->version.value_or("")
                                           : std::string("an unnamed client");
   spdlog::info("initialize from {}: position encoding {}, settings {}", client, to_string(ctx_.encoding),
-               settings_to_json(ctx_.settings).dump());
+               common::loggable(settings_to_json(ctx_.settings)));
 
   protocol::InitializeResult result;
   result.capabilities = ctx_.capabilities;

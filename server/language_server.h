@@ -48,6 +48,7 @@ class LanguageServer {
  private:
   enum class Phase { Uninitialized, Running, ShutDown };
 
+  void receive_frame(const protocol::FrameEvent& event);
   void dispatch(protocol::Request request);
   void dispatch(const protocol::Notification& notification);
   void register_lifecycle();

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "analysis/markdown_table.h"
 #include "analysis/occupancy.h"
 #include "profiler/units.h"
 
@@ -87,10 +88,13 @@ std::vector<Row> rows_for(const std::string& code, const Finding* p, const Findi
   return {};
 }
 
+// Padded, with plain cells, so it reads as a table in a float that shows
+// the markdown source too (analysis/markdown_table.h).
 std::string table(const std::string& title, const std::vector<Row>& rows) {
-  std::string md = "| " + title + " | predicted (static) | measured |\n|---|---|---|\n";
-  for (const auto& r : rows) md += "| " + cell(r.what) + " | " + cell(r.predicted) + " | " + cell(r.measured) + " |\n";
-  return md;
+  MarkdownTable t;
+  t.headers = {title, "predicted (static)", "measured"};
+  for (const auto& r : rows) t.rows.push_back({cell(r.what), cell(r.predicted), cell(r.measured)});
+  return t.render();
 }
 
 }  // namespace
@@ -101,7 +105,7 @@ std::string prediction_vs_measurement(const std::vector<const Finding*>& predict
   const Finding* p = predicted.empty() ? nullptr : predicted.front();
   std::vector<Row> rows = rows_for(measured.code, p, measured);
   if (rows.empty()) rows.push_back({"finding", p ? p->message : kNone, measured.message});
-  md += table("`" + measured.code + "`", rows);
+  md += table(measured.code, rows);
   if (!p) md += "\nThe static analysis did not predict this on this line.\n";
   return md;
 }
@@ -135,7 +139,7 @@ std::string kernel_prediction_vs_measurement(const std::string& kernel_name, con
     rows.push_back({"global bandwidth", kNone, bw});
   }
   rows.push_back({"launches", kNone, std::to_string(s.launches)});
-  return "**Predicted vs measured** (" + heading + ")\n\n" + table("kernel `" + kernel_name + "`", rows);
+  return "**Predicted vs measured** (" + heading + ")\n\n" + table("kernel " + kernel_name, rows);
 }
 
 }  // namespace warplens::server

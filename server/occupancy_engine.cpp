@@ -20,6 +20,10 @@ ResourceCompileCommand resource_compile_command(const std::string& file, const s
 std::string resource_skip_reason(const AnalysisResult& result) {
   if (result.cancelled) return "the analysis was cancelled";
   if (!result.parsed) return "the front end could not parse the file";
+  // nvcc would read what the front end refused (#include "/dev/zero", a
+  // FIFO), without the front end's limits.
+  for (const auto& f : result.findings)
+    if (f.code == codes::kAnalysisLimit) return "warplens did not read all of the file's includes: " + f.message;
   // nvcc compiles a header alone without what its includer declares first
   // (errors that are not the user's) and instantiates none of its
   // templates: headers are not compiled on their own.

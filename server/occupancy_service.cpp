@@ -143,6 +143,12 @@ bool OccupancyService::pending(const AnalysisRecord& record) const {
   return it != docs_.end() && it->second.wanted && it->second.wanted->generation == record.generation;
 }
 
+OccupancyService::Latest OccupancyService::latest(const std::string& uri) const {
+  auto it = docs_.find(uri);
+  if (it == docs_.end() || !it->second.result) return {};
+  return {it->second.result_record, it->second.result};
+}
+
 void OccupancyService::when_ready(const RecordPtr& record, std::function<void(OccupancyPtr)> done) {
   if (auto r = result(*record)) return done(r);
   if (!pending(*record)) return done(nullptr);

@@ -61,6 +61,14 @@ class OccupancyService {
   OccupancyPtr result(const AnalysisRecord& record) const;
   // True while this record's result is being computed (or queued).
   bool pending(const AnalysisRecord& record) const;
+  // The newest result kept for the document, whichever record it was
+  // computed from (an older version while a newer one is pending), or empty.
+  // Lets the features show the last known numbers until fresh ones arrive.
+  struct Latest {
+    RecordPtr record;
+    OccupancyPtr result;
+  };
+  Latest latest(const std::string& uri) const;
   // Calls `done` with this record's result once it is ready (at once when it
   // is), or with null when there will be none (nothing to compute,
   // superseded, closed, stopped).

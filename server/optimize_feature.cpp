@@ -10,7 +10,10 @@
 //       profileCommand or the file's own checking main()).
 //       `budget` is the job's wall time in seconds (default 600).
 //       Answers {summary, rewrites: [{title, edit, summary}], kernel, version,
-//       report}: `report` is the full markdown report's path (every
+//       gpu, candidates: [{id, title, before_ms, after_ms, speedup, correct,
+//       compiled, level, verdict, reason}] (every candidate verified: the
+//       editor draws before/after bars from them), report}: `report` is the
+//       full markdown report's path (every
 //       candidate and verdict, server/optimize_report_file.h), also named at
 //       the end of the summary;
 //       only rewrites the verifier passed at reward level >= 2, fastest
@@ -129,6 +132,27 @@ std::string job_summary(const OptimizeOutcome& outcome, const std::vector<Rewrit
          " tried)";
 }
 
+// Every candidate the job verified, as plain data for the editor's
+// before/after bars: the original's and the candidate's median times on the
+// GPU (0 when not timed), and how the verifier judged it.
+json candidates_json(const OptimizeOutcome& outcome) {
+  json out = json::array();
+  for (const auto& t : outcome.result.tried) {
+    const auto& v = t.verdict;
+    out.push_back({{"id", t.candidate.id},
+                   {"title", t.candidate.description},
+                   {"before_ms", v.original.median_ms},
+                   {"after_ms", v.candidate.median_ms},
+                   {"speedup", v.speedup},
+                   {"correct", v.correct},
+                   {"compiled", v.compiled},
+                   {"level", agent::to_int(v.level)},
+                   {"verdict", agent::describe(v.level)},
+                   {"reason", v.reason}});
+  }
+  return out;
+}
+
 // On the io thread, after the job: the answer, and the code actions, for the
 // document version the job started from, unless the user has edited since.
 json finish(ServerContext& ctx, OptimizeState& state, const OptimizeOutcome& outcome, const DocumentPtr& started,
@@ -137,7 +161,11 @@ json finish(ServerContext& ctx, OptimizeState& state, const OptimizeOutcome& out
   Converter convert = ctx.converter(texts, started);
   std::vector<RewriteOffer> rewrites = verified_rewrites(outcome, *started, convert);
   const std::string& kernel = outcome.result.kernel;
-  json answer = {{"kernel", kernel}, {"version", started->version}, {"rewrites", json::array()}};
+  json answer = {{"kernel", kernel},
+                 {"version", started->version},
+                 {"rewrites", json::array()},
+                 {"gpu", outcome.gpu_name},
+                 {"candidates", candidates_json(outcome)}};
   const std::string report_note = report_path.empty() ? "" : " Full report: " + report_path;
   if (!report_path.empty()) answer["report"] = report_path;
 
@@ -187,13 +215,11 @@ void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, Reques
                 if (!p.message.empty()) m += ": " + p.message;
                 job.report(m, pct);
               };
-              OptimizeOutcome outcome;
-              try {
-                outcome = backend(req, context, progress, job.stop);
-              } catch (const OptimizeUnavailable& e) {
-                ctx.show_message(protocol::MessageType::Error, std::string("warplens: ") + e.what());
-                throw;
-              }
+              // OptimizeUnavailable (no GPU, nothing to verify against, a
+              // misconfigured LLM) fails the request with its message; the
+              // editor shows that error, so it is not also sent as a
+              // window/showMessage (the user would read it twice).
+              OptimizeOutcome outcome = backend(req, context, progress, job.stop);
               if (job.stop.stop_requested()) return nullptr;  // the runner answers RequestCancelled
               if (outcome.result.stop_reason == agent::StopReason::Error)
                 throw std::runtime_error("optimizing `" + req.kernel + "` failed: " + outcome.result.error);
@@ -233,6 +259,12 @@ void optimize_command(ServerContext& ctx, const StatePtr& state, const protocol:
           if (error == WaitError::ShuttingDown) throw RequestError(ErrorCode::RequestFailed, "the server is shutting down");
           std::string kernel = target.kernel;
           if (record && !error) {
+            // A file warplens would not fully read (an #include of a device,
+            // a FIFO, a binary) or that was too large to analyse is not
+            // handed to the rewrite engine's and nvcc's own parses either.
+            for (const auto& f : record->result.findings)
+              if (f.code == codes::kAnalysisLimit)
+                throw RequestError(ErrorCode::RequestFailed, "warplens.optimize: not optimised: " + f.message);
             const KernelModel& model = record->result.model;
             if (kernel.empty()) {
               const Function* f = kernel_around(model, engine_position(*record, *target.position, ctx.encoding));

@@ -7,6 +7,7 @@
 #include "agent/llm/llm_policy_factory.h"
 #include "agent/rewrite_engine.h"
 #include "agent/search.h"
+#include "common/redaction.h"
 #include "server/optimize_backend.h"
 
 namespace warplens::server {
@@ -23,13 +24,8 @@ bool on_this_machine(const std::string& host) {
   return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
 }
 
-// Some messages quote the URL; one with user:password@ must not be shown.
-std::string without_credentials(std::string message, const std::string& url) {
-  if (url.find('@') == std::string::npos) return message;
-  for (std::size_t at; (at = message.find(url)) != std::string::npos;)
-    message.replace(at, url.size(), "(the URL, not shown: it contains credentials)");
-  return message;
-}
+// Some messages quote the URL; one with user:password@ is shown without them.
+std::string without_credentials(const std::string& message) { return common::redact_text(message); }
 
 ChosenPolicy llm_policy(const LlmSettings& settings, const std::string& api_key) {
   if (settings.endpoint.empty() || settings.model.empty())
@@ -49,15 +45,15 @@ ChosenPolicy llm_policy(const LlmSettings& settings, const std::string& api_key)
   config.api_key = api_key;
   std::string url_error;
   auto url = llm::parse_endpoint_url(config.base_url, &url_error);
-  if (!url) throw OptimizeUnavailable("warplens.llm.endpoint is not usable: " + without_credentials(url_error, settings.endpoint));
+  if (!url) throw OptimizeUnavailable("warplens.llm.endpoint is not usable: " + without_credentials(url_error));
   if (std::string bad = llm::validate(config); !bad.empty())
-    throw OptimizeUnavailable("the LLM settings are not usable: " + without_credentials(bad, settings.endpoint));
+    throw OptimizeUnavailable("the LLM settings are not usable: " + without_credentials(bad));
   // Local servers (vLLM, Ollama) usually need no key; a remote one without a
   // key would only fail on the first request, after the job started.
   if (api_key.empty() && !on_this_machine(url->host))
     throw OptimizeUnavailable("no API key for the LLM endpoint " + url->to_string() + ": " + kKeyHelp);
   llm::LlmPolicyOrError made = llm::make_llm_policy(config);
-  if (!made.policy) throw OptimizeUnavailable(without_credentials(made.error, settings.endpoint));
+  if (!made.policy) throw OptimizeUnavailable(without_credentials(made.error));
   return {std::move(made.policy), "llm: " + llm::describe(config), /*wants_tools=*/true};
 }
 

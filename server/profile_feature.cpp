@@ -7,8 +7,8 @@
 //       main) and attaches it to the document, tied to the version the
 //       command ran on, and to the other open documents it has lines for.
 //       Answers {summary, kernels, findings, version}. Without a GPU the
-//       user is told with window/showMessage and the job fails; nothing else
-//       changes.
+//       job fails with a message saying so (the request's error, which the
+//       editor shows); nothing else changes.
 //   warplens.clearProfile [{uri?}]
 //       Forgets the measured results of one document, or of all.
 //
@@ -141,14 +141,11 @@ void profile_command(ServerContext& ctx, const StatePtr& state, const protocol::
   std::weak_ptr<ProfileState> weak = state;
   start_job(ctx, rc, p.workDoneToken, "warplens: profiling " + file_name(doc->path),
             [&ctx, weak, req, doc, probe](JobContext& job) -> json {
-              ProfileJobResult result;
-              try {
-                result = run_profile_job(
-                    req, job.stop, [&job](const std::string& m, int pct) { job.report(m, pct); }, probe);
-              } catch (const ProfileJobError& e) {
-                if (e.no_gpu) ctx.show_message(protocol::MessageType::Error, std::string("warplens: ") + e.what());
-                throw;
-              }
+              // A ProfileJobError (no GPU, a failed build) fails the request
+              // with its message, which the editor shows (once: not also as
+              // window/showMessage).
+              ProfileJobResult result = run_profile_job(
+                  req, job.stop, [&job](const std::string& m, int pct) { job.report(m, pct); }, probe);
               if (!result.profile) return nullptr;  // cancelled
               job.report("placing the results", 99);
               auto done = std::make_shared<std::promise<json>>();
@@ -200,7 +197,7 @@ std::optional<HoverSection> measured_hover(const ProfileState& state, const Hove
         if (r.kernel == kernel->key) predicted = &r;
     return HoverSection{kernel_prediction_vs_measurement(kernel->name, predicted, *s,
                                                          m->profile->find_kernel(s->mangled), head),
-                        where};
+                        where, HoverOrder::kMeasured};
   }
 
   std::string markdown;
@@ -218,7 +215,7 @@ std::optional<HoverSection> measured_hover(const ProfileState& state, const Hove
     if (!first) first = r;
   }
   if (markdown.empty()) return std::nullopt;
-  return HoverSection{markdown, first};
+  return HoverSection{markdown, first, HoverOrder::kMeasured};
 }
 
 }  // namespace
@@ -248,6 +245,28 @@ void register_profile(ServerContext& ctx) {
   });
 
   ctx.hover_providers.push_back([state](const HoverQuery& q) { return measured_hover(*state, q); });
+
+  // The kernel report view's measured point (the roofline's "measured").
+  ctx.kernel_view_providers.push_back([state](const KernelViewQuery& q, json& view) {
+    const MeasuredDocument* m = measured_for(*state, q.record);
+    const profile::KernelSummary* s = m ? measured_kernel(*m, q.record.result.model, q.kernel) : nullptr;
+    if (!s) {
+      view["measured"] = nullptr;
+      return;
+    }
+    auto opt = [](const std::optional<double>& v) { return v ? json(*v) : json(); };
+    view["measured"] = {{"origin", m->origin},
+                        {"version", m->version},
+                        {"stale", !measured_current(*m, *q.record.document)},
+                        {"launches", s->launches},
+                        {"time_ns", opt(s->mean_ns)},
+                        {"effective_gbs", opt(s->effective_gbs)},
+                        {"requested_gbs", opt(s->requested_gbs)},
+                        {"effective_bytes_per_launch", opt(s->effective_bytes_per_launch)},
+                        {"requested_bytes_per_launch", opt(s->requested_bytes_per_launch)},
+                        {"peak_gbs", s->peak_gbs > 0 ? json(s->peak_gbs) : json()},
+                        {"title", s->title}};
+  });
 
   ctx.document_closed.connect([state](const std::string& uri) { state->measured.erase(uri); });
 }

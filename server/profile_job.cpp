@@ -8,6 +8,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "common/file_read.h"
 #include "profiler/build_single_file.h"
 #include "profiler/runner.h"
 #include "profiler/scratch_dir.h"
@@ -21,11 +22,9 @@ namespace prof = warplens::profile;
 namespace {
 
 std::string read_disk(const std::string& path, bool* ok) {
-  std::ifstream in(path, std::ios::binary);
-  *ok = static_cast<bool>(in);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  common::FileReadResult read = common::read_text_file(path);
+  *ok = static_cast<bool>(read);
+  return read ? std::move(*read.content) : std::string();
 }
 
 std::string file_name(const std::string& path) { return fs::path(path).filename().string(); }

@@ -6,6 +6,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "common/file_read.h"
+
 namespace warplens::server {
 
 using protocol::ErrorCode;
@@ -83,11 +85,10 @@ std::string workspace_folder_for(const ServerContext& ctx, const std::string& pa
 }
 
 bool matches_disk(const Document& doc) {
-  std::ifstream in(doc.path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str() == doc.text.text();
+  // Bounded by the document's own size: /dev/zero or a FIFO behind a
+  // file:// URI is never read without end.
+  common::FileReadResult read = common::read_regular_file(doc.path, doc.text.text().size());
+  return read && *read.content == doc.text.text();
 }
 
 }  // namespace warplens::server

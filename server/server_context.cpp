@@ -49,7 +49,12 @@ void ServerContext::log_message(protocol::MessageType type, const std::string& m
 }
 
 std::vector<Finding> ServerContext::findings_for(const AnalysisRecord& record) {
-  std::vector<Finding> out = record.result.findings;
+  std::vector<Finding> out;
+  // clangDiagnostics "off": Clang's own diagnostics are left to clangd or
+  // cpptools, which show them already (the front end still parses).
+  const bool clang_shown = settings.clang_diagnostics_shown();
+  for (const auto& f : record.result.findings)
+    if (clang_shown || f.source != "clang") out.push_back(f);
   for (const auto& provider : findings_providers)
     for (auto& f : provider(record, *this)) out.push_back(std::move(f));
   const auto& doc = record.document;

@@ -39,6 +39,9 @@ struct ServerOptions {
   bool test_commands = false;               // enables warplens.debug.* (tests only)
   std::string docs_dir;                     // docs/diagnostics, for codeDescription links
   std::string version = "0.0.0";
+  // --allow-driver GLOB: programs compile commands and cudaPath may run,
+  // whatever the settings say (analysis/driver_policy.h).
+  std::vector<std::string> allowed_drivers;
   // Resource usage and occupancy (nvcc; ~0.4-1.5 s on a cache miss), run in
   // the background after each parse: server/occupancy_engine.h's
   // analyze_resources, or a test double. Empty: none (in-process tests that
@@ -74,9 +77,13 @@ struct HoverQuery {
   Position position;  // engine position (UTF-8 byte column)
   ServerContext& ctx;
 };
+// Where a section goes in the hover: the kernel first (what it is, then its
+// resources), measurements, then what the findings under the cursor explain.
+enum class HoverOrder : int { kKernel = 0, kResources = 10, kMeasured = 20, kFindings = 30 };
 struct HoverSection {
   std::string markdown;
   std::optional<Range> range;  // what the section is about (engine range)
+  HoverOrder order = HoverOrder::kFindings;
 };
 using HoverProvider = std::function<std::optional<HoverSection>(const HoverQuery&)>;
 
@@ -107,6 +114,16 @@ struct CodeActionProvider {
   std::function<std::vector<protocol::CodeAction>(const CodeActionQuery&)> provide;
   std::function<void(protocol::CodeAction& action, const AnalysisRecord& record, ServerContext& ctx)> resolve;
 };
+
+// warplens.kernelView: each provider adds its part of one kernel's view
+// (resources and occupancy, measurements) to `view`, as plain data the
+// editor draws. Called once the record's resource usage is settled.
+struct KernelViewQuery {
+  const AnalysisRecord& record;
+  const Function& kernel;
+  ServerContext& ctx;
+};
+using KernelViewProvider = std::function<void(const KernelViewQuery&, nlohmann::json& view)>;
 
 // workspace/executeCommand: commands are named warplens.<something>.
 using CommandHandler = std::function<void(const protocol::ExecuteCommandParams&, RequestContext&)>;
@@ -150,6 +167,7 @@ class ServerContext {
   std::vector<CodeLensProvider> code_lens_providers;
   std::vector<CodeActionProvider> code_action_providers;
   std::vector<FindingsProvider> findings_providers;
+  std::vector<KernelViewProvider> kernel_view_providers;
   std::map<std::string, CommandHandler> commands;
   std::map<std::string, std::map<std::string, ExtraFindings>> extra_findings;
   // Jobs by the progress token they report under (for window/workDoneProgress/cancel).
@@ -170,13 +188,18 @@ class ServerContext {
   // client sent no folders). Empty for a client without a workspace.
   std::vector<std::string> workspace_folders;
 
-  AnalysisOptions analysis_options() const { return to_analysis_options(settings); }
+  AnalysisOptions analysis_options() const {
+    AnalysisOptions o = to_analysis_options(settings);
+    o.allowed_drivers.insert(o.allowed_drivers.end(), options.allowed_drivers.begin(), options.allowed_drivers.end());
+    return o;
+  }
   // Converter for results of `document` (pinned as the text to convert with).
   Converter converter(TextLookup& texts, const DocumentPtr& document) const;
   void show_message(protocol::MessageType type, const std::string& message);
   void log_message(protocol::MessageType type, const std::string& message);
   // Every finding of `record`'s version, in publication order: the
-  // analysis's own, then each findings provider's, then extra_findings.
+  // analysis's own (without Clang's when clangDiagnostics is "off"), then
+  // each findings provider's, then extra_findings.
   std::vector<Finding> findings_for(const AnalysisRecord& record);
   // Asks the client to re-request code lenses (when it supports it).
   void refresh_code_lenses();

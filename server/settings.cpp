@@ -1,9 +1,10 @@
 #include "server/settings.h"
 
-#include <cctype>
 #include <cstdlib>
+#include <functional>
 
-#include "server/redact.h"
+#include "common/redaction.h"
+#include "server/settings_schema.h"
 
 namespace warplens::server {
 
@@ -13,62 +14,142 @@ namespace {
 
 constexpr std::int64_t kMaxThreadsPerBlock = 1024;
 
-bool valid_arch(const std::string& arch) {
-  // sm_XX or sm_XXX, optionally with a feature suffix: sm_90a, sm_100f.
-  if (arch.size() < 5 || arch.compare(0, 3, "sm_") != 0) return false;
-  std::size_t i = 3;
-  while (i < arch.size() && std::isdigit(static_cast<unsigned char>(arch[i]))) ++i;
-  if (i - 3 < 2 || i - 3 > 3) return false;
-  return i == arch.size() || (i + 1 == arch.size() && std::islower(static_cast<unsigned char>(arch[i])));
+// How each server setting of the schema lands in Settings. The value has
+// passed the schema's checks (block shapes excepted: the setter parses them
+// and reports what is wrong). A null value resets the setting to its default.
+using Setter = std::function<void(Settings&, const json&, const std::string& name, std::vector<std::string>&)>;
+
+template <class T>
+Setter plain(T Settings::*field) {
+  return [field](Settings& s, const json& v, const std::string&, std::vector<std::string>&) {
+    s.*field = v.is_null() ? Settings{}.*field : v.get<T>();
+  };
 }
 
-struct Reader {
-  const json& obj;
-  std::string prefix;
-  std::vector<std::string>& problems;
+const std::map<std::string, Setter>& setters() {
+  static const std::map<std::string, Setter> table = {
+      {"arch", plain(&Settings::arch)},
+      {"cudaPath", plain(&Settings::cuda_path)},
+      {"compileCommandsDir", plain(&Settings::compile_commands_dir)},
+      {"thresholds.uncoalesced", plain(&Settings::uncoalesced_threshold)},
+      {"thresholds.bankConflict", plain(&Settings::bank_conflict_threshold)},
+      {"thresholds.occupancy", plain(&Settings::occupancy_threshold)},
+      {"defaultBlockSize",
+       [](Settings& s, const json& v, const std::string& name, std::vector<std::string>& problems) {
+         if (v.is_null() || (v.is_array() && v.empty())) return s.default_block.reset();
+         std::string error;
+         if (auto b = parse_block_shape(v, error))
+           s.default_block = b;
+         else
+           problems.push_back("setting " + name + " ignored: expected " + error);
+       }},
+      {"kernelBlockSizes",
+       [](Settings& s, const json& v, const std::string& name, std::vector<std::string>& problems) {
+         std::map<std::string, BlockShape> blocks;
+         if (!v.is_null())
+           for (auto k = v.begin(); k != v.end(); ++k) {
+             std::string error;
+             if (auto b = parse_block_shape(k.value(), error))
+               blocks[k.key()] = *b;
+             else
+               problems.push_back("setting " + name + "." + k.key() + " ignored: expected " + error);
+           }
+         s.kernel_blocks = std::move(blocks);
+       }},
+      {"debounceMs",
+       [](Settings& s, const json& v, const std::string&, std::vector<std::string>&) {
+         if (v.is_null())
+           s.debounce_ms.reset();
+         else
+           s.debounce_ms = v.get<int>();
+       }},
+      {"clangDiagnostics",
+       [](Settings& s, const json& v, const std::string&, std::vector<std::string>&) {
+         s.clang_diagnostics = v.is_null() ? Settings{}.clang_diagnostics : v.get<std::string>();
+       }},
+      {"profileCommand", plain(&Settings::profile_command)},
+      {"buildCommand", plain(&Settings::build_command)},
+      {"allowedDrivers",
+       [](Settings& s, const json& v, const std::string& name, std::vector<std::string>& problems) {
+         std::vector<std::string> globs;
+         if (!v.is_null())
+           for (const auto& g : v) {
+             // An absolute glob only: a relative one would be read against the
+             // compile command's directory, which is the workspace's.
+             const auto& text = g.get_ref<const std::string&>();
+             if (text.empty() || text[0] != '/') {
+               problems.push_back("setting " + name +
+                                  " ignored: expected an array of absolute path globs, such as "
+                                  "[\"/opt/cuda-*/bin/nvcc\", \"/usr/bin/g++-*\"]");
+               return;
+             }
+             globs.push_back(text);
+           }
+         s.allowed_drivers = std::move(globs);
+       }},
+      {"llm.endpoint",
+       [](Settings& s, const json& v, const std::string&, std::vector<std::string>&) {
+         s.llm.endpoint = v.is_null() ? "" : v.get<std::string>();
+       }},
+      {"llm.model",
+       [](Settings& s, const json& v, const std::string&, std::vector<std::string>&) {
+         s.llm.model = v.is_null() ? "" : v.get<std::string>();
+       }},
+  };
+  return table;
+}
 
-  void wrong(const std::string& key, const std::string& expected) {
-    problems.push_back("setting " + prefix + key + " ignored: expected " + expected);
-  }
+bool is_group(const std::string& path) {
+  for (const auto& spec : setting_specs())
+    if (spec.server && spec.key.size() > path.size() && spec.key.compare(0, path.size() + 1, path + ".") == 0)
+      return true;
+  return false;
+}
 
-  void string(const char* key, std::string& out) {
-    auto it = obj.find(key);
-    if (it == obj.end() || it->is_null()) return;
-    if (!it->is_string()) return wrong(key, "a string");
-    out = it->get<std::string>();
-  }
-
-  void number(const char* key, double& out, double lo, double hi, const char* expected) {
-    auto it = obj.find(key);
-    if (it == obj.end() || it->is_null()) return;
-    if (!it->is_number() || it->get<double>() < lo || it->get<double>() > hi) return wrong(key, expected);
-    out = it->get<double>();
-  }
-
-  void integer(const char* key, int& out, int lo, int hi, const char* expected) {
-    auto it = obj.find(key);
-    if (it == obj.end() || it->is_null()) return;
-    if (!it->is_number_integer() || it->get<std::int64_t>() < lo || it->get<std::int64_t>() > hi)
-      return wrong(key, expected);
-    out = it->get<int>();
-  }
-};
-
-void check_known(const json& obj, std::initializer_list<const char*> known, const std::string& prefix,
-                 std::vector<std::string>& problems) {
+// Walks one level of the settings object: leaves go through the schema and
+// their setter, groups (thresholds, llm) recurse, anything else is unknown.
+void apply_object(Settings& s, const json& obj, const std::string& path, std::vector<std::string>& problems) {
   for (auto it = obj.begin(); it != obj.end(); ++it) {
-    bool ok = false;
-    for (const char* k : known) ok |= it.key() == k;
-    if (ok) continue;
-    if (is_secret_key(it.key()))
-      problems.push_back("setting " + prefix + it.key() +
+    const std::string key = path.empty() ? it.key() : path + "." + it.key();
+    const std::string name = "warplens." + key;
+    const SettingSpec* spec = find_setting(key);
+    if (spec && spec->server) {
+      const json& value = it.value();
+      if (!value.is_null() && !spec->schema.value("blockShape", false)) {
+        std::string expected = setting_value_problem(*spec, value);
+        if (!expected.empty()) {
+          problems.push_back("setting " + name + " ignored: expected " + expected);
+          continue;
+        }
+      }
+      setters().at(key)(s, value, name, problems);
+    } else if (is_group(key)) {
+      if (it->is_null()) continue;
+      if (!it->is_object())
+        problems.push_back("setting " + name + " ignored: expected an object");
+      else
+        apply_object(s, *it, key, problems);
+    } else if (common::is_secret_key(it.key())) {
+      problems.push_back("setting " + name +
                          " ignored: secrets are read only from the environment (WARPLENS_LLM_API_KEY)");
-    else
-      problems.push_back("unknown setting " + prefix + it.key());
+    } else {
+      problems.push_back("unknown setting " + name);
+    }
   }
 }
 
 }  // namespace
+
+std::vector<std::string> settings_without_setter() {
+  std::vector<std::string> out;
+  for (const auto& spec : setting_specs())
+    if (spec.server && !setters().count(spec.key)) out.push_back(spec.key);
+  for (const auto& [key, setter] : setters()) {
+    const SettingSpec* spec = find_setting(key);
+    if (!spec || !spec->server) out.push_back(key + " (not in the schema)");
+  }
+  return out;
+}
 
 std::optional<BlockShape> parse_block_shape(const json& j, std::string& error) {
   BlockShape b;
@@ -109,79 +190,7 @@ Settings apply_settings(const Settings& base, const json& update, std::vector<st
     problems.push_back("settings ignored: `warplens` must be an object");
     return s;
   }
-  Reader r{*obj, "warplens.", problems};
-  check_known(*obj,
-              {"arch", "cudaPath", "compileCommandsDir", "thresholds", "defaultBlockSize", "kernelBlockSizes",
-               "debounceMs", "profileCommand", "buildCommand", "llm"},
-              "warplens.", problems);
-
-  std::string arch = s.arch;
-  r.string("arch", arch);
-  if (valid_arch(arch))
-    s.arch = arch;
-  else
-    r.wrong("arch", "an architecture such as sm_80 or sm_90a");
-  r.string("cudaPath", s.cuda_path);
-  r.string("compileCommandsDir", s.compile_commands_dir);
-  r.string("profileCommand", s.profile_command);
-  r.string("buildCommand", s.build_command);
-
-  if (auto it = obj->find("thresholds"); it != obj->end() && !it->is_null()) {
-    if (!it->is_object()) {
-      r.wrong("thresholds", "an object");
-    } else {
-      Reader t{*it, "warplens.thresholds.", problems};
-      check_known(*it, {"uncoalesced", "bankConflict", "occupancy"}, t.prefix, problems);
-      t.number("uncoalesced", s.uncoalesced_threshold, 1.0, 32.0, "a number from 1 to 32 (sectors / ideal)");
-      t.integer("bankConflict", s.bank_conflict_threshold, 2, 32, "an integer from 2 to 32 (n-way)");
-      t.number("occupancy", s.occupancy_threshold, 0.0, 1.0, "a fraction from 0 to 1");
-    }
-  }
-
-  if (auto it = obj->find("defaultBlockSize"); it != obj->end()) {
-    if (it->is_null()) {
-      s.default_block.reset();
-    } else {
-      std::string error;
-      if (auto b = parse_block_shape(*it, error))
-        s.default_block = b;
-      else
-        r.wrong("defaultBlockSize", error);
-    }
-  }
-
-  if (auto it = obj->find("kernelBlockSizes"); it != obj->end() && !it->is_null()) {
-    if (!it->is_object()) {
-      r.wrong("kernelBlockSizes", "an object mapping kernel names to block sizes");
-    } else {
-      std::map<std::string, BlockShape> blocks;
-      for (auto k = it->begin(); k != it->end(); ++k) {
-        std::string error;
-        if (auto b = parse_block_shape(k.value(), error))
-          blocks[k.key()] = *b;
-        else
-          r.wrong("kernelBlockSizes." + k.key(), error);
-      }
-      s.kernel_blocks = std::move(blocks);
-    }
-  }
-
-  if (auto it = obj->find("debounceMs"); it != obj->end() && !it->is_null()) {
-    int ms = -1;
-    r.integer("debounceMs", ms, 0, 10000, "an integer from 0 to 10000 (milliseconds)");
-    if (ms >= 0) s.debounce_ms = ms;
-  }
-
-  if (auto it = obj->find("llm"); it != obj->end() && !it->is_null()) {
-    if (!it->is_object()) {
-      r.wrong("llm", "an object");
-    } else {
-      Reader l{*it, "warplens.llm.", problems};
-      check_known(*it, {"endpoint", "model"}, l.prefix, problems);
-      l.string("endpoint", s.llm.endpoint);
-      l.string("model", s.llm.model);
-    }
-  }
+  apply_object(s, *obj, "", problems);
   return s;
 }
 
@@ -200,7 +209,9 @@ json settings_to_json(const Settings& s) {
               {"kernelBlockSizes", kernels},
               {"debounceMs", s.debounce_ms ? json(*s.debounce_ms) : json()},
               {"profileCommand", s.profile_command},
+              {"clangDiagnostics", s.clang_diagnostics},
               {"buildCommand", s.build_command},
+              {"allowedDrivers", s.allowed_drivers},
               {"llm", {{"endpoint", s.llm.endpoint}, {"model", s.llm.model}, {"apiKeySet", !llm_api_key().empty()}}}};
 }
 
@@ -214,6 +225,7 @@ AnalysisOptions to_analysis_options(const Settings& s) {
   o.occupancy_threshold = s.occupancy_threshold;
   o.default_block = s.default_block;
   o.kernel_blocks = s.kernel_blocks;
+  o.allowed_drivers = s.allowed_drivers;
   return o;
 }
 
@@ -221,7 +233,7 @@ bool analysis_settings_differ(const Settings& a, const Settings& b) {
   return a.arch != b.arch || a.cuda_path != b.cuda_path || a.compile_commands_dir != b.compile_commands_dir ||
          a.uncoalesced_threshold != b.uncoalesced_threshold || a.bank_conflict_threshold != b.bank_conflict_threshold ||
          a.occupancy_threshold != b.occupancy_threshold || a.default_block != b.default_block ||
-         a.kernel_blocks != b.kernel_blocks;
+         a.kernel_blocks != b.kernel_blocks || a.allowed_drivers != b.allowed_drivers;
 }
 
 std::string llm_api_key() {

@@ -1,6 +1,8 @@
 // User settings, from initializationOptions and workspace/didChangeConfiguration
 // (a `warplens` object), and their mapping onto the engine's AnalysisOptions.
-// docs/configuration.md lists every key.
+// Every key, its type, range and default are in server/settings_schema.json
+// (settings_schema.h), which the editor clients are generated from;
+// docs/configuration.md explains them.
 //
 // The LLM API key is deliberately not a setting: it is read only from the
 // WARPLENS_LLM_API_KEY environment variable and never logged.
@@ -34,14 +36,29 @@ struct Settings {
   std::optional<int> debounce_ms;  // unset: the server's --debounce-ms
   std::string profile_command;     // how to run the user's program under the profiler
   std::string build_command;       // how to rebuild it
+  // "auto" | "on" | "off": publish Clang's own diagnostics (source "clang").
+  // The server treats "auto" as "on"; editors resolve it (off while clangd or
+  // cpptools serves the file) before sending.
+  std::string clang_diagnostics = "auto";
   LlmSettings llm;
+  // Globs of programs a compile command (-ccbin) or cudaPath may run, on top
+  // of the toolkit and PATH (analysis/driver_policy.h). A machine-level
+  // setting: editors must not take it from an untrusted workspace.
+  std::vector<std::string> allowed_drivers;
+
+  bool clang_diagnostics_shown() const { return clang_diagnostics != "off"; }
 };
 
 // Applies the settings object `update` on top of `base`. Accepts either
-// {"warplens": {...}} or the inner object itself. A value of the wrong type
-// or out of range leaves that setting unchanged and adds a message to
-// `problems` (never echoing a secret).
+// {"warplens": {...}} or the inner object itself. Keys left out keep their
+// value; null resets a key to its default. A value of the wrong type or out
+// of range (per the schema) leaves that setting unchanged and adds a message
+// to `problems` (never echoing a secret).
 Settings apply_settings(const Settings& base, const nlohmann::json& update, std::vector<std::string>& problems);
+
+// Server settings of the schema that apply_settings has no code for, and
+// the reverse; empty when the two agree (settings_test).
+std::vector<std::string> settings_without_setter();
 
 // The settings as JSON (for logs and `warplens/status`-like views).
 nlohmann::json settings_to_json(const Settings& s);

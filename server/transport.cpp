@@ -1,5 +1,7 @@
 #include "server/transport.h"
 
+#include <poll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <boost/asio/bind_executor.hpp>
@@ -20,6 +22,10 @@ struct Transport::Stream {
   std::function<void(asio::mutable_buffer, std::function<void(const error_code&, std::size_t)>)> read_some;
   std::function<void(asio::const_buffer, std::function<void(const error_code&)>)> write_all;  // handler on the strand
   std::function<void()> close;
+  // Calls back once the peer can no longer read what we write (the read end
+  // of our stdout pipe was closed), even while nothing is being written.
+  // Empty when the stream cannot tell.
+  std::function<void(std::function<void()>)> watch_output_closed;
 };
 
 namespace {
@@ -38,6 +44,21 @@ void wire(Transport::Stream& stream, std::shared_ptr<In> in, std::shared_ptr<Out
   };
 }
 
+// Waits for the error condition on our stdout; the pending wait owns it, so
+// it lives exactly as long as it is armed (closing the descriptor cancels it).
+struct OutputWatch : std::enable_shared_from_this<OutputWatch> {
+  std::shared_ptr<asio::posix::stream_descriptor> out;
+  std::function<void()> closed;
+  void arm() {
+    out->async_wait(asio::posix::descriptor_base::wait_error, [self = shared_from_this()](const error_code& ec) {
+      if (ec) return;  // cancelled: the transport is closing
+      pollfd p{self->out->native_handle(), POLLOUT, 0};
+      if (::poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP | POLLNVAL))) return self->closed();
+      self->arm();  // something else (out-of-band data): keep watching
+    });
+  }
+};
+
 }  // namespace
 
 std::unique_ptr<Transport> Transport::stdio(asio::io_context& io, std::size_t max_message_bytes) {
@@ -50,6 +71,17 @@ std::unique_ptr<Transport> Transport::stdio(asio::io_context& io, std::size_t ma
     in->close(ignored);
     out->close(ignored);
   };
+  // A pipe or socket reports the reader's going away as an error condition
+  // (EPOLLERR). A terminal or a regular file cannot go away.
+  struct stat st {};
+  if (::fstat(out->native_handle(), &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+    t->stream_->watch_output_closed = [out](std::function<void()> closed) {
+      auto watch = std::make_shared<OutputWatch>();
+      watch->out = out;
+      watch->closed = std::move(closed);
+      watch->arm();
+    };
+  }
   return t;
 }
 
@@ -79,7 +111,20 @@ Transport::~Transport() {
 void Transport::start(Callbacks callbacks) {
   callbacks_ = std::move(callbacks);
   reading_ = true;
+  if (stream_->watch_output_closed)
+    stream_->watch_output_closed([this] { connection_lost("the client closed the server's output"); });
   read_next();
+}
+
+// The client cannot hear us any more: like end of input, the connection is over.
+void Transport::connection_lost(const std::string& why) {
+  asio::post(io_, [this, why] {
+    reading_ = false;
+    if (!closed_notified_ && callbacks_.on_closed) {
+      closed_notified_ = true;
+      callbacks_.on_closed(why);
+    }
+  });
 }
 
 void Transport::read_next() {
@@ -121,6 +166,7 @@ void Transport::write_next() {
       spdlog::error("writing to the client failed: {}", ec.message());
       write_failed_ = true;
       queue_.clear();
+      connection_lost("writing to the client failed: " + ec.message());
     }
     if (!queue_.empty()) return write_next();
     if (flush_waiter_) asio::post(io_, std::exchange(flush_waiter_, nullptr));

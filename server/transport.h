@@ -53,6 +53,7 @@ class Transport : public Outbox {
   Transport(boost::asio::io_context& io, std::unique_ptr<Stream> stream, std::size_t max_message_bytes);
   void read_next();
   void write_next();  // on the strand
+  void connection_lost(const std::string& why);
 
   boost::asio::io_context& io_;
   std::unique_ptr<Stream> stream_;

@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "agent/llm/redaction.h"
+#include "agent/llm/text_clip.h"
 
 namespace warplens::agent::llm {
 

@@ -11,7 +11,8 @@
 #include "agent/llm/chat_wire.h"
 #include "agent/llm/http_transport.h"
 #include "agent/llm/llm_error.h"
-#include "agent/llm/redaction.h"
+#include "agent/llm/text_clip.h"
+#include "common/redaction.h"
 
 namespace warplens::agent::llm {
 
@@ -99,11 +100,16 @@ bool sleep_unless_stopped(Ms delay, std::stop_token stop) {
 ChatClient::ChatClient(LlmConfig config) : config_(std::move(config)) {
   if (std::string error = validate(config_); !error.empty()) throw LlmError(LlmErrorKind::Configuration, error);
   endpoint_ = *parse_endpoint_url(config_.base_url);
+  // From now on no log line of this process shows the key, or a piece of it.
+  common::register_secret(config_.api_key, /*fragments=*/true);
 }
 
 ChatCompletion ChatClient::complete(const std::vector<ChatMessage>& messages, const std::vector<ToolDefinition>& tools,
                                     std::stop_token stop, std::optional<Clock::time_point> deadline) {
   const std::string& key = config_.api_key;
+  // Text from the endpoint may echo what it was sent: the key, fragments of
+  // it, other credentials.
+  auto redact = [&key](std::string_view text) { return common::redact_text(common::redact_secret(text, key)); };
   const std::string url = endpoint_.to_string();
   HttpRequest request;
   request.endpoint = endpoint_;
@@ -135,7 +141,7 @@ ChatCompletion ChatClient::complete(const std::vector<ChatMessage>& messages, co
     LlmErrorKind give_up_kind = LlmErrorKind::ServerError;
     std::optional<Ms> server_delay;
     if (outcome.failure != TransportFailure::None) {
-      const std::string message = redact(outcome.message, key);
+      const std::string message = redact(outcome.message);
       switch (outcome.failure) {
         case TransportFailure::Cancelled: throw LlmError(LlmErrorKind::Cancelled, "cancelled");
         case TransportFailure::Timeout:
@@ -155,7 +161,8 @@ ChatCompletion ChatClient::complete(const std::vector<ChatMessage>& messages, co
     } else {
       const HttpResponse& response = *outcome.response;
       spdlog::debug("llm: HTTP {} from {} in {} ms ({} bytes)", response.status, url, elapsed_ms, response.body.size());
-      spdlog::trace("llm: response body: {}", redact(clip(response.body, 4000), key));
+      if (spdlog::should_log(spdlog::level::trace))
+        spdlog::trace("llm: response body: {}", clip(redact(std::string_view(response.body).substr(0, 8000)), 4000));
       if (response.status >= 200 && response.status < 300) {
         try {
           ChatCompletion completion = decode_chat_completion(response.body);
@@ -163,10 +170,10 @@ ChatCompletion ChatClient::complete(const std::vector<ChatMessage>& messages, co
                         completion.message.tool_calls.size(), completion.prompt_tokens, completion.completion_tokens);
           return completion;
         } catch (const LlmError& e) {
-          throw LlmError(e.kind(), redact(e.what(), key));
+          throw LlmError(e.kind(), redact(e.what()));
         }
       }
-      const std::string server_message = redact(error_message_from_body(response.body), key);
+      const std::string server_message = redact(error_message_from_body(response.body));
       if (!retryable_status(response.status)) throw http_error(response.status, server_message, url, config_);
       retry_reason = "HTTP " + std::to_string(response.status) + " from " + url +
                      (server_message.empty() ? "" : ": " + server_message);

@@ -1,7 +1,7 @@
 #include "agent/llm/chat_wire.h"
 
 #include "agent/llm/llm_error.h"
-#include "agent/llm/redaction.h"
+#include "agent/llm/text_clip.h"
 
 namespace warplens::agent::llm {
 

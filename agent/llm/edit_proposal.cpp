@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "agent/llm/redaction.h"
+#include "agent/llm/text_clip.h"
 #include "agent/llm/tool_arguments.h"
 #include "agent/llm/tool_box.h"
 

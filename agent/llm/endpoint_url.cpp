@@ -4,6 +4,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "common/redaction.h"
+
 namespace warplens::agent::llm {
 
 namespace {
@@ -18,6 +20,10 @@ bool fail(std::string* error, std::string message) {
   if (error) *error = std::move(message);
   return false;
 }
+
+// The URL as an error message may quote it: without user:password@ (the
+// project's one redactor, common/redaction.h).
+std::string shown(std::string_view url) { return common::redact_text(url); }
 
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -52,7 +58,7 @@ std::optional<EndpointUrl> parse_endpoint_url(std::string_view url, std::string*
   }
   const auto scheme_end = url.find("://");
   if (scheme_end == std::string_view::npos) {
-    fail(error, "base URL '" + std::string(url) + "' has no scheme: write http://... or https://...");
+    fail(error, "base URL '" + shown(url) + "' has no scheme: write http://... or https://...");
     return std::nullopt;
   }
   EndpointUrl out;
@@ -66,7 +72,7 @@ std::optional<EndpointUrl> parse_endpoint_url(std::string_view url, std::string*
   }
   std::string_view rest = url.substr(scheme_end + 3);
   if (rest.find_first_of("?#") != std::string_view::npos) {
-    fail(error, "base URL must not contain a query or fragment: '" + std::string(url) + "'");
+    fail(error, "base URL must not contain a query or fragment: '" + shown(url) + "'");
     return std::nullopt;
   }
   const auto slash = rest.find('/');
@@ -81,14 +87,14 @@ std::optional<EndpointUrl> parse_endpoint_url(std::string_view url, std::string*
   if (!authority.empty() && authority.front() == '[') {
     const auto close = authority.find(']');
     if (close == std::string_view::npos) {
-      fail(error, "base URL has an unterminated IPv6 address: '" + std::string(url) + "'");
+      fail(error, "base URL has an unterminated IPv6 address: '" + shown(url) + "'");
       return std::nullopt;
     }
     out.host = std::string(authority.substr(1, close - 1));
     std::string_view after = authority.substr(close + 1);
     if (!after.empty()) {
       if (after.front() != ':') {
-        fail(error, "base URL has junk after the IPv6 address: '" + std::string(url) + "'");
+        fail(error, "base URL has junk after the IPv6 address: '" + shown(url) + "'");
         return std::nullopt;
       }
       port_text = after.substr(1);
@@ -99,7 +105,7 @@ std::optional<EndpointUrl> parse_endpoint_url(std::string_view url, std::string*
     if (colon != std::string_view::npos) port_text = authority.substr(colon + 1);
   }
   if (out.host.empty()) {
-    fail(error, "base URL has no host: '" + std::string(url) + "'");
+    fail(error, "base URL has no host: '" + shown(url) + "'");
     return std::nullopt;
   }
   if (!port_text.empty()) {

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "agent/llm/analysis_text.h"
-#include "agent/llm/redaction.h"
+#include "agent/llm/text_clip.h"
 
 namespace warplens::agent::llm {
 

@@ -4,7 +4,7 @@
 
 #include "agent/llm/analysis_text.h"
 #include "agent/llm/kernel_directory.h"
-#include "agent/llm/redaction.h"
+#include "agent/llm/text_clip.h"
 #include "agent/llm/tool_arguments.h"
 
 namespace warplens::agent::llm {

@@ -60,6 +60,7 @@ void BodyWalker::visit(const clang::Expr* e, Use use) {
     return;
   }
   if (auto* bo = dyn_cast<BinaryOperator>(e)) {
+    record_arithmetic(bo);
     if (bo->isAssignmentOp()) {
       visit(bo->getRHS(), Use::Value);
       visit(bo->getLHS(), bo->getOpcode() == BO_Assign ? Use::Store : Use::LoadStore);
@@ -439,9 +440,43 @@ void BodyWalker::visit_args(const CallExpr* call, const FunctionDecl* callee, un
   }
 }
 
+// Floating-point + - * / (and their compound assignments) count one flop
+// each, for the roofline's arithmetic intensity; integer arithmetic
+// (indices) does not.
+void BodyWalker::record_arithmetic(const clang::BinaryOperator* bo) {
+  switch (bo->getOpcode()) {
+    case BO_Add: case BO_Sub: case BO_Mul: case BO_Div:
+    case BO_AddAssign: case BO_SubAssign: case BO_MulAssign: case BO_DivAssign: break;
+    default: return;
+  }
+  QualType t = bo->isCompoundAssignmentOp() ? cast<CompoundAssignOperator>(bo)->getComputationResultType()
+                                            : bo->getType();
+  if (!t->isRealFloatingType()) return;
+  out_.flops.push_back({1, ctx_.getTypeSize(t) > 32, loops_});
+}
+
+// Math library calls: a fused multiply-add is two flops; the other
+// floating-point functions (sqrtf, expf, __fdividef, ...) count one
+// operation each, as a roofline counts them.
+void BodyWalker::record_math_call(const std::string& name, const clang::CallExpr* call) {
+  if (!call->getType()->isRealFloatingType()) return;
+  static const char* const kFma[] = {"fma", "fmaf", "__fmaf_rn", "__fmaf_rz", "__fmaf_ru", "__fmaf_rd",
+                                     "__fma_rn", "__fma_rz", "__fma_ru", "__fma_rd", "__fmaf_ieee_rn"};
+  int flops = 0;
+  for (const char* f : kFma) flops = name == f ? 2 : flops;
+  if (!flops) {
+    const FunctionDecl* callee = call->getDirectCallee();
+    if (!callee || !ctx_.getSourceManager().isInSystemHeader(ctx_.getSourceManager().getExpansionLoc(callee->getLocation())))
+      return;  // the user's own functions are walked, not counted
+    flops = 1;
+  }
+  out_.flops.push_back({flops, ctx_.getTypeSize(call->getType()) > 32, loops_});
+}
+
 void BodyWalker::visit_call(const CallExpr* call) {
   const FunctionDecl* callee = call->getDirectCallee();
   std::string name = callee_name(callee);
+  record_math_call(name, call);
   if (record_barrier(call)) {
     if (const clang::Expr* object = call_object(call)) visit(object, Use::Value);
     visit_args(call, callee, 0);

@@ -62,6 +62,8 @@ class BodyWalker {
   void record_access(const clang::Expr* lvalue, Use use);
   void record_pointer_access(const clang::Expr* pointer, AccessKind kind);
   void record_call_site(const clang::CallExpr* call, const clang::FunctionDecl* callee);
+  void record_arithmetic(const clang::BinaryOperator* bo);
+  void record_math_call(const std::string& name, const clang::CallExpr* call);
   void apply_assignment(const clang::BinaryOperator* bo);
   void apply_increment(const clang::UnaryOperator* uo);
   void invalidate(const clang::VarDecl* var);

@@ -76,10 +76,11 @@ class LaunchEvaluator {
   std::optional<std::int64_t> integer(const clang::Expr* e, int depth = 0) {
     if (!e || depth > 16) return std::nullopt;
     e = strip(e);
+    if (!usable(e)) return std::nullopt;
     if (auto v = evaluate(e, ctx_)) return v;
     if (auto* ref = dyn_cast<DeclRefExpr>(e)) {
       auto* var = dyn_cast<VarDecl>(ref->getDecl());
-      if (var && var->hasInit() && !modified_.count(var) && var->isLocalVarDecl())
+      if (var && !var->isInvalidDecl() && var->hasInit() && !modified_.count(var) && var->isLocalVarDecl())
         return integer(var->getInit(), depth + 1);
       return std::nullopt;
     }
@@ -115,12 +116,14 @@ class LaunchEvaluator {
   std::optional<std::array<std::int64_t, 3>> dim3(const clang::Expr* e, int depth = 0) {
     if (!e || depth > 16) return std::nullopt;
     e = strip(e);
+    if (!usable(e)) return std::nullopt;
     if (auto* ctor = dyn_cast<CXXConstructExpr>(e)) {
       const CXXConstructorDecl* cd = ctor->getConstructor();
       if (cd && cd->isCopyOrMoveConstructor() && ctor->getNumArgs() >= 1) return dim3(ctor->getArg(0), depth + 1);
       std::array<std::int64_t, 3> v{1, 1, 1};
       unsigned n = std::min(3u, ctor->getNumArgs());
-      if (n == 1 && ctor->getArg(0)->getType()->isRecordType()) return dim3(ctor->getArg(0), depth + 1);
+      if (n == 1 && usable(ctor->getArg(0)) && ctor->getArg(0)->getType()->isRecordType())
+        return dim3(ctor->getArg(0), depth + 1);
       for (unsigned i = 0; i < n; ++i) {
         auto x = integer(ctor->getArg(i), depth + 1);
         if (!x) return std::nullopt;
@@ -139,7 +142,8 @@ class LaunchEvaluator {
     }
     if (auto* ref = dyn_cast<DeclRefExpr>(e)) {
       auto* var = dyn_cast<VarDecl>(ref->getDecl());
-      if (var && var->hasInit() && !modified_.count(var)) return dim3(var->getInit(), depth + 1);
+      if (var && !var->isInvalidDecl() && var->hasInit() && !modified_.count(var))
+        return dim3(var->getInit(), depth + 1);
       return std::nullopt;
     }
     if (e->getType()->isIntegralOrEnumerationType())
@@ -148,16 +152,25 @@ class LaunchEvaluator {
   }
 
  private:
+  // Code being typed is often ill-formed: Clang keeps going with recovery
+  // expressions (errors inside, sometimes no type at all) and invalid
+  // declarations. None of them has a value to evaluate.
+  static bool usable(const clang::Expr* e) {
+    return e && !e->containsErrors() && !e->getType().isNull() && !e->isTypeDependent() && !e->isValueDependent();
+  }
   static const clang::Expr* strip(const clang::Expr* e) {
-    while (true) {
+    while (e) {
       e = e->IgnoreParens();
-      if (auto* c = dyn_cast<CastExpr>(e)) e = c->getSubExpr();
-      else if (auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
-      else if (auto* b = dyn_cast<CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
-      else if (auto* f = dyn_cast<FullExpr>(e)) e = f->getSubExpr();
-      else if (auto* d = dyn_cast<CXXDefaultArgExpr>(e)) e = d->getExpr();
-      else return e;
+      const clang::Expr* next = nullptr;
+      if (auto* c = dyn_cast<CastExpr>(e)) next = c->getSubExpr();
+      else if (auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) next = m->getSubExpr();
+      else if (auto* b = dyn_cast<CXXBindTemporaryExpr>(e)) next = b->getSubExpr();
+      else if (auto* f = dyn_cast<FullExpr>(e)) next = f->getSubExpr();
+      else if (auto* d = dyn_cast<CXXDefaultArgExpr>(e)) next = d->getExpr();
+      if (!next) return e;
+      e = next;
     }
+    return e;
   }
   const ASTContext& ctx_;
   const std::set<const VarDecl*>& modified_;

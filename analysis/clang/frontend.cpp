@@ -15,14 +15,16 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
-#include <fstream>
-#include <sstream>
 
+#include "analysis/clang/guarded_fs.h"
 #include "analysis/clang/model_builder.h"
+#include "analysis/clang/parse_limiter.h"
 #include "analysis/clang/parsed_ast.h"
 #include "analysis/compile_db.h"
 #include "analysis/cuda_toolkit.h"
 #include "analysis/frontend.h"
+#include "common/file_read.h"
+#include "common/large_stack.h"
 
 namespace fs = std::filesystem;
 
@@ -107,6 +109,13 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
     DiagnosticConsumer::HandleDiagnostic(level, info);
     if (level == clang::DiagnosticsEngine::Ignored) return;
+    // Text that is not CUDA at all yields an error per token: a few hundred
+    // say all there is to say.
+    if (findings_.size() >= kMaxDiagnostics) {
+      if (level != clang::DiagnosticsEngine::Note) ++dropped_;
+      last_ = -1;
+      return;
+    }
     llvm::SmallString<256> text;
     info.FormatDiagnostic(text);
     std::string message = text.str().str();
@@ -188,6 +197,17 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
   }
 
   std::vector<Finding> take_findings() {
+    if (dropped_ > 0) {
+      Finding f;
+      f.source = "clang";
+      f.code = codes::kClang;
+      f.severity = Severity::Information;
+      f.location.file = target_;
+      f.message = std::to_string(dropped_) + " more diagnostics not shown (the first " +
+                  std::to_string(kMaxDiagnostics) + " are)";
+      findings_.push_back(std::move(f));
+      dropped_ = 0;
+    }
     for (const auto& [key, h] : header_errors_) {
       std::string header = fs::path(h.header).filename().string();
       findings_[h.index].message = std::to_string(h.count) + (h.count == 1 ? " error" : " errors") +
@@ -256,8 +276,11 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
     return token_range(sm, loc);
   }
 
+  static constexpr std::size_t kMaxDiagnostics = 1000;
+
   std::string target_;
   bool degraded_;
+  std::size_t dropped_ = 0;
   const clang::LangOptions* lo_ = nullptr;
   clang::FileID target_id_;
   std::vector<Finding> findings_;
@@ -280,11 +303,18 @@ clang::FileID target_file_id(clang::SourceManager& sm, const std::string& target
 // between top-level declarations when cancellation is requested.
 class ModelAction : public clang::ASTFrontendAction {
  public:
-  ModelAction(const std::string& target, std::stop_token stop, KernelModel& model, bool& ran, bool& target_seen)
-      : target_(target), stop_(stop), model_(model), ran_(ran), target_seen_(target_seen) {}
+  ModelAction(const std::string& target, std::stop_token stop, KernelModel& model, bool& ran, bool& target_seen,
+              clang_frontend::ParseLimiter& limiter, std::optional<int>& cut_line)
+      : target_(target), stop_(stop), model_(model), ran_(ran), target_seen_(target_seen), limiter_(limiter),
+        cut_line_(cut_line) {}
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef) override {
     return std::make_unique<Consumer>(*this, ci);
+  }
+
+  bool BeginSourceFileAction(clang::CompilerInstance& ci) override {
+    limiter_.attach(ci);
+    return clang::ASTFrontendAction::BeginSourceFileAction(ci);
   }
 
  private:
@@ -294,8 +324,10 @@ class ModelAction : public clang::ASTFrontendAction {
     bool HandleTopLevelDecl(clang::DeclGroupRef) override { return !a_.stop_.stop_requested(); }
     void HandleTranslationUnit(clang::ASTContext& ctx) override {
       a_.ran_ = true;
-      if (a_.stop_.stop_requested()) return;
       clang::SourceManager& sm = ctx.getSourceManager();
+      if (a_.limiter_.over_limit()) a_.cut_line_ = a_.limiter_.line_in(sm, a_.target_);
+      // A cut parse is not walked: its last declaration is half-built.
+      if (a_.stop_.stop_requested() || a_.limiter_.stopped()) return;
       clang::FileID target = target_file_id(sm, a_.target_);
       if (target.isInvalid()) return;
       a_.target_seen_ = true;
@@ -313,21 +345,33 @@ class ModelAction : public clang::ASTFrontendAction {
   KernelModel& model_;
   bool& ran_;
   bool& target_seen_;
+  clang_frontend::ParseLimiter& limiter_;
+  std::optional<int>& cut_line_;
 };
 
 struct RunOutcome {
   bool ran = false;          // the AST was built (errors or not)
   bool target_seen = false;  // the target file was part of it
+  std::string over_limit;    // why a limit cut the parse ("too large to analyse: ...")
+  std::optional<int> cut_line;       // where, when in the target file
+  std::vector<std::string> refused;  // files the guarded file system would not read
 };
 
-// The file system a parse sees: the disk, with the editor's text of the main
-// file (and of the target header parsed in the context of a .cu) on top, in
-// the entry's working directory.
-llvm::IntrusiveRefCntPtr<clang::FileManager> plan_files(const ParsePlan& plan, const std::string& target_text) {
+// The file system a parse sees: the disk through the guard, with the
+// editor's text of the main file (and of the target header parsed in the
+// context of a .cu) on top, in the entry's working directory.
+struct PlanFiles {
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files;
+  llvm::IntrusiveRefCntPtr<clang_frontend::GuardedFileSystem> guarded;  // its refusals
+};
+
+PlanFiles plan_files(const ParsePlan& plan, const std::string& target_text) {
   // A physical file system of our own: setting its working directory must not
   // change the process's (getRealFileSystem() is shared and would chdir).
+  // Reads go through the guard: regular text files only, bounded.
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> physical(llvm::vfs::createPhysicalFileSystem().release());
-  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(physical);
+  auto guarded = llvm::makeIntrusiveRefCnt<clang_frontend::GuardedFileSystem>(physical, common::kDefaultMaxFileBytes);
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(guarded);
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   overlay->pushOverlay(memory);
   memory->addFile(plan.main_file, 0, llvm::MemoryBuffer::getMemBufferCopy(plan.main_text, plan.main_file));
@@ -336,17 +380,30 @@ llvm::IntrusiveRefCntPtr<clang::FileManager> plan_files(const ParsePlan& plan, c
   std::error_code ec;
   if (!plan.working_directory.empty() && fs::is_directory(plan.working_directory, ec))
     (void)overlay->setCurrentWorkingDirectory(plan.working_directory);
-  return llvm::IntrusiveRefCntPtr<clang::FileManager>(new clang::FileManager(clang::FileSystemOptions(), overlay));
+  return {llvm::IntrusiveRefCntPtr<clang::FileManager>(new clang::FileManager(clang::FileSystemOptions(), overlay)),
+          guarded};
 }
 
-RunOutcome run_clang(const ParsePlan& plan, const std::string& target_text, std::stop_token stop,
-                     KernelModel& model, DiagnosticCollector& diags) {
-  llvm::IntrusiveRefCntPtr<clang::FileManager> files = plan_files(plan, target_text);
+RunOutcome run_clang(const ParsePlan& plan, const std::string& target_text, const AnalysisLimits& limits,
+                     std::stop_token stop, KernelModel& model, DiagnosticCollector& diags) {
+  auto [files, guarded] = plan_files(plan, target_text);
   RunOutcome out;
-  auto action = std::make_unique<ModelAction>(plan.target_file, stop, model, out.ran, out.target_seen);
-  clang::tooling::ToolInvocation invocation(plan.args, std::move(action), files.get());
-  invocation.setDiagnosticConsumer(&diags);
-  invocation.run();
+  // On a thread with a stack for Clang's recursive descent: the limiter cuts
+  // the parse at half of it; the other half is for Sema and the model
+  // builder walking what was built. (clang::noteBottomOfStack is not called:
+  // Clang's helpers assume 8 MiB stacks and would hop to new 8 MiB threads,
+  // with a "stack nearly exhausted" warning, 8 MiB into this one.)
+  common::run_with_stack(clang_frontend::kParseStackBytes, [&](std::size_t stack_bytes) {
+    char top = 0;
+    clang_frontend::ParseLimiter limiter(limits, stop, &top, stack_bytes);
+    auto action = std::make_unique<ModelAction>(plan.target_file, stop, model, out.ran, out.target_seen, limiter,
+                                                out.cut_line);
+    clang::tooling::ToolInvocation invocation(plan.args, std::move(action), files.get());
+    invocation.setDiagnosticConsumer(&diags);
+    invocation.run();
+    out.over_limit = limiter.reason();
+  });
+  out.refused = guarded->refusals();
   return out;
 }
 
@@ -367,8 +424,8 @@ class KeepAst : public clang::tooling::ToolAction {
 };
 
 std::unique_ptr<clang::ASTUnit> run_clang_keeping_ast(const ParsePlan& plan, const std::string& target_text,
-                                                      DiagnosticCollector& diags) {
-  llvm::IntrusiveRefCntPtr<clang::FileManager> files = plan_files(plan, target_text);
+                                                      DiagnosticCollector& diags, std::vector<std::string>& refused) {
+  auto [files, guarded] = plan_files(plan, target_text);
   KeepAst action;
   clang::tooling::ToolInvocation invocation(plan.args, &action, files.get(),
                                             std::make_shared<clang::PCHContainerOperations>());
@@ -377,6 +434,7 @@ std::unique_ptr<clang::ASTUnit> run_clang_keeping_ast(const ParsePlan& plan, con
   // The unit's diagnostics engine still points at `diags`, which the caller
   // destroys before the unit: detach it.
   if (action.unit) action.unit->getDiagnostics().setClient(new clang::IgnoringDiagConsumer(), /*ShouldOwnClient=*/true);
+  refused = guarded->refusals();
   return std::move(action.unit);
 }
 
@@ -440,12 +498,10 @@ ParsePlan plan_parse(const SourceFile& file, const AnalysisOptions& options, Par
   plan.main_text = file.text;
   plan.working_directory = command.directory;
   if (!command.context_file.empty()) {
-    std::ifstream in(command.context_file, std::ios::binary);
-    if (in) {
-      std::stringstream ss;
-      ss << in.rdbuf();
+    common::FileReadResult context = common::read_text_file(command.context_file);
+    if (context) {
       plan.main_file = command.context_file;
-      plan.main_text = ss.str();
+      plan.main_text = std::move(*context.content);
     }
   }
   std::vector<std::string>& args = plan.args;
@@ -506,8 +562,9 @@ ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions
 
   // 5. Parse.
   auto diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded);
-  RunOutcome outcome = run_clang(plan, file.text, stop, r.model, *diags);
-  if (outcome.ran && !outcome.target_seen && plan.main_file != plan.target_file && !stop.stop_requested()) {
+  RunOutcome outcome = run_clang(plan, file.text, options.limits, stop, r.model, *diags);
+  if (outcome.ran && !outcome.target_seen && outcome.over_limit.empty() && plan.main_file != plan.target_file &&
+      !stop.stop_requested()) {
     // The context .cu does not reach the header after all: parse it alone.
     plan.main_file = plan.target_file;
     plan.main_text = file.text;
@@ -516,7 +573,7 @@ ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions
     r.toolchain.compile_command_source += " (header not reached; parsed alone)";
     diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded);
     r.model = KernelModel{};
-    outcome = run_clang(plan, file.text, stop, r.model, *diags);
+    outcome = run_clang(plan, file.text, options.limits, stop, r.model, *diags);
   }
   r.model.file = file.path;
   if (stop.stop_requested()) {
@@ -524,6 +581,22 @@ ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions
     return r;
   }
   for (auto& f : diags->take_findings()) r.diagnostics.push_back(std::move(f));
+  for (const auto& refused : outcome.refused) {
+    // Clang reports such an #include as "file not found"; this says why.
+    Finding f = toolchain_finding(file.path, Severity::Warning, "warplens did not read " + refused);
+    f.code = codes::kAnalysisLimit;
+    r.diagnostics.push_back(std::move(f));
+  }
+  if (!outcome.over_limit.empty()) {
+    Finding f = toolchain_finding(file.path, Severity::Warning, outcome.over_limit);
+    f.code = codes::kAnalysisLimit;
+    if (outcome.cut_line) f.location.range = {{*outcome.cut_line, 0}, {*outcome.cut_line + 1, 0}};
+    r.over_limit = std::move(f);
+    r.model = KernelModel{};
+    r.model.file = file.path;
+    r.parsed = false;
+    return r;
+  }
   r.parsed = outcome.ran;
   return r;
 }
@@ -539,7 +612,8 @@ std::unique_ptr<ParsedAst> parse_ast(const SourceFile& file, const AnalysisOptio
   }
   ParsePlan plan = plan_parse(file, options, r);
   auto diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded);
-  ast->unit = run_clang_keeping_ast(plan, file.text, *diags);
+  std::vector<std::string> refused;  // files the guarded file system would not read
+  ast->unit = run_clang_keeping_ast(plan, file.text, *diags, refused);
   if (ast->unit && plan.main_file != plan.target_file &&
       target_file_id(ast->unit->getSourceManager(), plan.target_file).isInvalid()) {
     // The context .cu does not reach the header after all: parse it alone.
@@ -549,9 +623,14 @@ std::unique_ptr<ParsedAst> parse_ast(const SourceFile& file, const AnalysisOptio
     r.toolchain.clang_args = plan.args;
     r.toolchain.compile_command_source += " (header not reached; parsed alone)";
     diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded);
-    ast->unit = run_clang_keeping_ast(plan, file.text, *diags);
+    ast->unit = run_clang_keeping_ast(plan, file.text, *diags, refused);
   }
   for (auto& f : diags->take_findings()) r.diagnostics.push_back(std::move(f));
+  for (const auto& file_refused : refused) {
+    Finding f = toolchain_finding(file.path, Severity::Warning, "warplens did not read " + file_refused);
+    f.code = codes::kAnalysisLimit;
+    r.diagnostics.push_back(std::move(f));
+  }
   if (!ast->unit) return ast;
   r.parsed = true;
   clang::SourceManager& sm = ast->unit->getSourceManager();

@@ -312,6 +312,7 @@ class ModelCollector : public RecursiveASTVisitor<ModelCollector> {
       }
       if (const clang::Expr* b = arg(1)) {
         l.block.spelling = map_.text(b->getSourceRange());
+        l.block.range = map_.range(b->getSourceRange());
         l.block.value = eval.dim3(b);
       }
       if (const clang::Expr* s = arg(2)) {

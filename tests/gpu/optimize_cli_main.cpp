@@ -2,10 +2,8 @@
 // script (tests/gpu/run_optimize_h200.sh) and for machines where the main
 // `warplens` binary does not dispatch `optimize` yet. Same arguments as
 // `warplens optimize` (server/cli_optimize.h).
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
-
 #include "server/cli_optimize.h"
+#include "server/logging.h"
 
 int main(int argc, char** argv) {
   // Logs (the LLM policy's turns, the verifier) go to stderr: stdout carries

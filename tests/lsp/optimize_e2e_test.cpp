@@ -39,7 +39,7 @@ TEST_CASE("`warplens optimize` is a command: listed in --help, usage errors exit
   CHECK(own_help.out.find("--kernel NAME") != std::string::npos);
 }
 
-TEST_CASE("warplens.optimize without a GPU: a clear error, shown to the user, and no rewrites") {
+TEST_CASE("warplens.optimize without a GPU: a clear error, said once, and no rewrites") {
   ::setenv("WARPLENS_PROFILE_ASSUME_NO_GPU", "1", 1);
   auto dir = std::filesystem::temp_directory_path() / ("warplens-optimize-e2e-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
@@ -59,11 +59,11 @@ TEST_CASE("warplens.optimize without a GPU: a clear error, shown to the user, an
     REQUIRE(r.contains("error"));
     CHECK(r["error"]["code"] == -32803);
     CHECK(r["error"]["message"].get<std::string>().find("nothing is offered") != std::string::npos);
-    json shown = client.wait_notification("window/showMessage", [](const json& p) {
-      return p.value("message", "").find("nothing is offered") != std::string::npos;
-    });
-    CHECK(shown["params"]["type"] == 1);
+    // The request's error is the one channel (the editor shows it); no
+    // window/showMessage repeats it.
     CHECK(client.shutdown_and_exit() == 0);
+    for (const auto& n : client.notifications("window/showMessage"))
+      CHECK_MESSAGE(n["params"].value("message", "").find("nothing is offered") == std::string::npos, n.dump());
   }
   ::unsetenv("WARPLENS_PROFILE_ASSUME_NO_GPU");
   std::filesystem::remove_all(dir);

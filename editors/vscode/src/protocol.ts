@@ -9,9 +9,18 @@ export const ServerCommand = {
   profile: 'warplens.profile',
   optimize: 'warplens.optimize',
   report: 'warplens.report',
+  kernelView: 'warplens.kernelView',
   cancelJob: 'warplens.cancelJob',
+  listJobs: 'warplens.listJobs',
   clearProfile: 'warplens.clearProfile',
+  reanalyze: 'warplens.reanalyze',
 } as const;
+
+/**
+ * Client-side command of the server's code lenses: opens the kernel's
+ * report view. arguments: [{uri, kernel}]. Never listed by the server.
+ */
+export const ShowKernelReportCommand = 'warplens.showKernelReport';
 
 /**
  * Client-side command the server attaches to verified-rewrite code actions.

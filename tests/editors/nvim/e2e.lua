@@ -128,7 +128,170 @@ for _, expected in ipairs(scenario.hover.contains) do
     fail('hover lacks "' .. expected .. '"; hover was: ' .. hover_text)
   end
 end
-log('hover: ' .. hover_text:gsub('%s+', ' '):sub(1, 200))
+-- One message per hover: Neovim shows the diagnostic itself; the hover
+-- explains it once, with each table once.
+if hover_text:find(diagnostic.message, 1, true) then
+  fail('the hover repeats the diagnostic message "' .. diagnostic.message .. '":\n' .. hover_text)
+end
+for _, s in ipairs(scenario.hover.not_contains or {}) do
+  if hover_text:find(s, 1, true) then fail('the hover repeats "' .. s .. '":\n' .. hover_text) end
+end
+local seen_headers = {}
+for line in hover_text:gmatch('[^\n]+') do
+  if line:match('^|.*|$') and not line:match('^|[%s%-:|]+$') then
+    local next_line = hover_text:match(vim.pesc(line) .. '\n(|[%s%-:|]+|)')
+    if next_line then -- a header row (followed by the separator)
+      if seen_headers[line] then fail('the hover shows the table "' .. line .. '" twice:\n' .. hover_text) end
+      seen_headers[line] = true
+    end
+  end
+end
+local hover_lines = vim.split(hover_text, '\n', { plain = true })
+log(string.format('hover (%d lines): %s', #hover_lines, hover_text:gsub('%s+', ' '):sub(1, 200)))
+
+-- --- diagnostics stay while an edit is re-analysed (clangd's behaviour) --------------
+-- An edit above the finding: until the new analysis (and nvcc) replace them,
+-- the old diagnostics must stay, moved with the text; never a gap with none.
+if scenario.steady then
+  local function count()
+    local n = 0
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.code == diagnostic.code and d.source == diagnostic.source then n = n + 1 end
+    end
+    return n
+  end
+  vim.api.nvim_buf_set_lines(buf, 0, 0, false, { (scenario.steady.text:gsub('\n$', '')) })
+  local deadline = vim.loop.now() + (scenario.steady.watch_ms or 4000)
+  local samples, moved = 0, false
+  while vim.loop.now() < deadline do
+    vim.wait(50)
+    if server_exit then fail(server_died() .. ' after the edit') end
+    samples = samples + 1
+    if count() == 0 then
+      fail(string.format('the %s diagnostic vanished %d ms after an edit (diagnostics must stay until new ones replace them)',
+        diagnostic.code, (scenario.steady.watch_ms or 4000) - (deadline - vim.loop.now())))
+    end
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.code == diagnostic.code and d.lnum == diagnostic.lnum + 1 then moved = true end
+    end
+  end
+  if not moved then fail('after the edit the diagnostic did not move down with its line') end
+  log(string.format('steady: %s stayed through the edit (%d samples)', diagnostic.code, samples))
+  vim.api.nvim_buf_set_lines(buf, 0, 1, false, {})
+  wait_for('the diagnostic back on its line after undoing the edit', function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.code == diagnostic.code and d.lnum == diagnostic.lnum then return true end
+    end
+  end)
+end
+
+-- --- the kernel report view, opened from the code lens ---------------------------------
+local function report_buffer_text(kernel)
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    local name = vim.api.nvim_buf_get_name(b)
+    if name:find('warplens-report://', 1, true) and (not kernel or name:sub(-#kernel - 1) == '#' .. kernel) then
+      return table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n'), b
+    end
+  end
+end
+if scenario.report_view then
+  -- The lenses arrive on attach and are refreshed when the diagnostics change.
+  local kernel_line = locate(lines, scenario.hover.anchor, 0).line
+  local lens
+  wait_for('a code lens with resource usage on the kernel', function()
+    for _, l in ipairs(vim.lsp.codelens.get(buf)) do
+      if l.range.start.line == kernel_line and l.command and l.command.title:find('regs', 1, true) then
+        lens = l
+        return true
+      end
+    end
+  end)
+  log('code lens: ' .. lens.command.title .. ' -> ' .. lens.command.command)
+  vim.api.nvim_win_set_cursor(0, { kernel_line + 1, 0 })
+  local select = vim.ui.select
+  vim.ui.select = function(items, opts, on_choice) -- several lenses on the line: pick the resources one
+    for _, item in ipairs(items) do
+      local title = opts.format_item and opts.format_item(item) or tostring(item)
+      if title:find('regs', 1, true) then return on_choice(item) end
+    end
+    on_choice(items[1])
+  end
+  vim.lsp.codelens.run()
+  local text
+  local function complete()
+    text = report_buffer_text()
+    if not text then return false end
+    for _, want in ipairs(scenario.report_view.contains) do
+      if not text:find(want, 1, true) then return false end
+    end
+    return true
+  end
+  if not vim.wait(30000, function() return server_exit ~= nil or complete() end, 100) then
+    fail('the kernel report buffer lacks ' .. vim.inspect(scenario.report_view.contains) .. '; it is:\n' .. tostring(text))
+  end
+  vim.ui.select = select
+  log('report view: ' .. text:gsub('%s+', ' '):sub(1, 160))
+  if vim.env.E2E_ARTIFACTS then
+    vim.fn.writefile(vim.split(text, '\n', { plain = true }), vim.env.E2E_ARTIFACTS .. '/nvim-report.md')
+  end
+  vim.cmd('only')
+  vim.api.nvim_set_current_buf(buf)
+end
+
+-- --- an optimize result's before/after bars (a recorded result) -----------------------
+if scenario.optimize_result then
+  local here = vim.fn.fnamemodify(vim.env.E2E_SCENARIO, ':p:h:h')
+  local result = vim.fn.json_decode(table.concat(vim.fn.readfile(here .. '/fixtures/' .. scenario.optimize_result.fixture), '\n'))
+  require('warplens.commands').show_report(buf, { uri = vim.uri_from_bufnr(buf), kernel = result.kernel }, result)
+  local text
+  wait_for('the report buffer with the optimize bars', function()
+    text = report_buffer_text(result.kernel)
+    if not text then return false end
+    for _, want in ipairs(scenario.optimize_result.contains) do
+      if not text:find(want, 1, true) then return false end
+    end
+    for _, c in ipairs(result.candidates) do
+      if not text:find(string.format('%.3f ms', c.after_ms), 1, true) then return false end
+    end
+    return true
+  end, 30000)
+  log('optimize bars: ' .. #result.candidates .. ' candidates drawn')
+  if vim.env.E2E_ARTIFACTS then
+    vim.fn.writefile(vim.split(text, '\n', { plain = true }), vim.env.E2E_ARTIFACTS .. '/nvim-optimize-report.md')
+  end
+  vim.cmd('only')
+  vim.api.nvim_set_current_buf(buf)
+end
+
+-- --- "Optimize kernel" without a GPU: its error, said once ----------------------------
+-- (run.sh sets WARPLENS_PROFILE_ASSUME_NO_GPU=1, so this holds on a GPU machine too)
+if scenario.optimize_error then
+  local said = {}
+  local notify = vim.notify
+  vim.notify = function(msg, level)
+    if level == vim.log.levels.ERROR then table.insert(said, msg) end
+    notify(msg, level)
+  end
+  local shown_before = #shown_problems
+  vim.api.nvim_win_set_cursor(0, { locate(lines, scenario.hover.anchor, 0).line + 1, 0 })
+  vim.cmd('WarplensOptimize')
+  wait_for('the optimize job to fail', function() return #said > 0 end, 60000)
+  vim.wait(1000) -- a second message (window/showMessage) would arrive by now
+  vim.notify = notify
+  local matching = 0
+  for _, m in ipairs(said) do
+    if m:find(scenario.optimize_error.contains, 1, true) then matching = matching + 1 end
+  end
+  for i = shown_before + 1, #shown_problems do
+    if shown_problems[i]:find(scenario.optimize_error.contains, 1, true) then matching = matching + 1 end
+  end
+  if matching ~= 1 then
+    fail(string.format('the optimize error was shown %d times: %s', matching, table.concat(said, ' | ')))
+  end
+  -- Not a problem of the test: leave shown_problems as they were.
+  for i = #shown_problems, shown_before + 1, -1 do table.remove(shown_problems, i) end
+  log('optimize without a GPU: one error: ' .. said[1]:sub(1, 120))
+end
 
 -- --- code action, through Neovim's own code_action flow -------------------------
 local want_action = scenario.code_action
@@ -194,6 +357,7 @@ end
 
 -- --- a long job: progress reaches the message area, :WarplensCancel stops it ----------
 local notes, progress_seen, job_done = {}, {}, false
+if scenario.jobs ~= false then
 local notify = vim.notify
 vim.notify = function(msg, level)
   table.insert(notes, msg)
@@ -226,6 +390,7 @@ wait_for('the server to stop the cancelled job (warplens.listJobs empty)', funct
 if job_done then fail('the job ran to completion despite :WarplensCancel') end
 vim.notify = notify
 log('job cancelled')
+end
 
 if #shown_problems > 0 then
   fail('the server showed warnings/errors: ' .. table.concat(shown_problems, ' | '))

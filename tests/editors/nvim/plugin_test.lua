@@ -1,7 +1,9 @@
 -- Headless Neovim checks of the plugin parts that need no server: the
 -- verified-rewrite preview (warplens.previewRewrite: diff first, apply only
--- on "Apply", refuse an edit made for another buffer version) and the kernel
--- report's JSON pretty-printer. Exit code 0 = pass.
+-- on "Apply", refuse an edit made for another buffer version), the kernel
+-- report's JSON pretty-printer, the report view's text pictures, the
+-- settings check of :checkhealth, :checkhealth itself and lsp/warplens.lua
+-- (for 0.11's vim.lsp.enable). Exit code 0 = pass.
 --   nvim --headless -u NONE -i NONE --cmd 'set rtp^=editors/nvim' -c 'luafile tests/editors/nvim/plugin_test.lua'
 
 local function fail(msg)
@@ -73,6 +75,95 @@ local expected = table.concat({
   '{', '  "arch": "sm_90",', '  "gpu": null,', '  "kernels": [', '    {', '      "name": "k",', '      "regs": 32',
   '    }', '  ]', '}' }, '\n')
 check(pretty == expected, 'pretty JSON differs:\n' .. pretty)
+
+-- 5. The report view's occupancy chart: whole text, for a curve of 8 sizes.
+local report = require('warplens.report')
+local occ = {
+  threshold = 0.5,
+  block = { threads = 128, shape = '128' },
+  curve = {
+    { threads = 32, occupancy = 0.25 }, { threads = 64, occupancy = 0.5 }, { threads = 96, occupancy = 0.75 },
+    { threads = 128, occupancy = 1.0 }, { threads = 160, occupancy = 0.625 }, { threads = 192, occupancy = 0 },
+    { threads = 224, occupancy = vim.NIL }, { threads = 256, occupancy = vim.NIL },
+  },
+}
+local chart = table.concat(report.occupancy_chart(occ), '\n')
+local want_chart = table.concat({
+  '100% │   █    ',
+  '     │   █    ',
+  '     │  ██    ',
+  '     │  ███   ',
+  ' 50% │┄████┄┄┄ threshold 50%',
+  '     │ ████   ',
+  '     │█████   ',
+  '     │█████   ',
+  '     └─────×··',
+  '         ▲    ',
+  '      32   256  threads per block',
+}, '\n')
+check(chart == want_chart, 'occupancy chart differs:\n' .. chart .. '\nwanted:\n' .. want_chart)
+
+-- 6. Optimize bars: before/after per candidate, scaled to the slowest.
+local bars = table.concat(report.optimize_bars({ candidates = {
+  { id = 'c01', title = 'pad-shared(pad=1)', before_ms = 0.4, after_ms = 0.2, speedup = 2.0, correct = true, compiled = true },
+  { id = 'c02', title = 'broken', before_ms = 0.4, after_ms = 0, speedup = 0, correct = false, compiled = true,
+    reason = 'out[3]: expected 1, got 2' },
+} }), '\n')
+local full = string.rep('█', 30)
+local want_bars = table.concat({
+  '```',
+  'c01  before ' .. full .. ' 0.400 ms',
+  '     after  ' .. string.rep('█', 15) .. string.rep(' ', 15) .. ' 0.200 ms  2.00×  pad-shared(pad=1)',
+  'c02  before ' .. full .. ' 0.400 ms',
+  '     after  incorrect: out[3]: expected 1, got 2',
+  '```',
+}, '\n')
+check(bars == want_bars, 'optimize bars differ:\n' .. bars .. '\nwanted:\n' .. want_bars)
+
+-- 7. The roofline text: intensity against the ridge, the bound, not yet measured.
+local roof = table.concat(report.roofline({
+  work = { modelled = true, intensity = 0.25, trips_known = true, flops_per_thread = 2, bytes_per_thread = 8,
+           unknown_loops = {}, threads = vim.NIL },
+  gpu = { dram_gbs = 4800, fp32_gflops = 67000 },
+  measured = vim.NIL,
+}), '\n')
+check(roof:find('arithmetic intensity (●): **0.25 FLOP/B**, memory-bound (ridge ┼ at 14 FLOP/B)', 1, true), roof)
+check(roof:find('bound at this intensity: **1.2 TFLOP/s**', 1, true), roof)
+check(roof:find('measured: not profiled yet', 1, true), roof)
+
+-- 8. :checkhealth's settings check against the schema (generated from server/settings_schema.json).
+local health = require('warplens.health')
+local problems = health.settings_problems({ arch = 'sm_80', thresholds = { occupancy = 2, typo = 1 }, colour = 'blue',
+  clangDiagnostics = 'maybe', kernelBlockSizes = { k = { 32, 8 } } })
+table.sort(problems)
+check(vim.deep_equal(problems, {
+  'settings.clangDiagnostics: expected one of auto, on, off',
+  'settings.colour: unknown setting',
+  'settings.thresholds.occupancy: 2 is outside 0..1',
+  'settings.thresholds.typo: unknown setting',
+}), 'settings problems: ' .. vim.inspect(problems))
+check(#health.settings_problems({ arch = 'sm_90', thresholds = { bankConflict = 4 } }) == 0, 'valid settings flagged')
+-- And :checkhealth warplens runs (0.7 finds lua/warplens/health.lua).
+require('warplens').setup { cmd = { 'warplens-not-installed' }, autostart = false }
+vim.cmd('checkhealth warplens')
+local health_text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+check(health_text:find('server not found: warplens-not-installed', 1, true), 'checkhealth output:\n' .. health_text)
+check(health_text:find('settings match the schema', 1, true), 'checkhealth output:\n' .. health_text)
+
+-- 9. lsp/warplens.lua, the config vim.lsp.enable('warplens') reads on 0.11+.
+local config = dofile(vim.api.nvim_get_runtime_file('lsp/warplens.lua', false)[1])
+check(vim.deep_equal(config.cmd, { 'warplens' }) and vim.deep_equal(config.filetypes, { 'cuda' }),
+  'lsp/warplens.lua: ' .. vim.inspect(config))
+check(type(config.on_attach) == 'function' and type(config.handlers['warplens/status']) == 'function',
+  'lsp/warplens.lua lacks on_attach or the status handler')
+
+-- 10. The help file has its tags.
+local doc = vim.api.nvim_get_runtime_file('doc/warplens.txt', false)[1]
+check(doc, 'doc/warplens.txt is not on the runtimepath')
+local help = table.concat(vim.fn.readfile(doc), '\n')
+for _, tag in ipairs({ '*warplens*', '*:WarplensReport*', '*warplens-clangd*', '*warplens-enable*' }) do
+  check(help:find(tag, 1, true), 'doc/warplens.txt lacks ' .. tag)
+end
 
 print('PASS plugin')
 vim.cmd('qa!')

@@ -8,7 +8,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 server=${WARPLENS_BIN:-${1:?usage: run.sh SERVER_BINARY SCENARIO_JSON}}  # WARPLENS_BIN overrides the build's binary
-scenario=${2:?usage: run.sh SERVER_BINARY SCENARIO_JSON}
+scenario=${2:?usage: run.sh SERVER_BINARY SCENARIO_JSON [ARTIFACT_DIR]}
+artifacts=${3:-}  # where the report buffers' text is kept (optional)
 
 scenario=$(realpath "$scenario")
 if [ ! -x "$server" ]; then
@@ -24,7 +25,13 @@ cp -r "$here/../workspace" "$run/workspace"
 export HOME="$run/home" XDG_CONFIG_HOME="$run/config" XDG_DATA_HOME="$run/data" \
        XDG_STATE_HOME="$run/state" XDG_CACHE_HOME="$run/cache"
 mkdir -p "$HOME"
+# No GPU, whatever the machine has: "Optimize kernel" then fails the same way everywhere.
+export WARPLENS_PROFILE_ASSUME_NO_GPU=1
 export E2E_SERVER="$server" E2E_SCENARIO="$scenario" E2E_WORKSPACE="$run/workspace"
+if [ -n "$artifacts" ]; then
+  mkdir -p "$artifacts"
+  export E2E_ARTIFACTS="$artifacts"
+fi
 
 status=0
 # -u NONE: no user config; the plugin comes from this checkout.

@@ -83,7 +83,7 @@ async function main() {
   }
 
   try {
-    await page.goto(`${url}/?folder=${encodeURIComponent(workspace)}`);
+    await page.goto(`${url}/?folder=${encodeURIComponent(workspace)}`, { timeout: timeoutMs });
     await page.waitForSelector('div.monaco-workbench', { timeout: timeoutMs });
     log('workbench loaded');
 
@@ -127,9 +127,126 @@ async function main() {
       const text = squash(await contents.allInnerTexts().then((t) => t.join(' ')));
       return scenario.hover.contains.every((s) => text.toLowerCase().includes(s.toLowerCase())) ? text : null;
     }, 20000);
+    // One message per hover: VS Code puts the diagnostic above the hover
+    // itself, so the server's part (.markdown-hover) must not repeat it
+    // (scenario hover.not_contains), nor show any table twice.
+    const serverPart = squash((await page.locator('.monaco-hover-content .markdown-hover').allInnerTexts()).join(' '));
+    for (const s of scenario.hover.not_contains || []) {
+      if (serverPart.includes(s)) throw new TestFailure(`the hover repeats "${s}": ${serverPart.slice(0, 400)}`);
+    }
+    const tables = await page.locator('.monaco-hover-content table').evaluateAll((ts) => ts.map((t) => (t.rows[0] ? t.rows[0].innerText : '')));
+    if (new Set(tables).size !== tables.length) throw new TestFailure(`the hover shows a table twice: ${tables.join(' | ')}`);
     log(`hover: ${hover.slice(0, 200)}`);
     await page.screenshot({ path: `${artifactPrefix}-hover.png` });
     await page.keyboard.press('Escape');
+
+    // Diagnostics stay while an edit is re-analysed (clangd's behaviour): an
+    // edit above the finding, then the Problems entry is watched until the
+    // fresh analysis (nvcc included) has had time to land; it must never go.
+    if (scenario.steady) {
+      await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+      const before = await editorText();
+      await page.keyboard.press('Control+Home');
+      await page.keyboard.type(scenario.steady.text.replace(/\n$/, ''));
+      await page.keyboard.press('Escape');  // a suggestion widget would take the Enter
+      await page.keyboard.press('Enter');
+      await waitFor('the inserted line', async () => (await editorText()).split('\n')[0].trim() === scenario.steady.text.trim());
+      const deadline = Date.now() + (scenario.steady.watch_ms || 4000);
+      let samples = 0;
+      while (Date.now() < deadline) {
+        if ((await problemRow.count()) === 0) {
+          throw new TestFailure(`the Problems entry vanished ${(scenario.steady.watch_ms || 4000) - (deadline - Date.now())} ms after an edit ` +
+            '(diagnostics must stay until new ones replace them)');
+        }
+        samples++;
+        await page.waitForTimeout(100);
+      }
+      const moved = await page.locator('.markers-panel .monaco-list-row', { hasText: `[Ln ${locate(want.anchor).line + 2},` }).count();
+      log(`steady: the Problems entry stayed through the edit (${samples} samples)${moved ? ', moved one line down' : ''}`);
+      if (!moved) throw new TestFailure('after the edit the Problems entry did not move down with its line');
+      for (let i = 0; i < 10 && (await editorText()) !== before; i++) await page.keyboard.press('Control+Z');
+      await waitFor('the edit to be undone', async () => (await editorText()) === before);
+      await waitFor('the Problems entry after undoing', async () => (await problemRow.count()) > 0);
+    }
+
+    // The kernel report view, opened by clicking the kernel's code lens.
+    const reportFrame = () => page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
+    // The view's text, the charts' labels included (SVG text is not innerText).
+    async function reportText() {
+      try {
+        return normalize(await reportFrame().locator('body').evaluate((b) =>
+          `${b.innerText} ${[...b.querySelectorAll('svg text')].map((t) => t.textContent).join(' ')}`, null, { timeout: 1000 }));
+      } catch {
+        return '';
+      }
+    }
+    if (scenario.report_view) {
+      const lens = page.locator('.codelens-decoration a', { hasText: 'regs' }).first();
+      await waitFor('the resource-usage code lens', async () => (await lens.count()) > 0);
+      log(`code lens: ${squash(await lens.innerText())}`);
+      await lens.click();
+      const text = await waitFor(`the report view with ${JSON.stringify(scenario.report_view.contains)}`, async () => {
+        const t = await reportText();
+        return scenario.report_view.contains.every((c) => t.includes(c)) ? t : null;
+      }, 30000);
+      if ((await reportFrame().locator('svg#occupancy-chart').count()) !== 1) throw new TestFailure('the report view has no occupancy chart');
+      log(`report view: ${squash(text).slice(0, 200)}`);
+      // The picture with room: side bar and panel hidden for the screenshot, then back.
+      await page.keyboard.press('Control+B');
+      await page.keyboard.press('Control+J');
+      await page.waitForTimeout(500);
+      await page.screenshot({ path: `${artifactPrefix}-report.png` });
+      await page.keyboard.press('Control+B');
+      await page.keyboard.press('Control+J');
+      // The view opened beside the source without taking focus; back to the source tab.
+      await page.locator('.tab', { hasText: scenario.file }).first().click();
+    }
+
+    // An optimize result's before/after bars: run.sh binds warplens.showOptimizeResult,
+    // with the result recorded on an H200, to a key.
+    if (scenario.optimize_result) {
+      await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+      await page.keyboard.press(process.env.E2E_OPTIMIZE_KEY || 'Control+Alt+Shift+F11');
+      const result = JSON.parse(fs.readFileSync(path.join(path.dirname(scenarioPath), '..', 'fixtures', scenario.optimize_result.fixture), 'utf8'));
+      await waitFor('the report view with the optimize bars', async () => {
+        const t = await reportText();
+        return scenario.optimize_result.contains.every((c) => t.includes(c)) ? t : null;
+      }, 30000);
+      const bars = await reportFrame().locator('svg#optimize-chart rect.after').count();
+      if (bars !== result.candidates.filter((c) => c.correct && c.after_ms > 0).length)
+        throw new TestFailure(`the optimize chart has ${bars} "after" bars for ${result.candidates.length} candidates`);
+      log(`optimize bars: ${bars} candidates`);
+      await page.keyboard.press('Control+B');
+      await page.keyboard.press('Control+J');
+      await page.waitForTimeout(500);
+      await reportFrame().locator('#optimize-chart').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${artifactPrefix}-optimize.png` });
+      await page.keyboard.press('Control+B');
+      await page.keyboard.press('Control+J');
+      await page.locator('.tab', { hasText: scenario.file }).first().click();
+    }
+
+    // "Optimize kernel" without a GPU: its error, shown once (run.sh sets
+    // WARPLENS_PROFILE_ASSUME_NO_GPU=1, so this holds on a GPU machine too).
+    if (scenario.optimize_error) {
+      await goTo(locate(scenario.hover.anchor, scenario.hover.offset));
+      await page.keyboard.press('F1');
+      await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 10000 });
+      await page.keyboard.type('warplens: Optimize kernel at cursor');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Optimize kernel at cursor' }).first().waitFor({ timeout: 10000 });
+      await page.keyboard.press('Enter');
+      const errorToasts = page.locator('.notifications-toasts .notification-list-item', { hasText: scenario.optimize_error.contains });
+      await waitFor('the optimize error', async () => (await errorToasts.count()) > 0, 60000);
+      await page.waitForTimeout(1500);  // a second one (window/showMessage) would be here by now
+      const n = await errorToasts.count();
+      if (n !== 1) throw new TestFailure(`the optimize error was shown ${n} times`);
+      log(`optimize without a GPU: one error: ${squash(await errorToasts.first().innerText()).slice(0, 120)}`);
+      await page.keyboard.press('F1');
+      await page.keyboard.type('Notifications: Clear All Notifications');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Clear All Notifications' }).first().waitFor({ timeout: 10000 });
+      await page.keyboard.press('Enter');
+      await waitFor('the notifications to clear', async () => (await errorToasts.count()) === 0, 10000);
+    }
 
     // Quick fix: the Problems entry moves the cursor onto the diagnostic, Ctrl+. lists the fixes.
     if (scenario.code_action) {
@@ -168,6 +285,7 @@ async function main() {
       log('no code_action in this scenario');
     }
 
+    if (scenario.jobs !== false) {
     // A verified rewrite opens as a diff and applies only on "Apply". The
     // server's code actions call warplens.previewRewrite; here run.sh binds
     // it, with a fixed edit, to a key in the test's keybindings.json.
@@ -191,8 +309,8 @@ async function main() {
     if (scenario.report) {
       await page.keyboard.press('F1');
       await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 10000 });
-      await page.keyboard.type('warplens: Show kernel report');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show kernel report' }).first()
+      await page.keyboard.type('warplens: Show file report (JSON)');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show file report (JSON)' }).first()
         .waitFor({ timeout: 10000 });
       await page.keyboard.press('Enter');
       const report = await waitFor(`a kernel report containing ${JSON.stringify(scenario.report.contains)}`, async () => {
@@ -221,6 +339,7 @@ async function main() {
       throw new TestFailure('the job ran to completion despite Cancel');
     }
     log('job cancelled from the notification');
+    }
 
     // Warnings and errors shown to the user (e.g. a rejected setting) fail the test.
     const problems = await page.locator('.notifications-toasts .notification-list-item').evaluateAll((items) =>

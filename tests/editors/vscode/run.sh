@@ -40,6 +40,8 @@ cleanup() {
 trap cleanup EXIT
 mkdir -p "$artifacts" "$run/home" "$run/ud/User" "$run/ext"
 cp -r "$here/../workspace" "$run/workspace"
+# No GPU, whatever the machine has: "Optimize kernel" then fails the same way everywhere.
+export WARPLENS_PROFILE_ASSUME_NO_GPU=1
 export HOME="$run/home" XDG_CONFIG_HOME="$run/home/.config" XDG_DATA_HOME="$run/home/.local/share" \
        XDG_CACHE_HOME="$run/home/.cache" XDG_STATE_HOME="$run/home/.local/state"
 
@@ -72,11 +74,18 @@ node -e '
 # Keys for e2e.js: warplens.previewRewrite with a fixed edit (the diff preview), and
 # warplens.runJob with the server's warplens.debug.sleep (progress + Cancel; --test-commands).
 export E2E_PREVIEW_KEY='Control+Alt+Shift+F9' E2E_PREVIEW_TEXT='// rewrite previewed by the editor test'
-export E2E_JOB_KEY='Control+Alt+Shift+F10'
+export E2E_JOB_KEY='Control+Alt+Shift+F10' E2E_OPTIMIZE_KEY='Control+Alt+Shift+F11'
 scenario_file=$(node -p 'require(process.argv[1]).file' "$scenario")
+# warplens.showOptimizeResult with a recorded optimize result (scenario optimize_result.fixture).
+optimize_fixture=$(node -p 'const s = require(process.argv[1]); s.optimize_result ? s.optimize_result.fixture : ""' "$scenario")
 node -e '
-  const [file, uri, text] = process.argv.slice(1);
-  require("fs").writeFileSync(file, JSON.stringify([{
+  const [file, uri, text, fixture] = process.argv.slice(1);
+  const optimize = fixture ? [{
+    key: "ctrl+alt+shift+f11",
+    command: "warplens.showOptimizeResult",
+    args: Object.assign(JSON.parse(require("fs").readFileSync(fixture, "utf8")), { uri }),
+  }] : [];
+  require("fs").writeFileSync(file, JSON.stringify([...optimize, {
     key: "ctrl+alt+shift+f10",
     command: "warplens.runJob",
     args: { command: "warplens.debug.sleep", arguments: [{ ms: 60000, steps: 60 }], title: "warplens: test job" },
@@ -89,7 +98,8 @@ node -e '
       edit: { changes: { [uri]: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
                                    newText: text + "\n" }] } },
     },
-  }], null, 2));' "$run/ud/User/keybindings.json" "file://$run/workspace/$scenario_file" "$E2E_PREVIEW_TEXT"
+  }], null, 2));' "$run/ud/User/keybindings.json" "file://$run/workspace/$scenario_file" "$E2E_PREVIEW_TEXT" \
+  "${optimize_fixture:+$here/../fixtures/$optimize_fixture}"
 cs_args=(--config "$run/config.yaml" --user-data-dir "$run/ud" --extensions-dir "$run/ext")
 node "$code_server" "${cs_args[@]}" --install-extension "$run/warplens.vsix" >"$run/install.log" 2>&1 \
   || { cat "$run/install.log" >&2; fail "code-server could not install the extension"; }

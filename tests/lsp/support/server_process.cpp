@@ -87,6 +87,11 @@ void ServerProcess::close_stdin() {
   in_fd_ = -1;
 }
 
+void ServerProcess::close_stdout() {
+  if (out_fd_ >= 0) ::close(out_fd_);
+  out_fd_ = -1;
+}
+
 void ServerProcess::read_fd(int& fd, std::string& into) {
   if (fd < 0) return;
   char buf[65536];

@@ -28,6 +28,8 @@ class ServerProcess {
   // False when the process stopped reading (closed its stdin or died).
   bool write_stdin(std::string_view bytes, std::chrono::milliseconds timeout);
   void close_stdin();
+  // Closes our end of the server's stdout: the client stops listening.
+  void close_stdout();
 
   // Reads whatever is available on stdout/stderr, waiting at most `wait`
   // for something to arrive. Returns false when nothing came.

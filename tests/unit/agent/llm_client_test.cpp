@@ -10,7 +10,8 @@
 #include "agent/llm/chat_wire.h"
 #include "agent/llm/endpoint_url.h"
 #include "agent/llm/llm_error.h"
-#include "agent/llm/redaction.h"
+#include "agent/llm/text_clip.h"
+#include "common/redaction.h"
 #include "tests/unit/agent/llm_test_support.h"
 
 using namespace warplens::agent::llm;
@@ -113,14 +114,15 @@ TEST_CASE("config validation and description never show the key") {
 }
 
 TEST_CASE("redaction removes the key and fragments of it") {
-  CHECK(redact("auth " + kKey + " end", kKey) == "auth [redacted] end");
+  using warplens::common::redact_secret;
+  CHECK(redact_secret("auth " + kKey + " end", kKey) == "auth <redacted> end");
   // What hosted APIs echo: a prefix and a suffix around stars.
   const std::string echoed = "Incorrect API key provided: sk-warpl**********cdef0123456789abcdef.";
-  CHECK(redact(echoed, kKey).find("0123456789abcdef") == std::string::npos);
-  CHECK(redact(echoed, kKey).find("sk-warpl") == std::string::npos);
-  CHECK(redact("nothing here", kKey) == "nothing here");
-  CHECK(redact("abc", "") == "abc");
-  CHECK(redact("a secret b", "secret") == "a [redacted] b");
+  CHECK(redact_secret(echoed, kKey).find("0123456789abcdef") == std::string::npos);
+  CHECK(redact_secret(echoed, kKey).find("sk-warpl") == std::string::npos);
+  CHECK(redact_secret("nothing here", kKey) == "nothing here");
+  CHECK(redact_secret("abc", "") == "abc");
+  CHECK(redact_secret("a secret b", "secret") == "a <redacted> b");
   CHECK(clip("héllo", 2) == "h...");
 }
 
@@ -406,7 +408,7 @@ TEST_CASE("the API key never reaches the logs or error messages") {
   const std::string log = logs.text();
   CHECK(endpoint.requests().size() == 7);
   CHECK(log.find("llm: POST") != std::string::npos);  // the capture works
-  CHECK(log.find("[redacted]") != std::string::npos);  // and saw the echoed key
+  CHECK(log.find("<redacted>") != std::string::npos);  // and saw the echoed key
   CHECK(log.find(kKey) == std::string::npos);
   CHECK(log.find(kKey.substr(kKey.size() - 8)) == std::string::npos);
   CHECK(log.find("Bearer") == std::string::npos);

@@ -24,7 +24,7 @@ __global__ void $h_lb[[__launch_bounds__(256, 2)]] $h_name[[heavy]](const float*
 $a^__global__ void $a_name[[accumulate]](const float4* __restrict__ in, float* out, int n) {}
 void host(const float* in, float* out, int n) {
   $l1[[transpose<<<grid, dim3(32, 8)>>>(in, out, n)]];
-  $l2[[heavy<<<grid, 256>>>(in, out, n)]];
+  $l2[[heavy<<<grid, $l2b[[256]]>>>(in, out, n)]];
 }
 )cu";
 
@@ -59,6 +59,7 @@ struct Snippet {
     l1.range = a.ranges.at("l1");
     LaunchSite l2 = make_launch(model.functions[2], std::array<std::int64_t, 3>{256, 1, 1}, "256");
     l2.range = a.ranges.at("l2");
+    l2.block.range = a.ranges.at("l2b");
     model.launches = {l1, l2};
 
     gpu = select_gpu("sm_90", /*probe_local_gpu=*/false);
@@ -127,7 +128,10 @@ TEST_CASE("heavy: register-limited, low occupancy with lever and fix; spills") {
   CHECK(std::get<double>(*f.data.get("occupancy")) == doctest::Approx(0.25));
   REQUIRE(f.related.size() == 1);
   CHECK(f.related[0].location.range == s.a.ranges.at("l2"));
-  CHECK(f.explanation_markdown.find("| **256** | **2** | **16** | **25%** | registers |") != std::string::npos);
+  // The numbers are in the kernel's hover (once); the finding only says why it matters.
+  CHECK(h.hover_markdown.find("By block size: 64 → 25% · 128 → 25% · **256 → 25%** · 512 → over `__launch_bounds__`") !=
+        std::string::npos);
+  CHECK(f.explanation_markdown.find("| registers |") == std::string::npos);
 
   REQUIRE(f.fixes.size() == 1);
   CHECK(f.fixes[0].title.find("Change to `__launch_bounds__(256, 4)`") == 0);
@@ -149,7 +153,12 @@ TEST_CASE("transpose: full occupancy, no findings, 2-D block in the lens") {
   auto a = s.run();
   const auto& t = report(a, "transpose");
   CHECK(t.occupancy == doctest::Approx(1.0));
-  CHECK(t.code_lens == "14 regs · 4.1 KB smem · 100% occupancy (warps) @ 32×8 (256) threads");
+  // No limiter at 100%: nothing keeps it lower, and "(warps)" would read like a problem.
+  CHECK(t.code_lens == "14 regs · 4.1 KB smem · 100% occupancy @ 32×8 (256) threads");
+  CHECK(t.limiter == "none");
+  CHECK(t.hover_markdown.find("limited by") == std::string::npos);
+  CHECK(t.hover_markdown.find("**Theoretical occupancy 100%**: 8 blocks × 8 warps = 64 of 64 warps per SM.") !=
+        std::string::npos);
   CHECK(findings(a, codes::kLowOccupancy, "transpose").empty());
   CHECK(findings(a, codes::kRegisterSpill, "transpose").empty());
   CHECK(t.hover_markdown.find("Block 32×8 (256) threads from launch at line 11: <<<grid, dim3(32, 8)>>>") !=
@@ -199,17 +208,77 @@ TEST_CASE("templates: the pattern reports its worst instantiation and lists the 
   CHECK(r.other_instances[0] == "void ns::scale<float, 256>(float*, float const*, float, int): 10 registers");
 }
 
-TEST_CASE("a launch that cannot run is an error") {
+TEST_CASE("a launch over __launch_bounds__ cannot run: cannot-launch on the kernel and the launch, with fixes") {
   if (!occupancy_calculator_available()) return;
   Snippet s;
-  s.model.launches[1].block = {"512", std::array<std::int64_t, 3>{512, 1, 1}};  // heavy is bounded to 256
+  s.model.launches[1].block.spelling = "512";
+  s.model.launches[1].block.value = std::array<std::int64_t, 3>{512, 1, 1};  // heavy is bounded to 256
   auto a = s.run();
-  auto low = findings(a, codes::kLowOccupancy, "heavy");
-  REQUIRE(low.size() == 1);
-  CHECK(low[0]->severity == Severity::Error);
-  CHECK(low[0]->message == "`heavy` cannot launch with 512-thread blocks (launch at line 12: <<<grid, 512>>>): "
-                           "512 threads exceed __launch_bounds__(256)");
-  CHECK(report(a, "heavy").code_lens == "128 regs · cannot launch @ 512 threads · 272 B spilled");
+  CHECK(findings(a, codes::kLowOccupancy, "heavy").empty());
+  auto cl = findings(a, codes::kCannotLaunch, "heavy");
+  REQUIRE(cl.size() == 2);  // the kernel, then the launch
+  CHECK(cl[0]->severity == Severity::Error);
+  CHECK(cl[0]->location.range == s.a.ranges.at("h_name"));
+  CHECK(cl[0]->message == "`heavy` cannot launch with 512-thread blocks (launch at line 12: <<<grid, 512>>>): "
+                          "512 threads exceed __launch_bounds__(256) — `__launch_bounds__(512)` lets ptxas fit the "
+                          "registers to 512 threads, or launch at most 256 threads per block");
+  CHECK(cl[1]->severity == Severity::Error);
+  CHECK(cl[1]->location.range == s.a.ranges.at("l2"));
+  CHECK(cl[1]->message.find("this launch of `heavy` fails: 512 threads exceed __launch_bounds__(256)") == 0);
+  CHECK(std::get<std::int64_t>(*cl[0]->data.get("largest_block")) == 256);
+  const auto& r = report(a, "heavy");
+  CHECK(r.code_lens == "128 regs · cannot launch @ 512 threads · 272 B spilled");
+  CHECK(r.hover_markdown.find("**Cannot launch** with 512 threads: 512 threads exceed __launch_bounds__(256). Blocks of "
+                              "at most 256 threads fit.") != std::string::npos);
+
+  // The kernel: raise the bound to the launch. The launch: that, or the largest block that fits.
+  REQUIRE(cl[0]->fixes.size() == 1);
+  CHECK(cl[0]->fixes[0].title == "Change to `__launch_bounds__(512)`");
+  CHECK(apply_fix(s.a.code, cl[0]->fixes[0]).find("__global__ void __launch_bounds__(512) heavy(") != std::string::npos);
+  REQUIRE(cl[1]->fixes.size() == 2);
+  CHECK(cl[1]->fixes[1].title ==
+        "Launch with 256 threads per block (the largest that fits; adjust the grid to cover the data)");
+  CHECK(apply_fix(s.a.code, cl[1]->fixes[1]).find("heavy<<<grid, 256>>>(in, out, n)") != std::string::npos);
+}
+
+TEST_CASE("too many registers for the block: __launch_bounds__ with the block size, or the largest block that fits") {
+  if (!occupancy_calculator_available()) return;
+  Snippet s;
+  s.model.functions[2].launch_bounds.reset();  // heavy's 128 registers, no bound
+  s.model.launches[1].block.spelling = "1024";
+  s.model.launches[1].block.value = std::array<std::int64_t, 3>{1024, 1, 1};
+  auto a = s.run();
+  auto cl = findings(a, codes::kCannotLaunch, "heavy");
+  REQUIRE(cl.size() == 2);
+  CHECK(cl[0]->message == "`heavy` cannot launch with 1024-thread blocks (launch at line 12: <<<grid, 1024>>>): "
+                          "128 registers × 1024 threads exceed the register file available to one block — "
+                          "`__launch_bounds__(1024)` lets ptxas fit the registers to 1024 threads (64 per thread), "
+                          "or launch at most 512 threads per block");
+  CHECK(std::get<std::int64_t>(*cl[0]->data.get("registers_to_fit")) == 64);
+  CHECK(std::get<std::int64_t>(*cl[0]->data.get("largest_block")) == 512);
+  const auto& r = report(a, "heavy");
+  CHECK(r.remedy.registers_to_fit == 64);
+  CHECK(r.remedy.largest_block == 512);
+  CHECK(r.hover_markdown.find("`__launch_bounds__(1024)` makes ptxas fit 64 registers per thread (check for spills), "
+                              "or blocks of at most 512 threads fit.") != std::string::npos);
+  // The curve for the report view: every multiple of 32, the sizes above 512 cannot launch.
+  REQUIRE(r.curve.size() == 32);
+  CHECK(r.curve[15].block_threads == 512);
+  CHECK(r.curve[15].result.blocks_per_sm == 1);
+  CHECK(r.curve[16].result.blocks_per_sm == 0);
+}
+
+TEST_CASE("a block that cannot launch from a setting is information, not an error") {
+  if (!occupancy_calculator_available()) return;
+  Snippet s;
+  s.model.launches.clear();
+  s.model.functions[2].launch_bounds.reset();
+  s.options.kernel_blocks["heavy"] = {1024, 1, 1};
+  auto a = s.run();
+  auto cl = findings(a, codes::kCannotLaunch, "heavy");
+  REQUIRE(cl.size() == 1);  // no launch in the file to flag
+  CHECK(cl[0]->severity == Severity::Information);
+  CHECK(cl[0]->message.find("(from the kernelBlockSizes setting)") != std::string::npos);
 }
 
 TEST_CASE("build failures are reported where they are") {

@@ -144,7 +144,10 @@ TEST_CASE("the JSON spells the documented field names") {
 }
 
 TEST_CASE("parse errors name the offending value") {
-  CHECK(parse_error("{").find("not valid JSON") == 0);
+  CHECK(parse_error("{") == "not a warplens profile: invalid JSON (syntax error at byte 2)");
+  // Whatever file was named, its text is not repeated (it may be /etc/shadow).
+  CHECK(parse_error("root:$6$hash:19000:0:99999:7:::") == "not a warplens profile: invalid JSON (syntax error at byte 1)");
+  CHECK(parse_error(std::string(10000, '[')) == "not a warplens profile: JSON nested deeper than 128 levels (the limit)");
   CHECK(parse_error("[1]") == "document: expected a JSON object");
   CHECK(parse_error("{}") == "document: missing field \"schema\"");
   CHECK(parse_error(R"({"schema": "warplens-profile/2"})").find("unsupported schema \"warplens-profile/2\"") !=

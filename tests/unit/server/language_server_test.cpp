@@ -3,6 +3,8 @@
 // cancellation and settings.
 #include <doctest/doctest.h>
 
+#include <set>
+
 #include <filesystem>
 #include <fstream>
 
@@ -239,14 +241,14 @@ TEST_CASE("hover: finding explanations and the kernel card, from the current ver
   const json& r = on_access["result"];
   CHECK(r["contents"]["kind"] == "markdown");
   std::string md = r["contents"]["value"];
-  CHECK(md.find("uncoalesced-global") != std::string::npos);
-  CHECK(md.find("Lanes are **128 bytes** apart.") != std::string::npos);
+  // The explanation, not the message: editors show the diagnostic themselves.
+  CHECK(md == "Lanes are **128 bytes** apart.");
   CHECK(r["range"] == range(2, 12, 2, 21));
 
   json on_name = h.request("textDocument/hover", {{"textDocument", text_document(kUri)}, {"position", position(0, 17)}});
   std::string card = on_name["result"]["contents"]["value"];
   CHECK(card.find("**kernel** `scale`") != std::string::npos);
-  CHECK(card.find("`a`: `float *`") != std::string::npos);
+  CHECK(card.find("__global__ void scale(float *a, int n)") != std::string::npos);  // the names, with their types
   CHECK(card.find("block 256×1×1") != std::string::npos);
 
   json on_launch = h.request("textDocument/hover", {{"textDocument", text_document(kUri)}, {"position", position(4, 24)}});
@@ -359,6 +361,31 @@ TEST_CASE("code lenses: one per kernel with its launch summary") {
   REQUIRE(lenses.size() == 1);
   CHECK(lenses[0]["range"] == range(0, 16, 0, 21));
   CHECK(lenses[0]["command"]["title"] == "launched 1× · block 256×1×1");
+  CHECK(lenses[0]["command"]["command"] == "warplens.showKernelReport");  // the client opens the report view
+  CHECK(lenses[0]["command"]["arguments"] == json::array({{{"uri", kUri}, {"kernel", "scale"}}}));
+}
+
+TEST_CASE("clangDiagnostics off: Clang's own diagnostics are not published, warplens' stay; no reanalysis") {
+  ServerHarness h;
+  Finding clang_error = make_finding("clang", byte_range(kText, "a[i * 32]"), "expected ';' after expression");
+  clang_error.source = "clang";
+  clang_error.severity = Severity::Error;
+  h.engine.script("a[i * 32]", {uncoalesced(), clang_error});
+  open_and_wait(h);
+  auto sources = [&](const json& p) {
+    std::set<std::string> out;
+    for (const auto& d : p["diagnostics"]) out.insert(d["source"].get<std::string>());
+    return out;
+  };
+  CHECK(sources(h.notifications("textDocument/publishDiagnostics").back()) == std::set<std::string>{"clang", "warplens"});
+  h.notify("workspace/didChangeConfiguration", {{"settings", {{"warplens", {{"clangDiagnostics", "off"}}}}}});
+  json off = h.wait_notification("textDocument/publishDiagnostics");
+  CHECK(sources(off["params"]) == std::set<std::string>{"warplens"});
+  h.notify("workspace/didChangeConfiguration", {{"settings", {{"warplens", {{"clangDiagnostics", "on"}}}}}});
+  json on = h.wait_notification("textDocument/publishDiagnostics");
+  CHECK(sources(on["params"]) == std::set<std::string>{"clang", "warplens"});
+  CHECK(h.engine.calls() == 1);  // republished, not re-analysed
+  CHECK(h.notifications("window/showMessage").empty());
 }
 
 TEST_CASE("a handler that throws is answered with an error and the server lives on") {

@@ -237,7 +237,7 @@ TEST_CASE("code lens above each kernel, refreshed when resources arrive") {
     CHECK(heavy_titles[1].find("128 regs") == 0);
 }
 
-TEST_CASE("hover on a kernel name shows the per-block-size table; 'compiling' while nvcc runs") {
+TEST_CASE("hover on a kernel name: the card, then one resource table; 'compiling' while nvcc runs") {
   Fixture f(/*hold=*/true);
   f.open();
   f.h->wait_notification("textDocument/publishDiagnostics");
@@ -248,14 +248,103 @@ TEST_CASE("hover on a kernel name shows the per-block-size table; 'compiling' wh
   f.occupancy.release();
   f.h->wait_notification("textDocument/publishDiagnostics", version_with(1, "register-spill"));
   std::string md = f.h->request("textDocument/hover", hover_params)["result"]["contents"]["value"];
-  CHECK(md.find("| registers | shared (static) |") != std::string::npos);
-  CHECK(md.find("| 128 |") != std::string::npos);
+  INFO(md);
+  // The kernel card first, then its resources: one table, padded so it reads
+  // as a table in a float that shows the markdown source.
+  CHECK(md.find("**kernel** `heavy`") < md.find("**Resources**"));
+  const std::string header = "| registers | shared (static) | shared (dynamic) | stack | spill stores / loads | barriers |";
+  CHECK(md.find(header) != std::string::npos);
+  CHECK(md.find(header) == md.rfind(header));
+  CHECK(md.find("|       128 |") != std::string::npos);
   if (occupancy_calculator_available()) {
-    CHECK(md.find("| threads | blocks/SM | warps/SM | occupancy | limited by |") != std::string::npos);
-    CHECK(md.find("| **256** |") != std::string::npos);  // the launch's size, in bold
-    CHECK(md.find("exceeds `__launch_bounds__`") != std::string::npos);  // 512 and 1024
+    CHECK(md.find("By block size: 64 → 25% · 128 → 25% · **256 → 25%** · 512 → over `__launch_bounds__` · 1024 → "
+                  "over `__launch_bounds__`") != std::string::npos);
+    CHECK(md.find("limited by registers") != std::string::npos);
   }
+  // One message per hover: the editors show the diagnostics themselves.
+  for (const auto& d : f.h->notifications("textDocument/publishDiagnostics").back()["diagnostics"])
+    CHECK_MESSAGE(md.find(d["message"].get<std::string>()) == std::string::npos, d["message"]);
   CHECK(md.find("compiling with nvcc") == std::string::npos);
+}
+
+TEST_CASE("after an edit the resource findings stay, moved with the text, until the new ones arrive") {
+  Fixture f;
+  f.open(1);
+  json v1 = f.h->wait_notification("textDocument/publishDiagnostics", version_with(1, "register-spill"));
+  f.occupancy.hold();
+  // A line inserted above the kernels: nvcc "runs" for version 2 meanwhile.
+  f.change(2, "// a new first line\n" + f.a.code());
+  json v2 = f.h->wait_notification("textDocument/publishDiagnostics",
+                                   [](const json& p) { return p.value("version", -1) == 2; });
+  auto spill_line = [](const json& p) {
+    for (const auto& d : p["diagnostics"])
+      if (d["code"] == "register-spill") return d["range"]["start"]["line"].get<int>();
+    return -1;
+  };
+  REQUIRE(spill_line(v1["params"]) >= 0);
+  CHECK(spill_line(v2["params"]) == spill_line(v1["params"]) + 1);  // carried, one line down
+  // The lens keeps its numbers too.
+  json lenses = f.h->request("textDocument/codeLens", {{"textDocument", text_document(kUri)}})["result"];
+  bool resources = false;
+  for (const auto& l : lenses) resources |= l["command"]["title"].get<std::string>().find("128 regs") == 0;
+  CHECK(resources);
+  // The hover says the numbers are from the previous version.
+  Range name = f.a.range("h_name");
+  json hover = f.h->request("textDocument/hover", {{"textDocument", text_document(kUri)},
+                                                   {"position", position(name.start.line + 1, name.start.column)}});
+  CHECK(hover["result"]["contents"]["value"].get<std::string>().find("these numbers are from version 1") !=
+        std::string::npos);
+  f.occupancy.release();
+  // The next publication is version 2's own result (the carried one was consumed above).
+  json fresh = f.h->wait_notification("textDocument/publishDiagnostics", version_with(2, "register-spill"));
+  CHECK(f.occupancy.calls() == 2);
+  CHECK(spill_line(fresh["params"]) == spill_line(v1["params"]) + 1);
+}
+
+TEST_CASE("code lenses open the kernel's report view (the client-side warplens.showKernelReport)") {
+  Fixture f;
+  f.open();
+  f.h->wait_notification("textDocument/publishDiagnostics", version_with(1, "register-spill"));
+  json lenses = f.h->request("textDocument/codeLens", {{"textDocument", text_document(kUri)}})["result"];
+  REQUIRE(lenses.size() >= 2);
+  for (const auto& l : lenses) {
+    CHECK(l["command"]["command"] == "warplens.showKernelReport");
+    CHECK(l["command"]["arguments"][0]["uri"] == kUri);
+  }
+  json init_commands = f.h->initialize_result["capabilities"]["executeCommandProvider"]["commands"];
+  CHECK(std::find(init_commands.begin(), init_commands.end(), "warplens.showKernelReport") == init_commands.end());
+  CHECK(std::find(init_commands.begin(), init_commands.end(), "warplens.kernelView") != init_commands.end());
+}
+
+TEST_CASE("warplens.kernelView: the report view's data (occupancy curve, roofline inputs) as plain numbers") {
+  if (!occupancy_calculator_available()) return;
+  Fixture f;
+  f.open();
+  f.h->wait_notification("textDocument/publishDiagnostics", version_with(1, "register-spill"));
+  json r = f.h->request("workspace/executeCommand",
+                        {{"command", "warplens.kernelView"}, {"arguments", json::array({{{"uri", kUri}, {"kernel", "heavy"}}})}});
+  REQUIRE_MESSAGE(r.contains("result"), r.dump());
+  const json& v = r["result"];
+  CHECK(v["kernel"]["name"] == "heavy");
+  CHECK(v["resources"]["registers"] == 128);
+  CHECK(v["gpu"]["arch"] == "sm_90");
+  CHECK(v["gpu"]["fp32_gflops"] == 67000.0);
+  CHECK(v["gpu"]["dram_gbs"] == 4800.0);
+  const json& occ = v["occupancy"];
+  CHECK(occ["value"] == doctest::Approx(0.25));
+  CHECK(occ["limiter"] == "registers");
+  CHECK(occ["block"]["threads"] == 256);
+  REQUIRE(occ["curve"].size() == 32);  // 32, 64, ..., 1024
+  CHECK(occ["curve"][7]["threads"] == 256);
+  CHECK(occ["curve"][7]["current"] == true);
+  CHECK(occ["curve"][7]["occupancy"] == doctest::Approx(0.25));
+  CHECK(occ["curve"][8]["occupancy"].is_null());  // 288 threads exceed __launch_bounds__(256)
+  CHECK(occ["curve"][8]["note"] == "exceeds __launch_bounds__");
+  CHECK(v["work"]["modelled"] == false);  // the fake model has no accesses
+  CHECK(v["measured"].is_null());
+  json bad = f.h->request("workspace/executeCommand",
+                          {{"command", "warplens.kernelView"}, {"arguments", json::array({{{"uri", kUri}, {"kernel", "nope"}}})}});
+  CHECK(bad["error"]["message"].get<std::string>().find("no kernel `nope`") != std::string::npos);
 }
 
 TEST_CASE("the __launch_bounds__ quick fix, resolved lazily") {

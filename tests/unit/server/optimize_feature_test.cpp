@@ -337,7 +337,7 @@ TEST_CASE("the real backend without profileCommand, on a file without main(): th
   INFO(r.dump(2));
   REQUIRE(r.contains("error"));
   CHECK(r["error"]["message"].get<std::string>().find("warplens.profileCommand") != std::string::npos);
-  CHECK_FALSE(s.h.notifications("window/showMessage").empty());
+  CHECK(s.h.notifications("window/showMessage").empty());  // said once: by the error the editor shows
 }
 
 TEST_CASE("without a GPU the job fails with a clear message and offers nothing") {
@@ -355,6 +355,6 @@ TEST_CASE("without a GPU the job fails with a clear message and offers nothing")
   const std::string message = r["error"]["message"];
   CHECK(message.find("nothing is offered") != std::string::npos);
   if (agent::rewrite_engine_available()) CHECK(message.find("no GPU") != std::string::npos);
-  CHECK_FALSE(s.h.notifications("window/showMessage").empty());
+  CHECK(s.h.notifications("window/showMessage").empty());  // said once: by the error the editor shows
   CHECK(s.rewrite_actions(2, 5).empty());
 }

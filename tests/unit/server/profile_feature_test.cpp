@@ -215,21 +215,28 @@ TEST_CASE("a code lens per measured kernel, and hovers with the prediction besid
   CHECK(titles[1].find("of " + peak + " peak") != std::string::npos);
 
   const int naive = test::line_of(s.text, "// LINE naive");
-  std::string line_hover = s.hover(test::range_on_line(s.text, naive, "out[x * N + y]").start);
+  // Tables are padded to aligned columns (analysis/markdown_table.h): compare with runs of spaces squashed.
+  auto squash = [](std::string t) {
+    std::string out;
+    for (char c : t)
+      if (!(c == ' ' && !out.empty() && out.back() == ' ')) out += c;
+    return out;
+  };
+  std::string line_hover = squash(s.hover(test::range_on_line(s.text, naive, "out[x * N + y]").start));
   CHECK(line_hover.find("**Predicted vs measured** (measured · recorded profile ") != std::string::npos);
-  CHECK(line_hover.find("| `uncoalesced-global` | predicted (static) | measured |") != std::string::npos);
+  CHECK(line_hover.find("| uncoalesced-global | predicted (static) | measured |") != std::string::npos);
   CHECK(line_hover.find("| sectors per request | 32 (ideal 4) | ") != std::string::npos);
   CHECK(line_hover.find("| traffic / ideal | 8.0× | ") != std::string::npos);
 
   // The tiled read was measured but not predicted (the fake engine has no finding there).
   const int tiled_read = test::line_of(s.text, "// LINE tiled-read");
-  std::string conflict = s.hover(test::range_on_line(s.text, tiled_read, "tile[threadIdx.x][threadIdx.y]").start);
+  std::string conflict = squash(s.hover(test::range_on_line(s.text, tiled_read, "tile[threadIdx.x][threadIdx.y]").start));
   CHECK(conflict.find("| bank conflict | — | 32") != std::string::npos);
   CHECK(conflict.find("did not predict this") != std::string::npos);
 
-  std::string kernel_hover = s.hover(test::range_on_line(s.text, test::line_of(s.text, "void transpose_naive("),
-                                                         "transpose_naive").start);
-  CHECK(kernel_hover.find("| kernel `transpose_naive` | predicted (static) | measured |") != std::string::npos);
+  std::string kernel_hover = squash(s.hover(test::range_on_line(s.text, test::line_of(s.text, "void transpose_naive("),
+                                                                "transpose_naive").start));
+  CHECK(kernel_hover.find("| kernel transpose_naive | predicted (static) | measured |") != std::string::npos);
   CHECK(kernel_hover.find("| time per launch | — | ") != std::string::npos);
   CHECK(kernel_hover.find("| block | — | 32×32×1 |") != std::string::npos);
 }
@@ -317,10 +324,8 @@ TEST_CASE("without a GPU: a clear message, the job fails, nothing else changes")
   REQUIRE(reply.contains("error"));
   CHECK(reply["error"]["code"] == -32803);
   CHECK(reply["error"]["message"].get<std::string>().find("cannot profile: ") == 0);
-  auto messages = s.h.notifications("window/showMessage");
-  REQUIRE(messages.size() == 1);
-  CHECK(messages[0]["type"] == 1);
-  CHECK(messages[0]["message"].get<std::string>().find("warplens: cannot profile: ") == 0);
+  // Said once, by the request's error (which the editor shows), not again as a message.
+  CHECK(s.h.notifications("window/showMessage").empty());
   for (const auto& p : s.h.notifications("textDocument/publishDiagnostics")) CHECK_FALSE(has_profile(p));
   // The server carries on.
   CHECK(s.lens_titles("transpose_naive").size() == 1);
@@ -341,7 +346,7 @@ TEST_CASE("profileCommand mode checks for a GPU first") {
   json reply = s.profile({{"uri", kUri}});
   REQUIRE(reply.contains("error"));
   CHECK(reply["error"]["message"] == "cannot profile: no NVIDIA device files (/dev/nvidia*)");
-  REQUIRE(s.h.notifications("window/showMessage").size() == 1);
+  CHECK(s.h.notifications("window/showMessage").empty());
 }
 
 TEST_CASE("nothing to profile: no profileCommand and no main()") {
@@ -352,7 +357,7 @@ TEST_CASE("nothing to profile: no profileCommand and no main()") {
   json reply = s.profile({{"uri", "file:///src/lib.cu"}});
   REQUIRE(reply.contains("error"));
   CHECK(reply["error"]["message"].get<std::string>().find("set warplens.profileCommand") != std::string::npos);
-  CHECK(s.h.notifications("window/showMessage").empty());  // not a missing GPU: the reply says it
+  CHECK(s.h.notifications("window/showMessage").empty());  // the reply says it
 }
 
 TEST_CASE("a document with unsaved changes is not profiled") {

@@ -68,11 +68,14 @@ class ServerHarness {
     server_.reset();
   }
 
+  json initialize_result;  // the last initialize's result (capabilities, serverInfo)
+
   json initialize(json capabilities = default_client_capabilities(), json initialization_options = nullptr) {
     json params = {{"processId", nullptr}, {"rootUri", nullptr}, {"capabilities", capabilities}};
     if (!initialization_options.is_null()) params["initializationOptions"] = initialization_options;
     json r = request("initialize", params);
     notify("initialized", json::object());
+    initialize_result = r.value("result", json());
     return r;
   }
 

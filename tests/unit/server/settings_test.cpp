@@ -1,9 +1,11 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
-#include "server/redact.h"
 #include "server/settings.h"
+#include "server/settings_schema.h"
 
 using namespace warplens;
 using namespace warplens::server;
@@ -96,6 +98,76 @@ TEST_CASE("bad values are reported and leave the setting unchanged") {
   CHECK(more.size() == 1);
 }
 
+TEST_CASE("the schema and the server agree on every setting") {
+  // Every server setting of server/settings_schema.json has code, and no code
+  // reads a setting the schema (and so the editors) does not know.
+  CHECK(settings_without_setter() == std::vector<std::string>{});
+  // The schema's defaults are the server's: applying them to a changed
+  // Settings gives Settings{} back, without a warning.
+  Settings changed;
+  std::vector<std::string> problems;
+  changed = apply_settings(changed, json{{"arch", "sm_80"}, {"thresholds", {{"occupancy", 0.1}}},
+                                         {"kernelBlockSizes", {{"k", 64}}}, {"clangDiagnostics", "off"},
+                                         {"debounceMs", 5}, {"llm", {{"model", "m"}}}},
+                           problems);
+  json defaults = json::object();
+  for (const auto& spec : setting_specs()) {
+    if (!spec.server) continue;
+    json* at = &defaults;
+    std::string key = spec.key;
+    for (auto dot = key.find('.'); dot != std::string::npos; dot = key.find('.')) {
+      at = &(*at)[key.substr(0, dot)];
+      key = key.substr(dot + 1);
+    }
+    (*at)[key] = spec.schema.at("default");
+  }
+  Settings reset = apply_settings(changed, defaults, problems);
+  CHECK(problems.empty());
+  json shown = settings_to_json(reset);
+  json fresh = settings_to_json(Settings{});
+  CHECK(shown == fresh);
+  // Each schema default also reads back as the server shows it.
+  CHECK(fresh["arch"] == find_setting("arch")->schema["default"]);
+  CHECK(fresh["thresholds"]["uncoalesced"] == find_setting("thresholds.uncoalesced")->schema["default"]);
+  CHECK(fresh["clangDiagnostics"] == find_setting("clangDiagnostics")->schema["default"]);
+}
+
+TEST_CASE("schema checks: range, pattern and enum come from the schema") {
+  std::vector<std::string> problems;
+  Settings s = apply_settings(Settings{}, json{{"clangDiagnostics", "sometimes"}, {"arch", "sm_9"}}, problems);
+  CHECK(s.clang_diagnostics == "auto");
+  CHECK(s.arch == "sm_90");
+  REQUIRE(problems.size() == 2);
+  CHECK(problems[0] == "setting warplens.arch ignored: expected an architecture such as sm_80 or sm_90a");
+  CHECK(problems[1] == "setting warplens.clangDiagnostics ignored: expected \"auto\", \"on\" or \"off\"");
+  problems.clear();
+  s = apply_settings(s, json{{"clangDiagnostics", "off"}, {"arch", "sm_100f"}, {"debounceMs", nullptr}}, problems);
+  CHECK(problems.empty());
+  CHECK_FALSE(s.clang_diagnostics_shown());
+  CHECK(s.arch == "sm_100f");
+  CHECK_FALSE(s.debounce_ms);
+}
+
+TEST_CASE("every setting is documented") {
+  auto read = [](const std::string& rel) {
+    std::ifstream in(std::string(WARPLENS_SOURCE_DIR) + "/" + rel);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  const std::string configuration = read("docs/configuration.md");
+  const std::string editors = read("docs/editors.md");
+  REQUIRE_FALSE(configuration.empty());
+  REQUIRE_FALSE(editors.empty());
+  for (const auto& spec : setting_specs()) {
+    if (spec.server)
+      CHECK_MESSAGE(configuration.find("| `" + spec.key + "` |") != std::string::npos,
+                    "docs/configuration.md lacks a row for " << spec.key);
+    CHECK_MESSAGE(editors.find("| `warplens." + spec.key + "` |") != std::string::npos,
+                  "docs/editors.md lacks a row for warplens." << spec.key);
+  }
+}
+
 TEST_CASE("the API key comes from the environment only and is never shown") {
   setenv("WARPLENS_LLM_API_KEY", "sk-env-secret", 1);
   CHECK(llm_api_key() == "sk-env-secret");
@@ -104,23 +176,6 @@ TEST_CASE("the API key comes from the environment only and is never shown") {
   CHECK(shown.dump().find("sk-env-secret") == std::string::npos);
   unsetenv("WARPLENS_LLM_API_KEY");
   CHECK(llm_api_key().empty());
-}
-
-TEST_CASE("secrets are redacted from logged messages") {
-  json message = {{"params", {{"settings", {{"warplens", {{"llm", {{"apiKey", "sk-1"}, {"model", "m"}}}}}}},
-                              {"workDoneToken", "t1"},
-                              {"list", {{{"password", "p"}}}}}}};
-  json r = redact_secrets(message);
-  CHECK(r["params"]["settings"]["warplens"]["llm"]["apiKey"] == "<redacted>");
-  CHECK(r["params"]["settings"]["warplens"]["llm"]["model"] == "m");
-  CHECK(r["params"]["workDoneToken"] == "t1");
-  CHECK(r["params"]["list"][0]["password"] == "<redacted>");
-  CHECK(is_secret_key("api_key"));
-  CHECK(is_secret_key("Authorization"));
-  CHECK_FALSE(is_secret_key("token"));
-  std::string long_log = loggable(json{{"text", std::string(10000, 'x')}}, 100);
-  CHECK(long_log.size() < 200);
-  CHECK(long_log.find("bytes)") != std::string::npos);
 }
 
 #include "server/listen_address.h"

@@ -1,5 +1,6 @@
 -- User commands: :WarplensOptimize, :WarplensProfile, :WarplensReport,
--- :WarplensCancel, :WarplensStatus. Long jobs (optimize, profile) run as one
+-- :WarplensReportJson, :WarplensReanalyze, :WarplensClearProfile,
+-- :WarplensJobs, :WarplensCancel, :WarplensStatus (one per server command). Long jobs (optimize, profile) run as one
 -- workspace/executeCommand request carrying a workDoneToken, so the server's
 -- $/progress reports show up (see progress.lua); :WarplensCancel cancels the
 -- request ($/cancelRequest) and asks the server to stop the job
@@ -91,6 +92,10 @@ function M.optimize_target(bufnr, job_target)
   M.run_job(bufnr, 'optimizing kernel', 'warplens.optimize', { job_target }, function(result)
     local rewrites = type(result) == 'table' and result.rewrites or {}
     local summary = summary_of(result) or (#rewrites .. ' verified rewrite(s)')
+    -- Every candidate's before/after bars, in the kernel's report buffer.
+    if type(result) == 'table' and result.candidates and #result.candidates > 0 then
+      M.show_report(bufnr, { uri = job_target.uri, kernel = result.kernel }, result)
+    end
     if #rewrites == 0 then
       notify(summary)
       return
@@ -138,7 +143,38 @@ function M.cancel()
   end
 end
 
+-- The kernel report view (a markdown buffer, warplens/report.lua) of the
+-- kernel `target` names, from warplens.kernelView; `optimize` adds bars.
+function M.show_report(bufnr, report_target, optimize)
+  local client = warplens_client(bufnr)
+  if not client then return end
+  local source = vim.api.nvim_buf_get_name(bufnr)
+  require('warplens').request(client, 'workspace/executeCommand',
+    { command = 'warplens.kernelView', arguments = { report_target } },
+    function(err, view)
+      if err then
+        notify('no kernel report: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+        return
+      end
+      require('warplens.report').show(view, optimize, source)
+    end, bufnr)
+end
+
 function M.report(opts)
+  local bufnr = vim.api.nvim_get_current_buf()
+  M.show_report(bufnr, target(bufnr, opts and opts.args))
+end
+
+-- warplens.showKernelReport {uri, kernel}: what a code lens runs
+-- (vim.lsp.codelens.run()).
+function M.show_kernel_report_command(command, ctx)
+  local arg = command.arguments and command.arguments[1] or {}
+  local bufnr = (arg.uri and vim.uri_to_bufnr(arg.uri)) or (ctx and ctx.bufnr) or vim.api.nvim_get_current_buf()
+  M.show_report(bufnr, { uri = arg.uri or vim.uri_from_bufnr(bufnr), kernel = arg.kernel })
+end
+
+-- The whole file's report as JSON (warplens.report), for scripts and bugs.
+function M.report_json(opts)
   local bufnr = vim.api.nvim_get_current_buf()
   local client = warplens_client(bufnr)
   if not client then return end
@@ -157,8 +193,52 @@ function M.report(opts)
       vim.api.nvim_buf_set_lines(report, 0, -1, false, vim.split(text, '\n', { plain = true }))
       vim.bo[report].filetype = 'json'
       vim.bo[report].modifiable = false
-      pcall(vim.api.nvim_buf_set_name, report, 'warplens-report://' .. source)
+      pcall(vim.api.nvim_buf_set_name, report, 'warplens-report-json://' .. source)
     end, bufnr)
+end
+
+-- A quick server command (not a job): its error is shown once.
+local function quick(bufnr, command, args, done)
+  local client = warplens_client(bufnr)
+  if not client then return end
+  require('warplens').request(client, 'workspace/executeCommand', { command = command, arguments = args },
+    function(err, result)
+      if err then
+        notify(command .. ' failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+        return
+      end
+      if done then done(result) end
+    end, bufnr)
+end
+
+function M.reanalyze(opts)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local all = opts and opts.bang
+  quick(bufnr, 'warplens.reanalyze', { all and vim.empty_dict() or { uri = vim.uri_from_bufnr(bufnr) } },
+    function() notify(all and 're-analysing all open files' or 're-analysing this file') end)
+end
+
+function M.clear_profile(opts)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local all = opts and opts.bang
+  quick(bufnr, 'warplens.clearProfile', { all and vim.empty_dict() or { uri = vim.uri_from_bufnr(bufnr) } },
+    function() notify(all and 'measured results cleared' or 'measured results of this file cleared') end)
+end
+
+function M.jobs()
+  local bufnr = vim.api.nvim_get_current_buf()
+  quick(bufnr, 'warplens.listJobs', {}, function(jobs)
+    if not jobs or #jobs == 0 then
+      notify('no job is running')
+      return
+    end
+    vim.ui.select(jobs, {
+      prompt = 'warplens: cancel which job?',
+      format_item = function(j) return j.title .. (j.running and ' (running)' or ' (queued)') end,
+    }, function(choice)
+      if choice then quick(bufnr, 'warplens.cancelJob', { { id = choice.id } }) end
+    end)
+  end)
 end
 
 function M.show_status()
@@ -170,7 +250,12 @@ function M.register()
   local create = vim.api.nvim_create_user_command
   create('WarplensOptimize', M.optimize, { nargs = '?', desc = 'warplens: optimize the kernel at the cursor (or the named kernel)' })
   create('WarplensProfile', M.profile, { nargs = 0, desc = 'warplens: profile this file\'s program' })
-  create('WarplensReport', M.report, { nargs = '?', desc = 'warplens: show the kernel report' })
+  create('WarplensReport', M.report, { nargs = '?', desc = 'warplens: the kernel report (occupancy, roofline)' })
+  create('WarplensReportJson', M.report_json, { nargs = '?', desc = 'warplens: the file report as JSON' })
+  create('WarplensReanalyze', M.reanalyze, { nargs = 0, bang = true, desc = 'warplens: re-analyse this file (! all)' })
+  create('WarplensClearProfile', M.clear_profile, { nargs = 0, bang = true,
+    desc = 'warplens: forget measured results of this file (! all)' })
+  create('WarplensJobs', M.jobs, { nargs = 0, desc = 'warplens: running jobs (pick one to cancel it)' })
   create('WarplensCancel', M.cancel, { nargs = 0, desc = 'warplens: cancel the running job' })
   create('WarplensStatus', M.show_status, { nargs = 0, desc = 'warplens: show the server state' })
 end

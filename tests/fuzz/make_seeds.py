@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Seed corpora for the fuzz targets (tests/fuzz/*.cpp), written into OUT/<target>/.
+
+fuzz_analysis: every .cu/.cuh under tests/ and examples/ (up to 64 KiB), and
+               the robustness fixtures (the inputs that once crashed or hung).
+fuzz_protocol: LSP sessions as byte streams (first byte: how the stream is cut
+               into reads), built from the examples, plus malformed frames and
+               the crash inputs of issue 21 at fuzzer-friendly sizes.
+fuzz_server:   the same sessions without the leading byte.
+
+Deterministic: the same tree gives the same seeds.
+"""
+import json
+import os
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def frame(obj):
+    body = obj if isinstance(obj, bytes) else json.dumps(obj, separators=(",", ":")).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def request(i, method, params):
+    return frame({"jsonrpc": "2.0", "id": i, "method": method, "params": params})
+
+
+def notify(method, params):
+    return frame({"jsonrpc": "2.0", "method": method, "params": params})
+
+
+def session(uri, text):
+    caps = {"window": {"workDoneProgress": True},
+            "textDocument": {"hover": {"contentFormat": ["markdown"]},
+                             "codeAction": {"dataSupport": True, "resolveSupport": {"properties": ["edit"]}}},
+            "general": {"positionEncodings": ["utf-8", "utf-16"]}}
+    out = request(1, "initialize", {"processId": None, "rootUri": "file:///tmp", "capabilities": caps,
+                                    "initializationOptions": {"warplens": {"arch": "sm_80", "debounceMs": 0}}})
+    out += notify("initialized", {})
+    out += notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cuda", "version": 1,
+                                                            "text": text}})
+    pos = {"line": 2, "character": 4}
+    td = {"uri": uri}
+    out += request(2, "textDocument/hover", {"textDocument": td, "position": pos})
+    out += request(3, "textDocument/codeAction", {"textDocument": td, "range": {"start": pos, "end": pos},
+                                                  "context": {"diagnostics": []}})
+    out += request(4, "textDocument/codeLens", {"textDocument": td})
+    out += notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                             "contentChanges": [{"range": {"start": pos, "end": pos}, "text": "k"}]})
+    out += request(5, "workspace/executeCommand", {"command": "warplens.report", "arguments": [{"uri": uri}]})
+    out += request(6, "workspace/executeCommand", {"command": "warplens.listJobs", "arguments": []})
+    out += notify("$/cancelRequest", {"id": 5})
+    out += notify("workspace/didChangeConfiguration", {"settings": {"warplens": {"thresholds": {"bankConflict": 4}}}})
+    out += request(7, "shutdown", None)
+    out += notify("exit", None)
+    return out
+
+
+def malformed():
+    """Frames that once ended the server (issue 21), and framing errors."""
+    seeds = []
+    init = request(1, "initialize", {"processId": None, "capabilities": {}})
+    for msg in ["5", "null", "[]", "{}", "true", "1.5"]:
+        seeds.append(init + frame(('{"jsonrpc":"2.0","id":"zz","error":{"code":1,"message":%s}}' % msg).encode()))
+    deep = b'{"a":' * 200 + b"1" + b"}" * 200
+    seeds.append(init + frame(b'{"jsonrpc":"2.0","id":2,"method":"workspace/executeCommand","params":{"command":"x","arguments":[' + deep + b"]}}"))
+    seeds.append(frame(b'{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"capabilities":' + b"[" * 150 + b"]" * 150 + b"}}"))
+    seeds.append(init + request(4, "textDocument/hover", {"textDocument": {"uri": "file:///a.cu"},
+                                                          "position": {"line": 4294967296, "character": 0}}))
+    seeds.append(b"Content-Length: 5\r\n\r\n{\"a\":" + b"hello\r\n\r\nContent-Length: nine\r\n\r\n")
+    seeds.append(init + frame(b'{"jsonrpc":"2.0","method":"x","params":{"apiKey":"sk-1","password":"p'))
+    seeds.append(init + notify("workspace/didChangeConfiguration",
+                               {"settings": {"warplens": {"token": "t", "llm": {"endpoint": "http://u:p@h/v1"},
+                                                          "allowedDrivers": ["/usr/bin/*", 5]}}}))
+    return seeds
+
+
+def main():
+    out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "fuzz-seeds")
+    for t in ("fuzz_analysis", "fuzz_protocol", "fuzz_server"):
+        (out / t).mkdir(parents=True, exist_ok=True)
+    sources = []
+    for base in ("tests", "examples"):
+        for p in sorted((ROOT / base).rglob("*")):
+            if p.suffix in (".cu", ".cuh") and p.is_file() and p.stat().st_size <= 64 * 1024:
+                sources.append(p)
+    n = 0
+    for p in sources:
+        data = p.read_bytes()
+        (out / "fuzz_analysis" / ("src-%04d.cu" % n)).write_bytes(data)
+        n += 1
+    for p in sorted((ROOT / "tests/fixtures/robustness").glob("*.cu")):
+        (out / "fuzz_analysis" / ("robust-" + p.name)).write_bytes(p.read_bytes())
+    streams = []
+    for i, p in enumerate(sources[:40]):
+        streams.append(session("file:///tmp/fuzz/%s" % p.name, p.read_text(errors="replace")))
+    streams += malformed()
+    for i, s in enumerate(streams):
+        (out / "fuzz_server" / ("seed-%04d" % i)).write_bytes(s)
+        for cut in (0x03, 0x85):  # small reads, and 5 KiB reads
+            (out / "fuzz_protocol" / ("seed-%04d-%02x" % (i, cut))).write_bytes(bytes([cut]) + s)
+    print("seeds: %d analysis, %d protocol, %d server" %
+          tuple(len(os.listdir(out / t)) for t in ("fuzz_analysis", "fuzz_protocol", "fuzz_server")))
+
+
+if __name__ == "__main__":
+    main()
