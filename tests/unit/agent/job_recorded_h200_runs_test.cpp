@@ -171,7 +171,8 @@ void check_run(const char* dir, const std::map<std::string, std::string>& set, c
       REQUIRE(best_ms.count(name) == 1);
       CHECK(best == doctest::Approx(best_ms[name]).epsilon(1e-3));
       CHECK(yard == doctest::Approx(*cublas).epsilon(1e-3));
-      CHECK(pct == doctest::Approx(100.0 * *cublas / best_ms[name]).epsilon(2e-3));
+      // Printed with one decimal ("14.0%" for 14.04): within half of its last digit.
+      CHECK(std::abs(pct - 100.0 * *cublas / best_ms[name]) <= 0.05 + 1e-9);
       ++lines;
     }
     int products = 0;
