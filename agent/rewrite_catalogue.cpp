@@ -20,10 +20,16 @@ const char* to_string(RewriteStage s) {
 const std::vector<RewriteInfo>& rewrite_catalogue() {
   using S = RewriteStage;
   static const std::vector<RewriteInfo> catalogue = {
+      {"register-accumulator",
+       "keep a sum that a loop accumulates straight into global memory (`out[i] += ...`) in a register: one load "
+       "before the loop, one store after it",
+       S::Structure,
+       {},
+       {}},
       {"pad-shared",
        "pad the innermost dimension of a __shared__ array so a warp's accesses spread over all 32 banks",
        S::Memory,
-       {{"pad", {1, 2, 4}, "elements added to the innermost dimension"}},
+       {{"pad", {1, 2, 4}, "elements added to the innermost dimension (the bank-conflict quick fix's choice)"}},
        {codes::kSharedBankConflict}},
       {"stage-shared-tile",
        "stage a transposed (strided) global access through a padded 32x32 shared tile so both the load and "
@@ -55,6 +61,12 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        "16/8-byte accesses, behind an alignment check",
        S::Memory,
        {},
+       {codes::kUncoalescedGlobal}},
+      {"coarsen-2d",
+       "let each thread of a 2-D element-wise kernel handle `width` consecutive x, with one 8/16-byte access per "
+       "array when the group is in bounds and aligned",
+       S::Memory,
+       {{"width", {4, 2}, "consecutive x elements per thread"}},
        {codes::kUncoalescedGlobal}},
       {"block-size",
        "launch with another block shape, the grid recomputed to cover the same threads",
@@ -98,6 +110,26 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        S::Structure,
        {{"tile", {32, 16}, "tile edge; the block becomes tile x tile"}},
        {codes::kUncoalescedGlobal}},
+      {"register-tile",
+       "compute a matrix-product-like kernel (acc += f(A[row, k], B[k, col])) in 16x16 blocks that own a tile x tile "
+       "output tile, each thread (tile/16)^2 outputs in registers, the operands staged through shared slices with "
+       "vector loads",
+       S::Structure,
+       {{"tile", {128, 64}, "output tile edge per block (each thread computes (tile/16)^2 outputs)"}},
+       {codes::kUncoalescedGlobal}},
+      {"privatize-atomics",
+       "add a kernel's contended global atomicAdds (histograms) into a per-block copy in shared memory and flush "
+       "each nonzero bin once per block; element-wise kernels become grid-stride loops on a persistent grid",
+       S::Structure,
+       {{"bins", {1024, 4096}, "slots of the per-block copy (the bin count when the analysis can bound it)"},
+        {"blocks-per-sm", {8, 4}, "persistent blocks per SM (0: launch unchanged)"}},
+       {}},
+      {"stencil-tile",
+       "stage a 2-D stencil's neighbourhood (halo included) in shared memory once per block, so each input element "
+       "is read from global memory once instead of once per neighbour",
+       S::Structure,
+       {{"rows", {8, 16}, "thread rows per block (the block becomes 32 x rows)"}},
+       {codes::kUncoalescedGlobal}},
       {"interleave-chunks",
        "make a thread-per-chunk loop (thread t handles elements t*K .. t*K+K-1) interleaved (element k*T + t), "
        "so each step of the loop is coalesced; the same elements are processed",
@@ -105,10 +137,12 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        {},
        {codes::kUncoalescedGlobal}},
       {"warp-per-row",
-       "give each row-per-thread reduction loop a whole warp: lanes stride the row, a shuffle reduction "
-       "combines them, lane 0 finishes; 32x the threads",
+       "give each row of a thread-per-row kernel (matvec, softmax, norms) a warp or a block: lanes stride the "
+       "row, shuffle (and shared) reductions combine them, lane 0 finishes; optionally the row is read once "
+       "into registers",
        S::Structure,
-       {},
+       {{"lanes", {32, 256, 1024}, "threads per row: 32 (a warp) or a whole block"},
+        {"cache", {0, 8, 16, 32}, "row elements each lane keeps in registers (0: none; longer rows fall back)"}},
        {codes::kUncoalescedGlobal}},
       {"fuse-elementwise",
        "fuse two back-to-back element-wise launches that communicate through a temporary buffer into one "

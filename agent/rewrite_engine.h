@@ -62,15 +62,18 @@ struct RefusedRewrite {
   std::string reason;  // the safety or applicability condition that failed
 };
 
+// How the engine parses: with the analysis' own settings (the workspace's
+// compile_commands.json, CUDA path, architecture, extra arguments), through
+// the analysis front end, so the rewrites see a file exactly as the
+// diagnostics did (docs/frontend.md).
 struct EngineOptions {
-  std::string arch = "sm_90";
-  std::string cuda_path;                 // empty: CUDA_PATH, then /usr/local/cuda
-  std::vector<std::string> extra_args;   // e.g. -I, -D for the parse
+  AnalysisOptions analysis;
 };
 
 struct KernelSurvey {
   bool parsed = false;
   std::string error;                     // parse errors, unknown kernel
+  ToolchainStatus toolchain;             // how the file was parsed (the analysis' command line)
   std::vector<std::string> kernels;      // every __global__ function in the file
   std::vector<RewriteOption> options;    // applicable rewrites and parameters
   std::vector<RefusedRewrite> refused;   // why the others do not apply

@@ -26,6 +26,7 @@
 #include "agent/report.h"
 #include "agent/search.h"
 #include "analysis/analyzer.h"
+#include "common/file_read.h"
 #include "workflows/analyze_file.h"
 #include "workflows/optimize.h"
 
@@ -73,6 +74,10 @@ options:
   --arch ARCH             nvcc -arch (default native) and parse architecture
   --nvcc PATH             nvcc to use
   -I DIR, -D NAME[=V]     extra include directories / macros (parse and build)
+  -p, --compile-commands-dir DIR
+                          compile_commands.json (or its directory) the file is parsed with, as
+                          `warplens check` does (default: searched upward from FILE)
+  --cuda-path DIR         CUDA toolkit the file is parsed against (default: as the analysis finds it)
 )";
 
 std::stop_source g_stop;
@@ -82,6 +87,7 @@ extern "C" void on_optimize_sigint(int) { g_stop.request_stop(); }
 struct Options {
   std::string file, kernel, out, pytorch_ref, name, pytorch_times, report, arch, nvcc;
   std::vector<std::string> verify_dirs, captures, includes, defines;
+  std::string compile_commands_dir, cuda_path;
   double budget = 600, gpu_budget = 300, bandwidth_gbs = 0, max_timing_s = 3, timeout_s = 300;
   int max_candidates = 24, sets = 5, runs = 30, jobs = 0, gpu_jobs = 4;
   bool candidates_only = false, json = false;
@@ -100,20 +106,36 @@ bool parse(int argc, char** argv, Options& o, std::string& error) {
       }
       return std::string(argv[++i]);
     };
-    auto number = [&](double& out) {
+    // Finite numbers in range only: strtod also takes "nan", "inf" and
+    // "-5", which as a budget would mean "never stop" or "stop at once".
+    auto number = [&](double& out, double min = 0, bool min_allowed = false) {
       auto v = value();
       if (!v) return false;
       char* end = nullptr;
-      out = std::strtod(v->c_str(), &end);
-      if (!end || *end) {
+      double d = std::strtod(v->c_str(), &end);
+      if (v->empty() || !end || *end || !std::isfinite(d)) {
         error = a + ": not a number: " + *v;
         return false;
       }
+      if (d > 1e9) {
+        error = a + ": at most 1000000000, got " + *v;
+        return false;
+      }
+      if (d < min || (d == min && !min_allowed)) {
+        error = a + ": must be " + (min_allowed ? "at least " : "more than ") + std::to_string(static_cast<int>(min)) +
+                ", got " + *v;
+        return false;
+      }
+      out = d;
       return true;
     };
-    auto integer = [&](int& out) {
+    auto integer = [&](int& out, int min = 1) {
       double d = 0;
-      if (!number(d)) return false;
+      if (!number(d, min, /*min_allowed=*/true)) return false;
+      if (d != std::floor(d) || d > 1e9) {
+        error = a + ": expects a whole number up to 1000000000, got " + std::string(argv[i]);
+        return false;
+      }
       out = static_cast<int>(d);
       return true;
     };
@@ -127,6 +149,8 @@ bool parse(int argc, char** argv, Options& o, std::string& error) {
     else if (a == "--report") { if (!(v = value())) return false; o.report = *v; }
     else if (a == "--arch") { if (!(v = value())) return false; o.arch = *v; }
     else if (a == "--nvcc") { if (!(v = value())) return false; o.nvcc = *v; }
+    else if (a == "--compile-commands-dir" || a == "-p") { if (!(v = value())) return false; o.compile_commands_dir = *v; }
+    else if (a == "--cuda-path") { if (!(v = value())) return false; o.cuda_path = *v; }
     else if (a == "--policy") { if (!(v = value())) return false; o.policy = *v; }
     else if (a == "--llm-endpoint") { if (!(v = value())) return false; o.llm_endpoint = *v; }
     else if (a == "--llm-model") { if (!(v = value())) return false; o.llm_model = *v; }
@@ -145,13 +169,13 @@ bool parse(int argc, char** argv, Options& o, std::string& error) {
     else if (a.rfind("-D", 0) == 0) o.defines.push_back(a.substr(2));
     else if (a == "--budget") { if (!number(o.budget)) return false; }
     else if (a == "--gpu-budget") { if (!number(o.gpu_budget)) return false; }
-    else if (a == "--bandwidth-gbs") { if (!number(o.bandwidth_gbs)) return false; }
+    else if (a == "--bandwidth-gbs") { if (!number(o.bandwidth_gbs, 0, /*min_allowed=*/true)) return false; }
     else if (a == "--max-timing-s") { if (!number(o.max_timing_s)) return false; }
     else if (a == "--timeout") { if (!number(o.timeout_s)) return false; }
     else if (a == "--max-candidates") { if (!integer(o.max_candidates)) return false; }
     else if (a == "--sets") { if (!integer(o.sets)) return false; }
     else if (a == "--runs") { if (!integer(o.runs)) return false; }
-    else if (a == "--jobs") { if (!integer(o.jobs)) return false; }
+    else if (a == "--jobs") { if (!integer(o.jobs, 0)) return false; }
     else if (a == "--gpu-jobs") { if (!integer(o.gpu_jobs)) return false; }
     else if (a == "--candidates-only") o.candidates_only = true;
     else if (a == "--json") o.json = true;
@@ -181,18 +205,27 @@ bool parse(int argc, char** argv, Options& o, std::string& error) {
 }
 
 std::optional<std::string> read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  // Regular text files only: `optimize /dev/zero` is refused, not read forever.
+  common::FileReadResult read = common::read_text_file(p.string());
+  if (!read) return std::nullopt;
+  return std::move(*read.content);
+}
+
+// How FILE is parsed, by the static analysis and the rewrite engine alike
+// (one front end: the rewrites see the file as the diagnostics do).
+AnalysisOptions analysis_options(const Options& o) {
+  AnalysisOptions a;
+  if (!o.arch.empty() && o.arch != "native") a.arch = o.arch;
+  a.compile_commands_dir = o.compile_commands_dir.empty() ? "" : fs::absolute(o.compile_commands_dir).string();
+  a.cuda_path = o.cuda_path;
+  for (const auto& i : o.includes) a.extra_args.push_back("-I" + fs::absolute(i).string());
+  for (const auto& d : o.defines) a.extra_args.push_back("-D" + d);
+  return a;
 }
 
 EngineOptions engine_options(const Options& o) {
   EngineOptions e;
-  if (!o.arch.empty() && o.arch != "native") e.arch = o.arch;
-  for (const auto& i : o.includes) e.extra_args.push_back("-I" + fs::absolute(i).string());
-  for (const auto& d : o.defines) e.extra_args.push_back("-D" + d);
+  e.analysis = analysis_options(o);
   return e;
 }
 
@@ -220,8 +253,7 @@ workflows::VerifyChoice verify_choice(const Options& o) {
 // has a front end (what `warplens check` prints).
 std::vector<Finding> findings_for(const SourceFile& file, const Options& o) {
   if (!frontend_available()) return {};
-  AnalysisOptions a;
-  for (const auto& i : o.includes) a.extra_args.push_back("-I" + fs::absolute(i).string());
+  const AnalysisOptions a = analysis_options(o);
   return workflows::analyze_file(file, a, /*resource_usage=*/true, g_stop.get_token()).findings();
 }
 

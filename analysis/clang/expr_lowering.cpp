@@ -115,6 +115,9 @@ std::string Lowering::spelling(const clang::Expr* e) const {
 }
 
 std::int64_t Lowering::size_of(QualType t) const {
+  // Callers pass getPointeeType() of arrays and non-pointers (a null type):
+  // getNonReferenceType() would dereference it.
+  if (t.isNull()) return 0;
   t = t.getNonReferenceType();
   if (t.isNull() || t->isDependentType() || t->isIncompleteType() || t->isFunctionType() ||
       t->containsErrors())

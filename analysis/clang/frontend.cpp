@@ -20,6 +20,7 @@
 #include "analysis/clang/guarded_fs.h"
 #include "analysis/clang/model_builder.h"
 #include "analysis/clang/parse_limiter.h"
+#include "analysis/clang/parsed_ast.h"
 #include "analysis/compile_db.h"
 #include "analysis/cuda_toolkit.h"
 #include "analysis/frontend.h"
@@ -341,6 +342,8 @@ struct ParsePlan {
   bool degraded = false;
 };
 
+clang::FileID target_file_id(clang::SourceManager& sm, const std::string& target);
+
 // The action: builds the model at the end of the parse, and stops the parse
 // between top-level declarations when cancellation is requested.
 class ModelAction : public clang::ASTFrontendAction {
@@ -370,15 +373,8 @@ class ModelAction : public clang::ASTFrontendAction {
       if (a_.limiter_.over_limit()) a_.cut_line_ = a_.limiter_.line_in(sm, a_.target_);
       // A cut parse is not walked: its last declaration is half-built.
       if (a_.stop_.stop_requested() || a_.limiter_.stopped()) return;
-      clang::FileID target = sm.getMainFileID();
-      auto main = sm.getFileEntryRefForID(target);
-      if (!main || main->getName() != a_.target_) {
-        // A header analysed in the context of a .cu: its first inclusion.
-        auto fe = sm.getFileManager().getOptionalFileRef(a_.target_);
-        if (!fe) return;
-        target = sm.translateFile(*fe);
-        if (target.isInvalid()) return;
-      }
+      clang::FileID target = target_file_id(sm, a_.target_);
+      if (target.isInvalid()) return;
       a_.target_seen_ = true;
       clang_frontend::SourceMapper map(sm, ci_.getLangOpts(), target);
       a_.model_ = clang_frontend::build_kernel_model(ctx, map, a_.target_, a_.stop_);
@@ -406,8 +402,15 @@ struct RunOutcome {
   std::vector<std::string> refused;  // files the guarded file system would not read
 };
 
-RunOutcome run_clang(const ParsePlan& plan, const std::string& target_text, const AnalysisLimits& limits,
-                     std::stop_token stop, KernelModel& model, DiagnosticCollector& diags) {
+// The file system a parse sees: the disk through the guard, with the
+// editor's text of the main file (and of the target header parsed in the
+// context of a .cu) on top, in the entry's working directory.
+struct PlanFiles {
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files;
+  llvm::IntrusiveRefCntPtr<clang_frontend::GuardedFileSystem> guarded;  // its refusals
+};
+
+PlanFiles plan_files(const ParsePlan& plan, const std::string& target_text) {
   // A physical file system of our own: setting its working directory must not
   // change the process's (getRealFileSystem() is shared and would chdir).
   // Reads go through the guard: regular text files only, bounded.
@@ -416,16 +419,19 @@ RunOutcome run_clang(const ParsePlan& plan, const std::string& target_text, cons
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(guarded);
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   overlay->pushOverlay(memory);
-  // The editor's text, not the disk's: the main file, and the target header
-  // when it is parsed in the context of a .cu.
   memory->addFile(plan.main_file, 0, llvm::MemoryBuffer::getMemBufferCopy(plan.main_text, plan.main_file));
   if (plan.target_file != plan.main_file)
     memory->addFile(plan.target_file, 0, llvm::MemoryBuffer::getMemBufferCopy(target_text, plan.target_file));
   std::error_code ec;
   if (!plan.working_directory.empty() && fs::is_directory(plan.working_directory, ec))
     (void)overlay->setCurrentWorkingDirectory(plan.working_directory);
-  llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions(), overlay));
+  return {llvm::IntrusiveRefCntPtr<clang::FileManager>(new clang::FileManager(clang::FileSystemOptions(), overlay)),
+          guarded};
+}
 
+RunOutcome run_clang(const ParsePlan& plan, const std::string& target_text, const AnalysisLimits& limits,
+                     std::stop_token stop, KernelModel& model, DiagnosticCollector& diags) {
+  auto [files, guarded] = plan_files(plan, target_text);
   RunOutcome out;
   // On a thread with a stack for Clang's recursive descent: the limiter cuts
   // the parse at half of it; the other half is for Sema and the model
@@ -446,16 +452,56 @@ RunOutcome run_clang(const ParsePlan& plan, const std::string& target_text, cons
   return out;
 }
 
+// The same parse, keeping the AST (ASTUnit) for the rewrite engine, as
+// clang::tooling::buildASTFromCode does, but with the plan's command line and
+// file system.
+class KeepAst : public clang::tooling::ToolAction {
+ public:
+  std::unique_ptr<clang::ASTUnit> unit;
+  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager* files,
+                     std::shared_ptr<clang::PCHContainerOperations> pch, clang::DiagnosticConsumer* diags) override {
+    unit = clang::ASTUnit::LoadFromCompilerInvocation(
+        invocation, std::move(pch),
+        clang::CompilerInstance::createDiagnostics(&invocation->getDiagnosticOpts(), diags, /*ShouldOwnClient=*/false),
+        files);
+    return unit != nullptr;
+  }
+};
+
+std::unique_ptr<clang::ASTUnit> run_clang_keeping_ast(const ParsePlan& plan, const std::string& target_text,
+                                                      DiagnosticCollector& diags, std::vector<std::string>& refused) {
+  auto [files, guarded] = plan_files(plan, target_text);
+  KeepAst action;
+  clang::tooling::ToolInvocation invocation(plan.args, &action, files.get(),
+                                            std::make_shared<clang::PCHContainerOperations>());
+  invocation.setDiagnosticConsumer(&diags);
+  invocation.run();
+  // The unit's diagnostics engine still points at `diags`, which the caller
+  // destroys before the unit: detach it.
+  if (action.unit) action.unit->getDiagnostics().setClient(new clang::IgnoringDiagConsumer(), /*ShouldOwnClient=*/true);
+  refused = guarded->refusals();
+  return std::move(action.unit);
+}
+
+// The file the model describes: the main file, or the header parsed in the
+// context of a .cu (its first inclusion). Invalid when the parse never
+// reached it.
+clang::FileID target_file_id(clang::SourceManager& sm, const std::string& target) {
+  clang::FileID id = sm.getMainFileID();
+  auto main = sm.getFileEntryRefForID(id);
+  if (main && main->getName() == target) return id;
+  auto fe = sm.getFileManager().getOptionalFileRef(target);
+  if (!fe) return {};
+  return sm.translateFile(*fe);
+}
+
 }  // namespace
 
-ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions& options, std::stop_token stop) {
-  ParseResult r;
-  r.model.file = file.path;
-  if (stop.stop_requested()) {
-    r.cancelled = true;
-    return r;
-  }
+namespace {
 
+// Steps 1-4 of docs/frontend.md: the compile command, the toolkit, the
+// architecture and the command line. Toolchain facts and problems go to `r`.
+ParsePlan plan_parse(const SourceFile& file, const AnalysisOptions& options, ParseResult& r) {
   // 1. The compile command.
   CommandForFile command = find_command_for_file(file.path, options.compile_commands_dir);
   for (auto& f : command.findings) r.diagnostics.push_back(std::move(f));
@@ -545,7 +591,19 @@ ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions
   args.push_back(plan.main_file);
   r.toolchain.degraded = plan.degraded;
   r.toolchain.clang_args = args;
+  return plan;
+}
 
+}  // namespace
+
+ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions& options, std::stop_token stop) {
+  ParseResult r;
+  r.model.file = file.path;
+  if (stop.stop_requested()) {
+    r.cancelled = true;
+    return r;
+  }
+  ParsePlan plan = plan_parse(file, options, r);
   if (stop.stop_requested()) {
     r.cancelled = true;
     return r;
@@ -591,6 +649,55 @@ ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions
   }
   r.parsed = outcome.ran;
   return r;
+}
+
+std::unique_ptr<ParsedAst> parse_ast(const SourceFile& file, const AnalysisOptions& options, std::stop_token stop) {
+  auto ast = std::make_unique<ParsedAst>();
+  ParseResult& r = ast->result;
+  r.model.file = file.path;
+  ast->target_path = file.path;
+  if (stop.stop_requested()) {
+    r.cancelled = true;
+    return ast;
+  }
+  ParsePlan plan = plan_parse(file, options, r);
+  auto diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded);
+  std::vector<std::string> refused;  // files the guarded file system would not read
+  ast->unit = run_clang_keeping_ast(plan, file.text, *diags, refused);
+  if (ast->unit && plan.main_file != plan.target_file &&
+      target_file_id(ast->unit->getSourceManager(), plan.target_file).isInvalid()) {
+    // The context .cu does not reach the header after all: parse it alone.
+    plan.main_file = plan.target_file;
+    plan.main_text = file.text;
+    plan.args.back() = plan.target_file;
+    r.toolchain.clang_args = plan.args;
+    r.toolchain.compile_command_source += " (header not reached; parsed alone)";
+    diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded);
+    ast->unit = run_clang_keeping_ast(plan, file.text, *diags, refused);
+  }
+  for (auto& f : diags->take_findings()) r.diagnostics.push_back(std::move(f));
+  for (const auto& file_refused : refused) {
+    Finding f = toolchain_finding(file.path, Severity::Warning, "warplens did not read " + file_refused);
+    f.code = codes::kAnalysisLimit;
+    r.diagnostics.push_back(std::move(f));
+  }
+  if (!ast->unit) return ast;
+  r.parsed = true;
+  clang::SourceManager& sm = ast->unit->getSourceManager();
+  ast->target = target_file_id(sm, plan.target_file);
+  if (ast->target.isValid() && !stop.stop_requested()) {
+    clang_frontend::SourceMapper map(sm, ast->unit->getLangOpts(), ast->target);
+    r.model = clang_frontend::build_kernel_model(ast->unit->getASTContext(), map, file.path, stop);
+  }
+  r.model.file = file.path;
+  r.cancelled = stop.stop_requested();
+  return ast;
+}
+
+bool ParsedAst::has_errors() const {
+  for (const Finding& f : result.diagnostics)
+    if (f.source == "clang" && f.severity == Severity::Error) return true;
+  return false;
 }
 
 }  // namespace warplens

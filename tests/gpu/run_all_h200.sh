@@ -7,7 +7,9 @@
 # AREAS (default: profiler verifier optimize wiring capture; also verifier-bench,
 # the verification seconds per candidate against capture size, and
 # public_corpus, the cuda-samples check, which needs build-public-corpus/
-# carried along: see tests/gpu/public_corpus_profile.sh) run one after another,
+# carried along: see tests/gpu/public_corpus_profile.sh, and styles, the style
+# examples of examples/optimize_styles/ with their committed candidates in
+# tests/gpu/optimize_candidates_styles/) run one after another,
 # each with its own script and log, all sharing one build directory (the
 # scripts configure it identically: Ninja, Release, -DWARPLENS_WITH_CLANG=OFF),
 # so later areas build almost nothing. A time governor skips an area when the
@@ -45,7 +47,7 @@ areas=("$@")
 # area gets all that is left.
 # public_corpus measured 2026-12-02: 115 s with its build.
 declare -A expect=([profiler]=240 [verifier]=400 [verifier-bench]=110 [optimize]=160 [wiring]=200 [capture]=290
-                   [public_corpus]=240)
+                   [public_corpus]=240 [styles]=150)  # styles measured 2026-12-02: 134 s
 for a in "${!expect[@]}"; do
   v="WARPLENS_EXPECT_${a//-/_}"
   [ -n "${!v:-}" ] && expect[$a]=${!v}
@@ -53,7 +55,9 @@ done
 declare -A script=([profiler]=run_profiler_h200.sh [verifier]=run_verifier_h200.sh
                    [verifier-bench]=run_verifier_bench_h200.sh
                    [optimize]=run_optimize_h200.sh [wiring]=run_wiring_h200.sh [capture]=run_capture_h200.sh
-                   [public_corpus]=public_corpus_profile.sh)
+                   [public_corpus]=public_corpus_profile.sh [styles]=run_optimize_h200.sh)
+# Per-area environment for the shared scripts.
+declare -A area_env=([styles]="CANDIDATES=tests/gpu/optimize_candidates_styles EXAMPLES_DIR=examples/optimize_styles")
 
 {
   echo "date: $(date -u +%FT%TZ)  commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
@@ -76,7 +80,7 @@ for area in "${areas[@]}"; do
   a0=$(date +%s)
   # Each script governs itself within `mine` seconds (building included) and
   # writes its summary; the timeout only catches a script that does not.
-  OUT="$work/$area" MAX_CANDIDATES=${MAX_CANDIDATES:-8} WARPLENS_CAPTURE_BUDGET_S=$(( mine - 15 )) \
+  env ${area_env[$area]:-} OUT="$work/$area" MAX_CANDIDATES=${MAX_CANDIDATES:-8} WARPLENS_CAPTURE_BUDGET_S=$(( mine - 15 )) \
     WARPLENS_VERIFIER_BUDGET_S=$(( mine - 10 )) WARPLENS_VERIFY_BENCH_BUDGET_S=$(( mine - 5 )) WARPLENS_AREA_BUDGET_S=$mine \
     timeout --kill-after=5 "$mine" \
     bash "$root/tests/gpu/$s" >"$work/$area/stdout.txt" 2>&1
