@@ -17,6 +17,7 @@ for t in "$@"; do
   tar xzf "$t" -C "$tmp"
   [ -d "$tmp/capture-results/programs" ] || { echo "$t: no capture-results/programs" >&2; exit 1; }
   for p in "$tmp"/capture-results/programs/*/; do
+    [ -d "$p" ] || continue  # a call whose build failed recorded no program
     name=$(basename "$p")
     rm -rf "${dest:?}/programs/$name"
     mkdir -p "$dest/programs/$name"
