@@ -340,6 +340,7 @@ struct ParsePlan {
   std::string target_file;         // the file findings are for
   std::string working_directory;
   bool degraded = false;
+  bool relocatable = false;        // -rdc: device-side launches are fine
 };
 
 clang::FileID target_file_id(clang::SourceManager& sm, const std::string& target);
@@ -538,6 +539,7 @@ ParsePlan plan_parse(const SourceFile& file, const AnalysisOptions& options, Par
 
   // 4. The command line.
   ParsePlan plan;
+  plan.relocatable = command.command && command.command->relocatable_device_code;
   plan.target_file = file.path;
   plan.main_file = file.path;
   plan.main_text = file.text;
@@ -610,8 +612,7 @@ ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions
   }
 
   // 5. Parse.
-  const bool relocatable = command.command && command.command->relocatable_device_code;
-  auto diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded, relocatable);
+  auto diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded, plan.relocatable);
   RunOutcome outcome = run_clang(plan, file.text, options.limits, stop, r.model, *diags);
   if (outcome.ran && !outcome.target_seen && outcome.over_limit.empty() && plan.main_file != plan.target_file &&
       !stop.stop_requested()) {
@@ -621,7 +622,7 @@ ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions
     plan.args.back() = plan.target_file;
     r.toolchain.clang_args = plan.args;
     r.toolchain.compile_command_source += " (header not reached; parsed alone)";
-    diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded, relocatable);
+    diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded, plan.relocatable);
     r.model = KernelModel{};
     outcome = run_clang(plan, file.text, options.limits, stop, r.model, *diags);
   }
@@ -661,7 +662,7 @@ std::unique_ptr<ParsedAst> parse_ast(const SourceFile& file, const AnalysisOptio
     return ast;
   }
   ParsePlan plan = plan_parse(file, options, r);
-  auto diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded);
+  auto diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded, plan.relocatable);
   std::vector<std::string> refused;  // files the guarded file system would not read
   ast->unit = run_clang_keeping_ast(plan, file.text, *diags, refused);
   if (ast->unit && plan.main_file != plan.target_file &&
@@ -672,7 +673,7 @@ std::unique_ptr<ParsedAst> parse_ast(const SourceFile& file, const AnalysisOptio
     plan.args.back() = plan.target_file;
     r.toolchain.clang_args = plan.args;
     r.toolchain.compile_command_source += " (header not reached; parsed alone)";
-    diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded);
+    diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded, plan.relocatable);
     ast->unit = run_clang_keeping_ast(plan, file.text, *diags, refused);
   }
   for (auto& f : diags->take_findings()) r.diagnostics.push_back(std::move(f));
