@@ -180,7 +180,8 @@ std::optional<DeclaredLaunch> declared_launch(const RewriteStep& step) {
   DeclaredLaunch d;
   LaunchChange c;
   if (r == "pad-shared" || r == "restrict-const" || r == "vectorize-struct" || r == "vectorize-loop" ||
-      r == "launch-bounds" || r == "unroll" || r == "warp-shuffle-reduction" || r == "interleave-chunks")
+      r == "launch-bounds" || r == "unroll" || r == "warp-shuffle-reduction" || r == "interleave-chunks" ||
+      r == "register-accumulator")
     return d;
   if (r == "stage-shared-tile") {
     const std::int64_t rows = step_param(step, "rows");
@@ -201,7 +202,25 @@ std::optional<DeclaredLaunch> declared_launch(const RewriteStep& step) {
     const std::int64_t tile = step_param(step, "tile");
     c.block = Dim3{tile, tile, 1};
   } else if (r == "warp-per-row") {
-    c.thread_scale[0] = {32, 1};
+    const std::int64_t lanes = step_param(step, "lanes");
+    c.thread_scale[0] = {lanes, 1};
+    if (lanes > 32) c.block = Dim3{lanes, 1, 1};  // a block per row
+  } else if (r == "register-tile") {
+    const std::int64_t per = step_param(step, "tile") / 16;  // outputs per thread along each axis
+    c.block = Dim3{16, 16, 1};
+    c.thread_scale[0] = {1, per};
+    c.thread_scale[1] = {1, per};
+  } else if (r == "stencil-tile") {
+    c.block = Dim3{32, step_param(step, "rows"), 1};
+  } else if (r == "coarsen-2d") {
+    c.thread_scale[0] = {1, step_param(step, "width")};
+  } else if (r == "privatize-atomics") {
+    const std::int64_t k = step_param(step, "blocks-per-sm");
+    if (k <= 0) return d;
+    // Persistent only when the kernel's work can become a grid-stride loop
+    // (element-wise or already grid-stride); otherwise the launch is kept.
+    c.persistent_blocks_per_sm = static_cast<int>(k);
+    d.changes_depend_on_kernel = true;
   } else if (r == "fuse-elementwise") {
     d.fuses = true;
     return d;

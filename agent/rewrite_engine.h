@@ -91,6 +91,10 @@ struct KernelSurvey {
 struct DeclaredLaunch {
   std::vector<LaunchChange> changes;
   bool fuses = false;
+  // The rewrite makes `changes` or none, depending on the kernel's shape
+  // (privatize-atomics: a persistent grid only where the work can become a
+  // grid-stride loop). A replaying verifier must handle both.
+  bool changes_depend_on_kernel = false;
 };
 std::optional<DeclaredLaunch> declared_launch(const RewriteStep& step);
 // Every parameter combination of a rewrite's catalogue values.

@@ -35,7 +35,7 @@
 
 #include "agent/verifier/reference_cache.h"
 #include "agent/verifier/verifier.h"
-#include "tests/gpu/verifier_gpu_synthetic.h"
+#include "bench/synthetic_captures.h"
 
 namespace fs = std::filesystem;
 using namespace warplens::verifier;

@@ -58,9 +58,17 @@ struct ParsedFile {
   const std::vector<Finding>& findings() const;
   // The model's function for a kernel declaration (its key), or null.
   const Function* model_function(const clang::FunctionDecl* kernel) const;
+  // Names fresh_name() handed out since the last forget_issued_names(): one
+  // rewrite asking for the same stem twice (a loop counter `c` and the local
+  // copy of a parameter `c`) must get two names. run_apply() forgets them
+  // before each rewrite.
+  bool issued(const std::string& name) const { return issued_names_.count(name) != 0; }
+  void issue(const std::string& name) const { issued_names_.insert(name); }
+  void forget_issued_names() const { issued_names_.clear(); }
 
  private:
   mutable std::optional<std::vector<Finding>> findings_;
+  mutable std::set<std::string> issued_names_;
 };
 
 // Parses with the analysis front end (same compile command, toolkit, arch

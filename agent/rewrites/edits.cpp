@@ -129,7 +129,9 @@ std::optional<unsigned> offset_of(const std::string& text, Position p) {
 
 std::string fresh_name(const ParsedFile& file, const std::string& stem) {
   std::string name = "wl_" + stem;
-  for (int i = 2; file.text.find(name) != std::string::npos; ++i) name = "wl_" + stem + std::to_string(i);
+  for (int i = 2; file.text.find(name) != std::string::npos || file.issued(name); ++i)
+    name = "wl_" + stem + std::to_string(i);
+  file.issue(name);
   return name;
 }
 

@@ -105,6 +105,7 @@ ApplyResult run_apply(KernelContext& ctx, const Rewrite& rewrite, const RewriteS
   ApplyResult r;
   RewriteOutput out(ctx.file);
   std::string error;
+  ctx.file.forget_issued_names();
   if (!rewrite.apply(ctx, step, out, error)) {
     r.error = error.empty() ? out.edits.error() : error;
     if (r.error.empty()) r.error = step.rewrite + " does not apply";

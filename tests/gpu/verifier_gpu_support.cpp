@@ -7,7 +7,7 @@
 
 #include "agent/verifier/compile.h"
 #include "agent/verifier/tool_process.h"
-#include "tests/gpu/verifier_gpu_synthetic.h"
+#include "bench/synthetic_captures.h"
 
 namespace warplens::verifier::gpu {
 

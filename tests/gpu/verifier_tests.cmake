@@ -5,7 +5,7 @@
 add_executable(verifier_gpu_tests
   ${CMAKE_CURRENT_SOURCE_DIR}/verifier_gpu_main.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/verifier_gpu_support.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/verifier_gpu_synthetic.cpp
+  ${PROJECT_SOURCE_DIR}/bench/synthetic_captures.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/verifier_gpu_capture_test.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/verifier_gpu_adversarial_test.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/verifier_gpu_honest_test.cpp

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "agent/verifier/verifier.h"
-#include "tests/gpu/verifier_gpu_synthetic.h"
+#include "bench/synthetic_captures.h"
 #include "tests/unit/agent/verifier_test_support.h"
 
 namespace warplens::verifier::fake {

@@ -224,7 +224,7 @@ TEST_CASE("editor: profileCommand + a plain program: a warp-per-row winner is ve
   const json& best = run.result["rewrites"][0];
   const std::string title = best["title"];
   CHECK(title.find("Apply verified rewrite: ") == 0);
-  CHECK(title.find("× faster (level 2, correct on 5 input sets on Test GPU): warp-per-row()") != std::string::npos);
+  CHECK(title.find("× faster (level 2, correct on 7 input sets on Test GPU): warp-per-row()") != std::string::npos);
   CHECK(apply(run.text, best["edit"]) == warp_per_row(run.text));  // the edit makes the candidate of the saved file
   // The report states what ran: the original's 8 blocks, the candidate's 256.
   const std::string report = read(run.result["report"].get<std::string>());
@@ -248,7 +248,7 @@ TEST_CASE("editor: a swapped-mapping winner is offered, replayed with swapped gr
   INFO(run.result.dump(2));
   REQUIRE(run.result["rewrites"].size() == 1);
   const json& best = run.result["rewrites"][0];
-  CHECK(best["title"].get<std::string>().find("(level 2, correct on 5 input sets on Test GPU): swap-thread-mapping()") !=
+  CHECK(best["title"].get<std::string>().find("(level 2, correct on 7 input sets on Test GPU): swap-thread-mapping()") !=
         std::string::npos);
   CHECK(apply(run.text, best["edit"]) == swapped(run.text));
   const std::string report = read(run.result["report"].get<std::string>());

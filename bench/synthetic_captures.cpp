@@ -1,4 +1,4 @@
-#include "tests/gpu/verifier_gpu_synthetic.h"
+#include "bench/synthetic_captures.h"
 
 #include <array>
 #include <cmath>

@@ -1,4 +1,4 @@
-// Synthetic captures of the verifier case programs' launches, written with
+// Synthetic captures (benchmark and test inputs) of the verifier case programs' launches, written with
 // the capture_format API from the same data the programs use (smaller sizes
 // on request). The GPU suite falls back to them when capturing through the
 // injection library fails (reported, never silent); the CI tests on the
