@@ -32,6 +32,7 @@ RewardDecision decide_reward(const RewardInput& in) {
     return d;
   }
   d.speedup = in.candidate_us > 0 ? in.original_us / in.candidate_us : 0;
+  d.large = d.speedup > kLargeSpeedup;
   d.implausible = d.speedup > kImplausibleSpeedup;
   if (!faster_by_margin(in.original_us, in.candidate_us)) {
     d.level = 1;

@@ -21,7 +21,13 @@
 namespace warplens::verifier {
 
 inline constexpr double kFasterMargin = 0.05;
-inline constexpr double kImplausibleSpeedup = 10.0;
+// Above kLargeSpeedup a speedup is offered only with complete evidence
+// (require_complete_evidence in verdict_builder.h): naive kernels that
+// serialise on one atomic or read a row per thread really do become 10-100x
+// faster, and a blanket review rule withheld exactly those (H200 runs of
+// 2026-12-02). Above kImplausibleSpeedup nothing is offered unreviewed.
+inline constexpr double kLargeSpeedup = 10.0;
+inline constexpr double kImplausibleSpeedup = 1000.0;
 inline constexpr double kNoiseStandardErrors = 3.0;
 
 // The standard error of a median of `runs` samples with interquartile range
@@ -45,7 +51,8 @@ struct RewardInput {
 struct RewardDecision {
   int level = -1;
   double speedup = 0;                 // original / candidate
-  bool implausible = false;           // speedup > 10x: flag for review
+  bool large = false;                 // speedup > kLargeSpeedup: needs complete evidence
+  bool implausible = false;           // speedup > kImplausibleSpeedup: held for review
   std::vector<std::string> reasons;   // why this level, one sentence each
 };
 

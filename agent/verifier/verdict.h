@@ -90,7 +90,7 @@ struct Verdict {
   int measured_level = -1;            // before source-comparison demotion
   bool correct = false;
   double speedup = 0;                 // original / candidate median
-  bool needs_review = false;          // implausible (> 10x) speedups are not offered unreviewed
+  bool needs_review = false;          // held for review: > 1000x, > 10x without complete evidence, device state, ...
   std::vector<std::string> reasons;   // why this level (or the error), in order
   std::vector<std::string> flags;     // machine-readable: "implausible-speedup", ...
   std::vector<SourceFinding> source_findings;

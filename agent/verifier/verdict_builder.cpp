@@ -166,6 +166,11 @@ void decide_level(Verdict& v) {
     v.needs_review = true;
     v.notes.push_back(fmt("a %.1fx speedup is implausible (> %.0fx): flagged for review, not offered automatically",
                           d.speedup, kImplausibleSpeedup));
+  } else if (d.large && v.level >= 2) {
+    add_flag(v, "large-speedup");
+    v.notes.push_back(fmt("a %.1fx speedup (> %.0fx): offered only with complete evidence (memcheck clean, fresh "
+                          "timed inputs, a reloaded module, steady timing, sizes varied)",
+                          d.speedup, kLargeSpeedup));
   }
   for (const auto& f : v.source_findings) {
     if (f.needs_review && !f.demotes) {
@@ -206,6 +211,44 @@ void apply_sanitizer(Verdict& v, const SanitizerEvidence& s) {
   add_flag(v, "demoted");
   v.reasons.push_back("demoted by compute-sanitizer memcheck (" + std::to_string(s.errors) +
                       " error(s)): " + s.report);
+}
+
+std::vector<std::string> missing_large_speedup_evidence(const Verdict& v) {
+  std::vector<std::string> missing;
+  if (!v.sanitizer) missing.push_back("compute-sanitizer memcheck did not run");
+  else if (!v.sanitizer->ran || !v.sanitizer->clean) missing.push_back("compute-sanitizer memcheck was not clean");
+  if (!v.timing || v.timing->fresh_sets < 1) missing.push_back("the timed runs did not use fresh input sets");
+  if (v.timing && !v.timing->module_reloaded) missing.push_back("the module was not reloaded before timing");
+  if (std::find(v.flags.begin(), v.flags.end(), "noisy-timing") != v.flags.end())
+    missing.push_back("the timing is noisy");
+  int passed = 0, varied = 0;
+  for (const auto& s : v.input_sets) {
+    if (!s.checked || !s.passed) continue;
+    ++passed;
+    if (s.origin.rfind("shape variation", 0) == 0) ++varied;
+  }
+  if (passed < 3) missing.push_back(fmt("only %d input set(s) were checked (3 needed)", passed));
+  // A kernel without size arguments runs at one size in the program too;
+  // any other must have been checked at a size it was not captured at.
+  const bool sizeless = v.shapes_note.rfind("no integer scalar argument", 0) == 0;
+  if (varied == 0 && !sizeless)
+    missing.push_back("no other size was checked" + (v.shapes_note.empty() ? std::string() : " (" + v.shapes_note + ")"));
+  return missing;
+}
+
+void require_complete_evidence(Verdict& v) {
+  if (v.level < 2 || v.needs_review) return;
+  if (std::find(v.flags.begin(), v.flags.end(), "large-speedup") == v.flags.end()) return;
+  const auto missing = missing_large_speedup_evidence(v);
+  if (missing.empty()) {
+    v.notes.push_back(fmt("the %.1fx speedup has complete evidence: offered", v.speedup));
+    return;
+  }
+  v.needs_review = true;
+  add_flag(v, "incomplete-evidence");
+  std::string why;
+  for (const auto& m : missing) why += (why.empty() ? "" : "; ") + m;
+  v.notes.push_back(fmt("a %.1fx speedup is held for review: ", v.speedup) + why);
 }
 
 }  // namespace warplens::verifier

@@ -35,4 +35,14 @@ void apply_sanitizer(Verdict& v, const SanitizerEvidence& s);
 // sanitizer before it is offered (level >= 2, not already held for review).
 bool wants_sanitizer(const Verdict& v);
 
+// A winner above kLargeSpeedup (flag "large-speedup") is offered only with
+// complete evidence: memcheck ran clean, the timed runs used fresh input
+// sets on a reloaded module, the timing is steady, at least 3 input sets
+// passed and one of them at a size other than the captured one (unless the
+// kernel takes no size argument). Otherwise it is held for review (flag
+// "incomplete-evidence"), the missing pieces in its notes. Call after the
+// sanitizer step.
+std::vector<std::string> missing_large_speedup_evidence(const Verdict& v);
+void require_complete_evidence(Verdict& v);
+
 }  // namespace warplens::verifier

@@ -422,6 +422,7 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
       }
       apply_sanitizer(v, z);
     }
+    require_complete_evidence(v);
   } catch (const std::exception& e) {
     fail(v, e.what());
   }

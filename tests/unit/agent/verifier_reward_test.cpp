@@ -37,11 +37,14 @@ TEST_CASE("reward: -1 incorrect, 1 correct, 2 more than 5% faster, 3 also beats 
   CHECK(d.reasons.back().find("torch.compile failed") != std::string::npos);
 }
 
-TEST_CASE("reward: implausible speedups are flagged") {
+TEST_CASE("reward: large (> 10x) and implausible (> 1000x) speedups are told apart") {
   RewardInput in{true, 1000, 90};
-  CHECK(decide_reward(in).implausible);
-  in.candidate_us = 101;
+  CHECK(decide_reward(in).large);
   CHECK_FALSE(decide_reward(in).implausible);
+  in.candidate_us = 101;
+  CHECK_FALSE(decide_reward(in).large);
+  in.candidate_us = 0.9;
+  CHECK(decide_reward(in).implausible);
 }
 
 TEST_CASE("timing summary: median, quartiles, spread") {
