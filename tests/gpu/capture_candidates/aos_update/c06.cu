@@ -1,52 +1,16 @@
 // warplens candidate c06 for kernel `update_particles` (policy builtin)
-// plan: vectorize-struct() + block-size(x=512, y=1) + launch-bounds(min-blocks=4)
-// vectorize-struct: 11 field access(es) to `p` (32-byte elements): one wide copy in and out instead; block-size: block 256x1 -> 512x1 (the kernel is block-size agnostic); launch-bounds: at least 4 blocks of 512 threads per multiprocessor (caps registers at 32; the kernel's locals alone need about 23)
+// plan: restrict-const() + vectorize-struct()
+// restrict-const: 1 pointer parameter(s) gain const/__restrict__; vectorize-struct: 11 field access(es) to `p` (32-byte elements): one wide copy in and out instead
+// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
+// note: restrict-const: const added only to pointers the kernel never writes through
 // note: vectorize-struct: the launches pass distinct pointers: nothing else reaches the element during the copy
 // note: vectorize-struct: fields the code does not change are stored back with their own bits
-// note: block-size: block-size agnostic: thread identity only through global indices, bounds-checked, launch grids cover the bound
-// note: launch-bounds: every launch in the file uses at most 512 threads per block
-// warplens-launch: kernel=update_particles block=512,1,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
 // Particle update on an array of structures: each field access of a warp
 // spans 32 particles.
 // usage: aos_update [n]
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-
-#ifndef WARPLENS_LAUNCH_HELPERS
-#define WARPLENS_LAUNCH_HELPERS
-// Added by warplens: launch shapes for rewritten kernels. wl_launch::grid
-// applies the documented rule (docs/optimize.md, "Launch changes"): scale the
-// threads per dimension, cover them with the new block, cap persistent grids.
-namespace wl_launch {
-inline unsigned cover(unsigned long long threads, unsigned block) {
-  unsigned long long g = (threads + block - 1) / block;
-  return g == 0 ? 1u : static_cast<unsigned>(g);
-}
-inline dim3 swap_xy(dim3 d) { return dim3(d.y, d.x, d.z); }
-inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd, long long yn, long long yd,
-                 long long zn, long long zd, int blocks_per_sm) {
-  if (swap) {
-    g = swap_xy(g);
-    b = swap_xy(b);
-  }
-  dim3 r(cover((1ull * g.x * b.x * xn + xd - 1) / xd, nb.x), cover((1ull * g.y * b.y * yn + yd - 1) / yd, nb.y),
-         cover((1ull * g.z * b.z * zn + zd - 1) / zd, nb.z));
-  if (blocks_per_sm > 0) {
-    static int sms = 0;
-    if (sms == 0) {
-      int dev = 0;
-      cudaGetDevice(&dev);
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-      if (sms <= 0) sms = 1;
-    }
-    const unsigned cap = static_cast<unsigned>(sms * blocks_per_sm);
-    if (r.x > cap) r.x = cap;
-  }
-  return r;
-}
-}  // namespace wl_launch
-#endif
 
 struct Particle {
   float x, y, z;
@@ -88,7 +52,7 @@ __device__ __forceinline__ void wl_struct_store(T* p, const T& v) {
     for (int k = 0; k < static_cast<int>(sizeof(T) / 8); ++k) reinterpret_cast<uint2*>(p)[k] = u.d[k];
   }
 }
-__global__ void __launch_bounds__(512, 4) update_particles(Particle* p, int n, float ex, float ey, float ez, float dt) {
+__global__ void update_particles(Particle* __restrict__ p, int n, float ex, float ey, float ez, float dt) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     // Rewritten by warplens (vectorize-struct): the element is copied in and out with 16-byte accesses.
@@ -125,7 +89,7 @@ int main(int argc, char** argv) {
   Particle* d_p;
   cudaMalloc(&d_p, n * sizeof(Particle));
   cudaMemcpy(d_p, h.data(), n * sizeof(Particle), cudaMemcpyHostToDevice);
-  update_particles<<<wl_launch::grid(dim3((n + threads - 1) / threads), dim3(threads), dim3(512, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(512, 1, 1)>>>(d_p, n, 0.5f, -0.25f, 1.0f, 0.01f);
+  update_particles<<<(n + threads - 1) / threads, threads>>>(d_p, n, 0.5f, -0.25f, 1.0f, 0.01f);
   cudaMemcpy(h.data(), d_p, n * sizeof(Particle), cudaMemcpyDeviceToHost);
   double sum = 0;
   for (const Particle& q : h) sum += q.x + q.y + q.z + q.vx + q.vy + q.vz;

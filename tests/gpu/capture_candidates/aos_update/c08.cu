@@ -1,6 +1,8 @@
 // warplens candidate c08 for kernel `update_particles` (policy builtin)
-// plan: vectorize-struct() + block-size(x=512, y=1) + launch-bounds(min-blocks=2)
-// vectorize-struct: 11 field access(es) to `p` (32-byte elements): one wide copy in and out instead; block-size: block 256x1 -> 512x1 (the kernel is block-size agnostic); launch-bounds: at least 2 blocks of 512 threads per multiprocessor (caps registers at 64; the kernel's locals alone need about 23)
+// plan: restrict-const() + vectorize-struct() + block-size(x=512, y=1) + launch-bounds(min-blocks=4)
+// restrict-const: 1 pointer parameter(s) gain const/__restrict__; vectorize-struct: 11 field access(es) to `p` (32-byte elements): one wide copy in and out instead; block-size: block 256x1 -> 512x1 (the kernel is block-size agnostic); launch-bounds: at least 4 blocks of 512 threads per multiprocessor (caps registers at 32; the kernel's locals alone need about 23)
+// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
+// note: restrict-const: const added only to pointers the kernel never writes through
 // note: vectorize-struct: the launches pass distinct pointers: nothing else reaches the element during the copy
 // note: vectorize-struct: fields the code does not change are stored back with their own bits
 // note: block-size: block-size agnostic: thread identity only through global indices, bounds-checked, launch grids cover the bound
@@ -88,7 +90,7 @@ __device__ __forceinline__ void wl_struct_store(T* p, const T& v) {
     for (int k = 0; k < static_cast<int>(sizeof(T) / 8); ++k) reinterpret_cast<uint2*>(p)[k] = u.d[k];
   }
 }
-__global__ void __launch_bounds__(512, 2) update_particles(Particle* p, int n, float ex, float ey, float ez, float dt) {
+__global__ void __launch_bounds__(512, 4) update_particles(Particle* __restrict__ p, int n, float ex, float ey, float ez, float dt) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     // Rewritten by warplens (vectorize-struct): the element is copied in and out with 16-byte accesses.

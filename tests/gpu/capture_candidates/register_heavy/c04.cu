@@ -1,9 +1,10 @@
 // warplens candidate c04 for kernel `invert4x4` (policy builtin)
-// plan: vectorize-loop() + block-size(x=128, y=1)
-// vectorize-loop: 2 per-thread loop(s) over a contiguous chunk (16 elements): 4-wide accesses; block-size: block 512x1 -> 128x1 (the kernel is block-size agnostic)
+// plan: vectorize-loop() + block-size(x=128, y=1) + launch-bounds(min-blocks=3)
+// vectorize-loop: 2 per-thread loop(s) over a contiguous chunk (16 elements): 4-wide accesses; block-size: block 512x1 -> 128x1 (the kernel is block-size agnostic); launch-bounds: at least 3 blocks of 128 threads per multiprocessor (caps registers at 170; the kernel's locals alone need about 97)
 // note: vectorize-loop: every chunk start is a multiple of the vector width and the pointers are checked for alignment at run time (else the original loop runs)
 // note: vectorize-loop: arrays are only read or only written in the loop: grouping the element accesses changes no value
 // note: block-size: block-size agnostic: thread identity only through global indices, bounds-checked, launch grids cover the bound
+// note: launch-bounds: every launch in the file uses at most 128 threads per block
 // warplens-launch: kernel=invert4x4 block=128,1,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
 // Batched 4x4 matrix inverse with double-precision intermediates: about 100
 // registers a thread, so 512-thread blocks leave the GPU at low occupancy.
@@ -74,7 +75,7 @@ __device__ __forceinline__ void wl_vector_store(T* dst, const T (&src)[V]) {
     for (int k = 0; k < V; ++k) dst[k] = src[k];
   }
 }
-__global__ void invert4x4(const float* A, float* Ainv, int n) {
+__global__ void __launch_bounds__(128, 3) invert4x4(const float* A, float* Ainv, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     double m[16];
@@ -115,14 +116,14 @@ __global__ void invert4x4(const float* A, float* Ainv, int n) {
     if (true && reinterpret_cast<unsigned long long>(Ainv) % 16 == 0) {
       // Rewritten by warplens (vectorize-loop): 4 elements per access.
 #pragma unroll
-      for (int wl_k = 0; wl_k < 16; wl_k += 4) {
+      for (int wl_k2 = 0; wl_k2 < 16; wl_k2 += 4) {
         float wl_Ainv_v[4];
 #pragma unroll
-        for (int wl_c = 0; wl_c < 4; ++wl_c) {
-          const int k = wl_k + wl_c;
-          wl_Ainv_v[wl_c] = static_cast<float>(inv[k] * r);
+        for (int wl_c2 = 0; wl_c2 < 4; ++wl_c2) {
+          const int k = wl_k2 + wl_c2;
+          wl_Ainv_v[wl_c2] = static_cast<float>(inv[k] * r);
         }
-        wl_vector_store<4>(Ainv + (i * 16 + 0) + wl_k, wl_Ainv_v);
+        wl_vector_store<4>(Ainv + (i * 16 + 0) + wl_k2, wl_Ainv_v);
       }
     } else {
       for (int k = 0; k < 16; ++k) Ainv[i * 16 + k] = static_cast<float>(inv[k] * r);

@@ -116,14 +116,14 @@ __global__ void __launch_bounds__(128, 4) invert4x4(const float* A, float* Ainv,
     if (true && reinterpret_cast<unsigned long long>(Ainv) % 16 == 0) {
       // Rewritten by warplens (vectorize-loop): 4 elements per access.
 #pragma unroll
-      for (int wl_k = 0; wl_k < 16; wl_k += 4) {
+      for (int wl_k2 = 0; wl_k2 < 16; wl_k2 += 4) {
         float wl_Ainv_v[4];
 #pragma unroll
-        for (int wl_c = 0; wl_c < 4; ++wl_c) {
-          const int k = wl_k + wl_c;
-          wl_Ainv_v[wl_c] = static_cast<float>(inv[k] * r);
+        for (int wl_c2 = 0; wl_c2 < 4; ++wl_c2) {
+          const int k = wl_k2 + wl_c2;
+          wl_Ainv_v[wl_c2] = static_cast<float>(inv[k] * r);
         }
-        wl_vector_store<4>(Ainv + (i * 16 + 0) + wl_k, wl_Ainv_v);
+        wl_vector_store<4>(Ainv + (i * 16 + 0) + wl_k2, wl_Ainv_v);
       }
     } else {
       for (int k = 0; k < 16; ++k) Ainv[i * 16 + k] = static_cast<float>(inv[k] * r);
