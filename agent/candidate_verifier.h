@@ -54,6 +54,7 @@ struct CandidateVerdict {
   bool implausible = false;      // held for review: > 1000x, or > 10x without complete evidence; never offered
   bool memcheck_clean = false;   // a compute-sanitizer memcheck run found nothing (winners above 10x)
   std::string memcheck_note;     // what that run found, or why it did not run
+  std::vector<std::string> review_notes;  // why a large speedup was offered or held for review
   bool verifier_failed = false;  // nothing can be verified (no GPU, the original fails): the job stops
   double verify_seconds = 0;     // wall time spent verifying
   double gpu_seconds = 0;        // time the GPU was busy for this candidate (approx.)

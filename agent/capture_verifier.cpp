@@ -159,6 +159,19 @@ CandidateVerdict CaptureVerifier::verify(const Candidate& c, std::stop_token sto
     out.level = reward_level(true, out.original.median_ms, out.candidate.median_ms, out.eager_ms, out.compiled_ms);
   }
   out.implausible = v.needs_review;
+  if (v.sanitizer) {
+    out.memcheck_clean = v.sanitizer->ran && v.sanitizer->clean;
+    out.memcheck_note = !v.sanitizer->ran ? "compute-sanitizer memcheck did not run: " + v.sanitizer->note
+                        : v.sanitizer->clean
+                            ? "compute-sanitizer memcheck: no errors in " + std::to_string(v.sanitizer->runs) + " run(s)"
+                            : "compute-sanitizer memcheck: " + std::to_string(v.sanitizer->errors) + " error(s)";
+  }
+  // Why a large speedup was offered or held (verdict_builder's
+  // require_complete_evidence), and any other review note, for the report.
+  for (const auto& n : v.notes)
+    if (n.find("complete evidence") != std::string::npos || n.find("held for review") != std::string::npos ||
+        n.find("needs review") != std::string::npos || n.find("implausible") != std::string::npos)
+      out.review_notes.push_back(n);
   for (const auto& r : v.reasons) out.reason += (out.reason.empty() ? "" : "; ") + r;
   if (v.status != verifier::VerdictStatus::Verified && !v.error.empty()) out.reason = v.error;
   // No GPU, a bad capture, an original that does not replay: nothing else will verify either. A fused

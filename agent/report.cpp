@@ -163,6 +163,8 @@ std::string render_json(const OptimizeResult& r) {
                      {"verify_seconds", v.verify_seconds},
                      {"gpu_seconds", v.gpu_seconds},
                      {"replayed", v.replayed}};
+    if (!v.memcheck_note.empty()) cj["verdict"]["memcheck"] = v.memcheck_note;
+    if (!v.review_notes.empty()) cj["verdict"]["review_notes"] = v.review_notes;
     if (v.eager_ms) cj["verdict"]["eager_ms"] = *v.eager_ms;
     if (v.compiled_ms) cj["verdict"]["compiled_ms"] = *v.compiled_ms;
     j["candidates"].push_back(cj);

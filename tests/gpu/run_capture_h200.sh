@@ -7,7 +7,7 @@
 # launches with the no-Clang `warplens-optimize --verify-dir DIR --capture
 # CAPTURE` (the split-machine path). Per program it records the best verified
 # speedup, plan, level, candidates tried and seconds per candidate, next to
-# the self-checking path's recorded figure (tests/fixtures/optimize/h200/).
+# the self-checking path's recorded figure (tests/fixtures/optimize/h200-run6/, the same engine).
 #
 #   OUT=/some/dir tests/gpu/run_capture_h200.sh
 #
@@ -166,7 +166,7 @@ PY
 done
 
 # --- the table, next to the self-checking path's recorded figures -------------
-python3 - "$R" "$root/tests/fixtures/optimize/h200/summary.json" "${left_over[*]:-}" "$max" >"$R/summary.txt" <<'PY'
+python3 - "$R" "$root/tests/fixtures/optimize/h200-run6/summary.json" "${left_over[*]:-}" "$max" >"$R/summary.txt" <<'PY'
 import json, math, os, sys
 R, selfcheck_path, left_over, max_c = sys.argv[1:]
 selfcheck = {}

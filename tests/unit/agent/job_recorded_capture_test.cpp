@@ -39,7 +39,7 @@ bool installed() {
 
 std::map<std::string, double> self_check_speedups() {
   std::map<std::string, double> out;
-  const json s = read_json(fs::path(WARPLENS_SOURCE_DIR) / "tests/fixtures/optimize/h200/summary.json");
+  const json s = read_json(fs::path(WARPLENS_SOURCE_DIR) / "tests/fixtures/optimize/h200-run6/summary.json");
   for (const auto& p : s.at("programs")) out[p.at("name")] = p.at("best_speedup");
   return out;
 }
@@ -207,7 +207,7 @@ TEST_CASE("recorded H200 capture run: every program captured, verified and consi
 // self-checking path, and whether the geomean missed 3.5x. A new recording
 // that misses more fails; one that misses less must update this list (and
 // docs/benchmarks.md) — the goal is stated, never silently assumed met.
-const std::vector<std::string> kRecordedGoalMisses = {"interleaved_reduction", "matvec_row_per_thread", "geomean"};
+const std::vector<std::string> kRecordedGoalMisses = {"interleaved_reduction"};
 
 TEST_CASE("recorded H200 capture run: issue 13's goals (>= 0.9x the self-checking path, geomean >= 3.5x), as measured" *
           doctest::skip(!installed())) {
