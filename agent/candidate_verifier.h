@@ -13,6 +13,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <vector>
 
 #include "agent/candidate.h"
 
@@ -50,11 +51,17 @@ struct CandidateVerdict {
   std::optional<double> eager_ms, compiled_ms;  // PyTorch references, when supplied
   RewardLevel level = RewardLevel::Incorrect;
   std::string reason;            // why it failed or was demoted
-  bool implausible = false;      // > 10x over the original: reported, never offered
+  bool implausible = false;      // held for review: > 1000x, or > 10x without complete evidence; never offered
+  bool memcheck_clean = false;   // a compute-sanitizer memcheck run found nothing (winners above 10x)
+  std::string memcheck_note;     // what that run found, or why it did not run
+  std::vector<std::string> review_notes;  // why a large speedup was offered or held for review
   bool verifier_failed = false;  // nothing can be verified (no GPU, the original fails): the job stops
   double verify_seconds = 0;     // wall time spent verifying
   double gpu_seconds = 0;        // time the GPU was busy for this candidate (approx.)
   std::string evidence;          // free text / JSON the verifier wants kept (command lines, logs)
+  // Per input set, the launches that ran (replaying verifiers): "set 0
+  // (captured launch 0): grid (8,1,1) block (128,1,1) -> grid (256,1,1) block (128,1,1)".
+  std::vector<std::string> replayed;
 };
 
 class CandidateVerifier {

@@ -12,6 +12,8 @@
 #include <thread>
 
 #include "agent/verifier/compile.h"
+#include "agent/verifier/reward.h"
+#include "agent/verifier/sanitizer.h"
 #include "agent/verifier/tool_process.h"
 
 namespace warplens::agent {
@@ -201,6 +203,37 @@ void ProgramVerifier::time(const Built& built, CandidateVerdict& v, std::stop_to
   v.candidate = rep->time;
 }
 
+void ProgramVerifier::sanitize(const Built& built, CandidateVerdict& v, std::stop_token stop) const {
+  const std::string sanitizer = verifier::find_compute_sanitizer(options_.sanitizer, verifier::find_nvcc(options_.nvcc));
+  if (sanitizer.empty()) {
+    v.memcheck_note = "compute-sanitizer not found (set WARPLENS_COMPUTE_SANITIZER)";
+    return;
+  }
+  verifier::ToolSpec spec;
+  spec.argv = {sanitizer, "--tool", "memcheck", "--error-exitcode", "86", built.binary.string(), "--sets", "1",
+               "--time", "0"};
+  spec.timeout_s = options_.timeout_s;
+  spec.log_stem = built.binary.string() + ".memcheck";
+  verifier::ToolRun r = verifier::run_tool(spec, stop);
+  v.verify_seconds += r.process.wall_ms / 1000.0;
+  v.gpu_seconds += r.process.wall_ms / 1000.0;
+  std::string first;
+  const int errors = verifier::sanitizer_error_count(r.out + "\n" + r.err, &first);
+  auto rep = parse_program_report(r.out);
+  if (errors > 0 || (rep && !rep->ok)) {
+    v.correct = false;
+    v.reason = "demoted by compute-sanitizer memcheck (" + std::to_string(errors) + " error(s)): " + first;
+    return;
+  }
+  if (errors < 0 || !r.succeeded() || !rep) {
+    v.memcheck_note = "compute-sanitizer memcheck did not finish (" + r.description + ")";
+    return;
+  }
+  v.memcheck_clean = true;
+  v.memcheck_note = "compute-sanitizer memcheck: no errors (" +
+                    std::to_string(r.process.wall_ms / 1000.0).substr(0, 4) + " s)";
+}
+
 void ProgramVerifier::finish(CandidateVerdict& v) const {
   const double base = baseline_ms();
   v.original.median_ms = base;
@@ -218,9 +251,16 @@ void ProgramVerifier::finish(CandidateVerdict& v) const {
   }
   if (v.correct && v.candidate.median_ms > 0 && base > 0) v.speedup = base / v.candidate.median_ms;
   v.level = reward_level(v.correct && v.candidate.median_ms > 0, base, v.candidate.median_ms, v.eager_ms, v.compiled_ms);
-  if (v.speedup > 10) {
+  if (v.speedup > verifier::kImplausibleSpeedup) {
     v.implausible = true;
-    v.reason = "more than 10x faster than the original: reported for review, not offered";
+    v.reason = "more than 1000x faster than the original: reported for review, not offered";
+  } else if (v.speedup > verifier::kLargeSpeedup && to_int(v.level) >= to_int(RewardLevel::Faster)) {
+    // Offered only when the program also ran clean under memcheck (sanitize()).
+    if (!v.memcheck_clean) {
+      v.implausible = true;
+      v.reason = "more than 10x faster than the original, held for review: " +
+                 (v.memcheck_note.empty() ? std::string("compute-sanitizer memcheck did not run") : v.memcheck_note);
+    }
   }
   if (v.level == RewardLevel::Correct && v.reason.empty()) v.reason = "not more than 5% faster";
   nlohmann::json e = {{"verifier", "self-checking program"},
@@ -228,6 +268,7 @@ void ProgramVerifier::finish(CandidateVerdict& v) const {
                       {"original_timings_ms", original_ms_},
                       {"candidate_ms", v.candidate.median_ms},
                       {"timed_runs", v.candidate.runs}};
+  if (!v.memcheck_note.empty()) e["memcheck"] = v.memcheck_note;
   v.evidence = e.dump();
 }
 
@@ -330,6 +371,15 @@ void verify_programs(std::vector<ProgramBatchItem>& items, int compile_jobs, int
       ++since;
     }
     if (!stop.stop_requested()) v.time_original(stop);
+    // A winner above 10x is offered only after a clean memcheck run.
+    const double base = v.baseline_ms();
+    for (std::size_t k = 0; k < items[i].candidates.size() && !stop.stop_requested(); ++k) {
+      auto& verdict = items[i].verdicts[k];
+      if (verdict.correct && base > 0 && verdict.candidate.median_ms > 0 &&
+          base / verdict.candidate.median_ms > verifier::kLargeSpeedup &&
+          base / verdict.candidate.median_ms <= verifier::kImplausibleSpeedup)
+        v.sanitize(built[i][k], verdict, stop);
+    }
     for (auto& verdict : items[i].verdicts) v.finish(verdict);
     items[i].wall_seconds += std::chrono::duration<double>(Clock::now() - ti).count();
   }

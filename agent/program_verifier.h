@@ -56,6 +56,7 @@ struct ProgramVerifierOptions {
   int check_jobs = 4;                      // correctness runs sharing the GPU at once
   std::filesystem::path work_dir;          // empty: a fresh temporary directory
   std::optional<double> eager_ms, compiled_ms;  // PyTorch references for level 3
+  std::string sanitizer;                   // compute-sanitizer; empty: found as the capture verifier finds it
 };
 
 class ProgramVerifier final : public CandidateVerifier {
@@ -89,6 +90,10 @@ class ProgramVerifier final : public CandidateVerifier {
   // Timing run of a checked candidate (one at a time on the GPU).
   void time(const Built& built, CandidateVerdict& v, std::stop_token stop) const;
   void time_original(std::stop_token stop);
+  // A winner above 10x runs once more under compute-sanitizer memcheck
+  // (`--sets 1 --time 0`): errors make it incorrect, a clean run lets it be
+  // offered, a run that cannot happen leaves it held for review.
+  void sanitize(const Built& built, CandidateVerdict& v, std::stop_token stop) const;
   // Levels and speedups from the original's timings.
   void finish(CandidateVerdict& v) const;
 

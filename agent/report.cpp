@@ -113,6 +113,7 @@ std::string render_markdown(const OptimizeResult& r, std::string_view original_t
     if (!v.reason.empty()) o << "- " << v.reason << "\n";
     for (const auto& l : c.launch_changes) o << "- launch: `" << format_launch_declaration(l).substr(3) << "`\n";
     if (c.fusion) o << "- fusion: `" << format_fusion_declaration(*c.fusion).substr(3) << "`\n";
+    for (const auto& s : v.replayed) o << "- replayed: " << s << "\n";
     for (const auto& n : c.notes) o << "- checked: " << n << "\n";
     if (!v.compiled && !v.compile_log.empty()) o << "\n```\n" << v.compile_log << "\n```\n";
     o << "\n```diff\n" << render_diff(original_text, c.edits) << "```\n\n";
@@ -160,7 +161,10 @@ std::string render_json(const OptimizeResult& r) {
                      {"reason", v.reason},
                      {"implausible", v.implausible},
                      {"verify_seconds", v.verify_seconds},
-                     {"gpu_seconds", v.gpu_seconds}};
+                     {"gpu_seconds", v.gpu_seconds},
+                     {"replayed", v.replayed}};
+    if (!v.memcheck_note.empty()) cj["verdict"]["memcheck"] = v.memcheck_note;
+    if (!v.review_notes.empty()) cj["verdict"]["review_notes"] = v.review_notes;
     if (v.eager_ms) cj["verdict"]["eager_ms"] = *v.eager_ms;
     if (v.compiled_ms) cj["verdict"]["compiled_ms"] = *v.compiled_ms;
     j["candidates"].push_back(cj);

@@ -20,10 +20,16 @@ const char* to_string(RewriteStage s) {
 const std::vector<RewriteInfo>& rewrite_catalogue() {
   using S = RewriteStage;
   static const std::vector<RewriteInfo> catalogue = {
+      {"register-accumulator",
+       "keep a sum that a loop accumulates straight into global memory (`out[i] += ...`) in a register: one load "
+       "before the loop, one store after it",
+       S::Structure,
+       {},
+       {}},
       {"pad-shared",
        "pad the innermost dimension of a __shared__ array so a warp's accesses spread over all 32 banks",
        S::Memory,
-       {{"pad", {1, 2, 4}, "elements added to the innermost dimension"}},
+       {{"pad", {1, 2, 4}, "elements added to the innermost dimension (the bank-conflict quick fix's choice)"}},
        {codes::kSharedBankConflict}},
       {"stage-shared-tile",
        "stage a transposed (strided) global access through a padded 32x32 shared tile so both the load and "
@@ -55,6 +61,12 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        "16/8-byte accesses, behind an alignment check",
        S::Memory,
        {},
+       {codes::kUncoalescedGlobal}},
+      {"coarsen-2d",
+       "let each thread of a 2-D element-wise kernel handle `width` consecutive x, with one 8/16-byte access per "
+       "array when the group is in bounds and aligned",
+       S::Memory,
+       {{"width", {4, 2}, "consecutive x elements per thread"}},
        {codes::kUncoalescedGlobal}},
       {"block-size",
        "launch with another block shape, the grid recomputed to cover the same threads",
@@ -98,6 +110,26 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        S::Structure,
        {{"tile", {32, 16}, "tile edge; the block becomes tile x tile"}},
        {codes::kUncoalescedGlobal}},
+      {"register-tile",
+       "compute a matrix-product-like kernel (acc += f(A[row, k], B[k, col])) in 16x16 blocks that own a tile x tile "
+       "output tile, each thread (tile/16)^2 outputs in registers, the operands staged through shared slices with "
+       "vector loads",
+       S::Structure,
+       {{"tile", {128, 64}, "output tile edge per block (each thread computes (tile/16)^2 outputs)"}},
+       {codes::kUncoalescedGlobal}},
+      {"privatize-atomics",
+       "add a kernel's contended global atomicAdds (histograms) into a per-block copy in shared memory and flush "
+       "each nonzero bin once per block; element-wise kernels become grid-stride loops on a persistent grid",
+       S::Structure,
+       {{"bins", {1024, 4096}, "slots of the per-block copy (the bin count when the analysis can bound it)"},
+        {"blocks-per-sm", {8, 4}, "persistent blocks per SM (0: launch unchanged)"}},
+       {}},
+      {"stencil-tile",
+       "stage a 2-D stencil's neighbourhood (halo included) in shared memory once per block, so each input element "
+       "is read from global memory once instead of once per neighbour",
+       S::Structure,
+       {{"rows", {8, 16}, "thread rows per block (the block becomes 32 x rows)"}},
+       {codes::kUncoalescedGlobal}},
       {"interleave-chunks",
        "make a thread-per-chunk loop (thread t handles elements t*K .. t*K+K-1) interleaved (element k*T + t), "
        "so each step of the loop is coalesced; the same elements are processed",
@@ -105,10 +137,12 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        {},
        {codes::kUncoalescedGlobal}},
       {"warp-per-row",
-       "give each row-per-thread reduction loop a whole warp: lanes stride the row, a shuffle reduction "
-       "combines them, lane 0 finishes; 32x the threads",
+       "give each row of a thread-per-row kernel (matvec, softmax, norms) a warp or a block: lanes stride the "
+       "row, shuffle (and shared) reductions combine them, lane 0 finishes; optionally the row is read once "
+       "into registers",
        S::Structure,
-       {},
+       {{"lanes", {32, 256, 1024}, "threads per row: 32 (a warp) or a whole block"},
+        {"cache", {0, 8, 16, 32}, "row elements each lane keeps in registers (0: none; longer rows fall back)"}},
        {codes::kUncoalescedGlobal}},
       {"fuse-elementwise",
        "fuse two back-to-back element-wise launches that communicate through a temporary buffer into one "
@@ -124,6 +158,92 @@ const RewriteInfo* find_rewrite(const std::string& name) {
   for (const auto& r : rewrite_catalogue())
     if (r.name == name) return &r;
   return nullptr;
+}
+
+namespace {
+
+std::int64_t step_param(const RewriteStep& step, const std::string& name) {
+  if (auto it = step.params.find(name); it != step.params.end()) return it->second;
+  if (const RewriteInfo* info = find_rewrite(step.rewrite))
+    for (const auto& p : info->params)
+      if (p.name == name && !p.values.empty()) return p.values.front();
+  return 0;
+}
+
+}  // namespace
+
+// Mirrors what each rewrite in agent/rewrites/ puts in ApplyResult (the
+// recorded candidates are checked against it, see
+// tests/unit/agent/candidate_launch_catalogue_test.cpp).
+std::optional<DeclaredLaunch> declared_launch(const RewriteStep& step) {
+  const std::string& r = step.rewrite;
+  DeclaredLaunch d;
+  LaunchChange c;
+  if (r == "pad-shared" || r == "restrict-const" || r == "vectorize-struct" || r == "vectorize-loop" ||
+      r == "launch-bounds" || r == "unroll" || r == "warp-shuffle-reduction" || r == "interleave-chunks" ||
+      r == "register-accumulator")
+    return d;
+  if (r == "stage-shared-tile") {
+    const std::int64_t rows = step_param(step, "rows");
+    c.block = Dim3{32, rows, 1};
+    c.thread_scale[1] = {1, rows > 0 ? 32 / rows : 0};
+  } else if (r == "vectorize") {
+    if (step_param(step, "shrink-grid") == 0) return d;
+    c.thread_scale[0] = {1, step_param(step, "width")};
+  } else if (r == "block-size") {
+    c.block = Dim3{step_param(step, "x"), step_param(step, "y"), 1};
+  } else if (r == "grid-stride" || r == "reduction-grid-stride") {
+    const std::int64_t k = step_param(step, "blocks-per-sm");
+    if (k <= 0 && r == "grid-stride") return d;  // a grid-stride loop over the original grid
+    c.persistent_blocks_per_sm = static_cast<int>(k);
+  } else if (r == "swap-thread-mapping") {
+    c.swap_xy = true;
+  } else if (r == "tile-k-loop") {
+    const std::int64_t tile = step_param(step, "tile");
+    c.block = Dim3{tile, tile, 1};
+  } else if (r == "warp-per-row") {
+    const std::int64_t lanes = step_param(step, "lanes");
+    c.thread_scale[0] = {lanes, 1};
+    if (lanes > 32) c.block = Dim3{lanes, 1, 1};  // a block per row
+  } else if (r == "register-tile") {
+    const std::int64_t per = step_param(step, "tile") / 16;  // outputs per thread along each axis
+    c.block = Dim3{16, 16, 1};
+    c.thread_scale[0] = {1, per};
+    c.thread_scale[1] = {1, per};
+  } else if (r == "stencil-tile") {
+    c.block = Dim3{32, step_param(step, "rows"), 1};
+  } else if (r == "coarsen-2d") {
+    c.thread_scale[0] = {1, step_param(step, "width")};
+  } else if (r == "privatize-atomics") {
+    const std::int64_t k = step_param(step, "blocks-per-sm");
+    if (k <= 0) return d;
+    // Persistent only when the kernel's work can become a grid-stride loop
+    // (element-wise or already grid-stride); otherwise the launch is kept.
+    c.persistent_blocks_per_sm = static_cast<int>(k);
+    d.changes_depend_on_kernel = true;
+  } else if (r == "fuse-elementwise") {
+    d.fuses = true;
+    return d;
+  } else {
+    return std::nullopt;
+  }
+  d.changes.push_back(c);
+  return d;
+}
+
+std::vector<RewriteStep> catalogue_variants(const RewriteInfo& info) {
+  std::vector<RewriteStep> out{RewriteStep{info.name, {}}};
+  for (const auto& p : info.params) {
+    std::vector<RewriteStep> next;
+    for (const auto& step : out)
+      for (std::int64_t v : p.values) {
+        RewriteStep s = step;
+        s.params[p.name] = v;
+        next.push_back(std::move(s));
+      }
+    out = std::move(next);
+  }
+  return out;
 }
 
 }  // namespace warplens::agent

@@ -62,20 +62,43 @@ struct RefusedRewrite {
   std::string reason;  // the safety or applicability condition that failed
 };
 
+// How the engine parses: with the analysis' own settings (the workspace's
+// compile_commands.json, CUDA path, architecture, extra arguments), through
+// the analysis front end, so the rewrites see a file exactly as the
+// diagnostics did (docs/frontend.md).
 struct EngineOptions {
-  std::string arch = "sm_90";
-  std::string cuda_path;                 // empty: CUDA_PATH, then /usr/local/cuda
-  std::vector<std::string> extra_args;   // e.g. -I, -D for the parse
+  AnalysisOptions analysis;
 };
 
 struct KernelSurvey {
   bool parsed = false;
   std::string error;                     // parse errors, unknown kernel
+  ToolchainStatus toolchain;             // how the file was parsed (the analysis' command line)
   std::vector<std::string> kernels;      // every __global__ function in the file
   std::vector<RewriteOption> options;    // applicable rewrites and parameters
   std::vector<RefusedRewrite> refused;   // why the others do not apply
   double parse_seconds = 0;
 };
+
+// What applying a step declares about launches (agent/candidate.h): its
+// launch changes, in order (LaunchChange::kernel left empty: the rewritten
+// kernel's), and whether it fuses two launches into one (a
+// FusionDeclaration). Kept beside the catalogue, without Clang, so a
+// replaying verifier can be checked against every change a rewrite can make;
+// nullopt for a rewrite this list does not know (a test fails for any
+// catalogue entry without one). Missing parameters take the catalogue's
+// first value, as the engine does.
+struct DeclaredLaunch {
+  std::vector<LaunchChange> changes;
+  bool fuses = false;
+  // The rewrite makes `changes` or none, depending on the kernel's shape
+  // (privatize-atomics: a persistent grid only where the work can become a
+  // grid-stride loop). A replaying verifier must handle both.
+  bool changes_depend_on_kernel = false;
+};
+std::optional<DeclaredLaunch> declared_launch(const RewriteStep& step);
+// Every parameter combination of a rewrite's catalogue values.
+std::vector<RewriteStep> catalogue_variants(const RewriteInfo& info);
 
 // True when this build has the Clang-based engine.
 bool rewrite_engine_available();

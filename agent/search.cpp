@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "agent/text_diff.h"
@@ -29,6 +30,19 @@ bool finding_concerns(const Finding& f, const std::string& kernel) {
   const std::size_t end = pos + kernel.size();
   const bool end_ok = end == k.size() || k[end] == '(' || k[end] == '<';
   return start_ok && end_ok;
+}
+
+// What makes two plans the same idea: their restructuring steps (with
+// parameters), or their first step when they restructure nothing. The
+// offline candidates are verified in a fixed number of slots, so plans that
+// only decorate an idea already proposed make room for other ideas.
+std::string idea_of(const RewritePlan& plan) {
+  std::string key;
+  for (const RewriteStep& s : plan)
+    if (const RewriteInfo* info = find_rewrite(s.rewrite); info && info->stage == RewriteStage::Structure)
+      key += s.to_string() + ";";
+  if (key.empty() && !plan.empty()) key = plan.front().to_string();
+  return key;
 }
 
 }  // namespace
@@ -179,7 +193,8 @@ std::vector<Candidate> RewriteSearch::propose(const PolicyContext& context, int 
     // The best node not yet proposed. Siblings that differ only in the
     // parameters of their last step are spread out (x0.88 per sibling already
     // proposed), and so are plans ending in a step already tried elsewhere
-    // (x0.95), so that a few rewrites do not crowd out the others.
+    // (x0.95) and plans of an idea already proposed (x0.85 each: the same
+    // restructuring steps), so that a few rewrites do not crowd out the others.
     std::size_t best = 0;
     double best_p = 0;
     for (std::size_t i = 1; i < nodes_.size(); ++i) {
@@ -194,6 +209,7 @@ std::vector<Candidate> RewriteSearch::propose(const PolicyContext& context, int 
         // The same finishing step tried on many plans teaches little: x0.95 each.
         else if (nodes_[j].plan.back() == nodes_[i].plan.back())
           p *= 0.95;
+        if (idea_of(nodes_[j].plan) == idea_of(nodes_[i].plan)) p *= 0.85;
       }
       if (p > best_p) {
         best_p = p;
@@ -259,8 +275,27 @@ OfflineSearch generate_candidates(const SourceFile& file, const std::string& ker
     if (!s.error.empty()) result.error = s.error;
     result.refused = s.refused;
   }
-  std::stable_sort(result.candidates.begin(), result.candidates.end(),
-                   [](const Candidate& a, const Candidate& b) { return a.predicted_gain > b.predicted_gain; });
+  // Best predicted first, spread over ideas: each pick is the candidate with
+  // the highest predicted gain x 0.85 per candidate of the same idea already
+  // picked, the order a verifier with few slots (--max-candidates) takes.
+  std::vector<Candidate> ordered;
+  std::map<std::string, int> picked;
+  while (!result.candidates.empty()) {
+    std::size_t best = 0;
+    double best_score = -1;
+    for (std::size_t i = 0; i < result.candidates.size(); ++i) {
+      const double score = result.candidates[i].predicted_gain *
+                           std::pow(0.85, static_cast<double>(picked[idea_of(result.candidates[i].plan)]));
+      if (score > best_score) {
+        best_score = score;
+        best = i;
+      }
+    }
+    ++picked[idea_of(result.candidates[best].plan)];
+    ordered.push_back(std::move(result.candidates[best]));
+    result.candidates.erase(result.candidates.begin() + static_cast<long>(best));
+  }
+  result.candidates = std::move(ordered);
   return result;
 }
 

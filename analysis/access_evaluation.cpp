@@ -1,9 +1,152 @@
 #include "analysis/access_evaluation.h"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
 namespace warplens {
+
+namespace {
+
+struct IterationSample {
+  std::map<std::string, std::int64_t> values;  // empty: no loop to sample
+};
+
+// The iterations of the non-affine loops around an access (Recur counts,
+// warp_model.h) to average over: every combination of the first
+// kIterationSamples of each, less those in which one of the access's loop
+// conditions is false for the whole warp (the iteration does not run: a
+// `stride > 0` loop that has already ended).
+std::vector<IterationSample> iteration_samples(const BoundAccess& access, const EvalContext& ec) {
+  std::vector<std::string> names = iteration_symbols(access.byte_offset);
+  if (names.empty()) return {IterationSample{}};
+  std::vector<ExprRef> exits;
+  for (const auto& l : access.loops)
+    if (l.exit_condition && !iteration_symbols(l.exit_condition).empty()) exits.push_back(l.exit_condition);
+  std::vector<IterationSample> out;
+  std::vector<std::int64_t> index(names.size(), 0);
+  WarpLanes w0 = warp_lanes(ec.shape, 0);
+  while (true) {
+    IterationSample s;
+    for (std::size_t k = 0; k < names.size(); ++k) s.values[names[k]] = index[k];
+    EvalContext c = ec;
+    c.iterations = &s.values;
+    bool runs = true;
+    for (const auto& e : exits) {
+      LaneValues v = evaluate_lanes(e, w0, c);
+      if (v.known == w0.exists && w0.exists != 0) {
+        bool any = false;
+        for (int lane = 0; lane < kWarpSize; ++lane) any = any || (lane_in(w0.exists, lane) && v.value[lane] != 0);
+        if (!any) runs = false;
+      }
+    }
+    if (runs) out.push_back(std::move(s));
+    const std::int64_t per_loop = names.size() == 1 ? kIterationSamples : kNestedIterationSamples;
+    std::size_t k = 0;
+    while (k < names.size() && ++index[k] == per_loop) index[k++] = 0;
+    if (k == names.size()) break;
+  }
+  if (out.empty()) return {IterationSample{}};
+  return out;
+}
+
+// One access in one launch context with `params` for the kernel parameters:
+// counts averaged over the warps, variations and loop iterations; the worst
+// warp's lanes kept for the hover.
+AccessEvaluation evaluate_one(const BoundAccess& access, const std::vector<WarpLanes>& warps, const EvalContext& ec,
+                              int variations, const AccessMeasure& measure) {
+  AccessEvaluation result;
+  std::vector<LaneGuard> guards = lane_guards(access.guards);
+  double total_actual = 0, total_ideal = 0, best_ratio = -1;
+  int samples = 0, first_count = -1;
+  bool unknown = false;
+  const std::vector<IterationSample> iterations = iteration_samples(access, ec);
+  // A shared address from per-lane loaded data: random data, several draws.
+  const int draws = access.indirect && access.space == MemorySpace::Shared ? kRandomDraws : 0;
+  for (const WarpLanes& w : warps) {
+    AccessEvaluation warp_eval;
+    warp_eval.warp = w;
+    long actual = 0, ideal = 0;
+    for (int v = 0; v < variations * std::max(draws, 1) && !unknown; ++v) {
+      for (const IterationSample& it : iterations) {
+        EvalContext vc = ec;
+        vc.variation = v % variations;
+        vc.random_draw = draws ? 1 + v / variations : 0;
+        vc.iterations = it.values.empty() ? nullptr : &it.values;
+        AccessLanes lanes = evaluate_access(access.byte_offset, guards, w, vc);
+        if (lanes.active == 0) continue;  // this warp does not execute the access
+        if (!lanes.modelled) {
+          unknown = true;
+          break;
+        }
+        auto [n, i] = measure(access, lanes, warp_eval, !warp_eval.modelled);
+        if (!warp_eval.modelled) {
+          warp_eval.lanes = lanes;
+          warp_eval.modelled = true;
+        }
+        if (i > 0) {
+          const double r = double(n) / double(i);
+          if (r > result.peak_ratio) result.peak_ratio = r;
+          if (r > 1.0 + 1e-9) ++result.samples_in_excess;
+        }
+        if (it.values.empty()) {
+          if (first_count < 0) first_count = n;
+          else if (n != first_count) result.alignment_varies = true;
+        }
+        actual += n;
+        ideal += i;
+        ++samples;
+        ++result.samples;
+      }
+    }
+    if (unknown) break;
+    if (!warp_eval.modelled || ideal == 0) continue;
+    total_actual += double(actual);
+    total_ideal += double(ideal);
+    double ratio = double(actual) / double(ideal);
+    if (ratio > best_ratio) {
+      best_ratio = ratio;
+      AccessEvaluation kept = std::move(warp_eval);
+      kept.alignment_varies = result.alignment_varies;
+      kept.peak_ratio = result.peak_ratio;
+      kept.samples = result.samples;
+      kept.samples_in_excess = result.samples_in_excess;
+      result = std::move(kept);
+    }
+  }
+  if (unknown || samples == 0) return AccessEvaluation{};
+  result.iterated = !iterations.front().values.empty();
+  result.random_data = draws > 0;
+  result.actual = total_actual / samples;
+  result.ideal = total_ideal / samples;
+  result.edge_warps_cut = guards_cut_edge_warps(guards, warps.front(), ec);
+  return result;
+}
+
+// Kernel parameters used as a power-of-two mask (`x & (n - 1)`, also
+// `x & (n / 4 - 1)`): the lane pattern depends on how n compares with the
+// warp, which the large stand-in sizes never show. The first such
+// parameter the launch does not fix.
+std::string mask_parameter(const ExprRef& e, const std::map<std::string, std::int64_t>* known) {
+  if (!e) return {};
+  if (e->op == ExprOp::BitAnd)
+    for (const auto& o : e->operands) {
+      if (!o || o->op != ExprOp::Sub || o->operands.size() != 2 || !o->operands[1] ||
+          o->operands[1]->op != ExprOp::Const || o->operands[1]->value != 1 || is_lane_varying(o))
+        continue;
+      std::string name;
+      mentions(o->operands[0], [&](const Symbol& s) {
+        if (s.kind == SymbolKind::Param && name.empty() && !(known && known->count(s.name))) name = s.name;
+        return false;
+      });
+      if (!name.empty()) return name;
+    }
+  for (const auto& o : e->operands)
+    if (auto n = mask_parameter(o, known); !n.empty()) return n;
+  return {};
+}
+
+}  // namespace
 
 EvaluationTable evaluate_accesses(const std::vector<const BoundAccess*>& accesses, const KernelContexts& contexts,
                                   int variations, const AccessMeasure& measure) {
@@ -17,61 +160,43 @@ EvaluationTable evaluate_accesses(const std::vector<const BoundAccess*>& accesse
       warps.push_back(warp_lanes(ctx.shape, w));
     for (std::size_t a = 0; a < accesses.size(); ++a) {
       const BoundAccess& access = *accesses[a];
-      std::vector<LaneGuard> guards = lane_guards(access.guards);
       AccessEvaluation& result = table[a][c];
-      double total_actual = 0, total_ideal = 0, best_ratio = -1;
-      int samples = 0, first_count = -1;
-      bool unknown = false;
-      for (const WarpLanes& w : warps) {
-        AccessEvaluation warp_eval;
-        warp_eval.warp = w;
-        long actual = 0, ideal = 0;
-        for (int v = 0; v < variations && !unknown; ++v) {
-          EvalContext vc = ec;
-          vc.variation = v;
-          AccessLanes lanes = evaluate_access(access.byte_offset, guards, w, vc);
-          if (lanes.active == 0) continue;  // this warp does not execute the access
-          if (!lanes.modelled) {
-            unknown = true;
-            break;
-          }
-          auto [n, i] = measure(access, lanes, warp_eval, !warp_eval.modelled);
-          if (!warp_eval.modelled) {
-            warp_eval.lanes = lanes;
-            warp_eval.modelled = true;
-          }
-          if (first_count < 0) first_count = n;
-          else if (n != first_count) result.alignment_varies = true;
-          actual += n;
-          ideal += i;
-          ++samples;
-        }
-        if (unknown) break;
-        if (!warp_eval.modelled || ideal == 0) continue;
-        total_actual += double(actual);
-        total_ideal += double(ideal);
-        double ratio = double(actual) / double(ideal);
-        if (ratio > best_ratio) {
-          best_ratio = ratio;
-          bool varies = result.alignment_varies;
-          result = std::move(warp_eval);
-          result.alignment_varies = varies;
+      result = evaluate_one(access, warps, ec, variations, measure);
+      // (Shared memory only: a scan's `2*tid - (tid & (n-1))`; a global index
+      // masked by a size is rare, and its value is usually bounded by the
+      // host code in ways the stand-ins already cover.)
+      const std::string mask = result.modelled && access.space == MemorySpace::Shared
+                                   ? mask_parameter(access.byte_offset, &ctx.known_params)
+                                   : "";
+      if (mask.empty()) continue;
+      // Each plausible power of two (and the large stand-in already
+      // evaluated): the numbers shown are the worst value's; which values
+      // conflict is kept for the verdict.
+      result.sampled_parameter = mask;
+      result.parameter_ratios.push_back({-1, result.ratio()});
+      for (std::int64_t v = 1; v <= kMaxMaskSample; v *= 2) {
+        std::map<std::string, std::int64_t> known = ctx.known_params;
+        known[mask] = v;
+        EvalContext vc = ec;
+        vc.known_params = &known;
+        AccessEvaluation e = evaluate_one(access, warps, vc, variations, measure);
+        if (!e.modelled) continue;
+        result.parameter_ratios.push_back({v, e.ratio()});
+        if (e.ratio() > result.ratio() + 1e-9) {
+          auto ratios = std::move(result.parameter_ratios);
+          result = std::move(e);
+          result.parameter_ratios = std::move(ratios);
+          result.sampled_parameter = mask;
         }
       }
-      if (unknown || samples == 0) {
-        result = AccessEvaluation{};
-        continue;
-      }
-      result.actual = total_actual / samples;
-      result.ideal = total_ideal / samples;
-      result.edge_warps_cut = guards_cut_edge_warps(guards, warps.front(), ec);
     }
   }
   return table;
 }
 
 std::vector<std::vector<bool>> flag_accesses(const std::vector<const BoundAccess*>& accesses,
-                                             const EvaluationTable& table, double threshold) {
+                                             const EvaluationTable& table, double threshold,
+                                             double peak_threshold) {
   std::vector<std::vector<bool>> flagged(table.size());
   if (table.empty()) return flagged;
   const std::size_t contexts = table.front().size();
@@ -90,6 +215,7 @@ std::vector<std::vector<bool>> flag_accesses(const std::vector<const BoundAccess
       flagged[a].resize(contexts, false);
       const AccessEvaluation& e = table[a][c];
       if (!e.modelled || e.ideal <= 0 || e.ratio() < threshold - 1e-9) continue;
+      if (peak_threshold > 0 && e.peak_ratio < peak_threshold - 1e-9) continue;
       if (e.edge_warps_cut && e.ratio() < threshold + 1e-9) continue;
       LineKey k{accesses[a]->owner, accesses[a]->access->range.start.line, accesses[a]->access->kind, accesses[a]->via};
       const auto& [actual, ideal] = line_totals[k];
@@ -100,12 +226,16 @@ std::vector<std::vector<bool>> flag_accesses(const std::vector<const BoundAccess
 }
 
 std::optional<Verdict> combine_contexts(const std::vector<bool>& flagged, const std::vector<AccessEvaluation>& evals,
-                                        const KernelContexts& contexts) {
+                                        const KernelContexts& contexts, double threshold) {
   Verdict v;
   int flagged_count = 0, modelled = 0;
   for (std::size_t c = 0; c < flagged.size(); ++c) {
     if (evals[c].modelled) ++modelled;
-    if (!flagged[c]) continue;
+    if (!flagged[c]) {
+      if (evals[c].modelled) v.clear.push_back(int(c));
+      continue;
+    }
+    v.flagged.push_back(int(c));
     ++flagged_count;
     if (v.context < 0 || evals[c].ratio() > evals[std::size_t(v.context)].ratio()) v.context = int(c);
   }
@@ -118,19 +248,36 @@ std::optional<Verdict> combine_contexts(const std::vector<bool>& flagged, const 
   if (!contexts.shape_known && !v.shape_dependent)
     for (std::size_t c = 0; c < contexts.contexts.size(); ++c)
       if (contexts.contexts[c].primary && flagged[c]) v.context = int(c);
+  // A mask parameter the launch does not give: a warning only if every
+  // plausible value conflicts. Random data: the real data decides.
+  const AccessEvaluation& e = evals[std::size_t(v.context)];
+  if (e.random_data) {
+    v.random_data = true;
+    v.severity = Severity::Information;
+  }
+  if (!e.sampled_parameter.empty() && threshold > 0) {
+    std::vector<std::int64_t> hit;
+    for (const auto& [value, ratio] : e.parameter_ratios)
+      if (ratio >= threshold - 1e-9) hit.push_back(value);
+    if (hit.size() < e.parameter_ratios.size()) {
+      v.parameter = e.sampled_parameter;
+      v.parameter_values = hit;
+      v.severity = Severity::Information;
+    }
+  }
   return v;
 }
 
 Judgement judge_accesses(const KernelView& view, const KernelContexts& contexts,
                          const std::function<bool(const BoundAccess&)>& judged, int variations,
-                         const AccessMeasure& measure, double threshold) {
+                         const AccessMeasure& measure, double threshold, double peak_threshold) {
   Judgement j;
   for (const auto& a : view.accesses)
     if (judged(a)) j.accesses.push_back(&a);
   j.table = evaluate_accesses(j.accesses, contexts, variations, measure);
-  auto flags = flag_accesses(j.accesses, j.table, threshold);
+  auto flags = flag_accesses(j.accesses, j.table, threshold, peak_threshold);
   for (std::size_t i = 0; i < j.accesses.size(); ++i) {
-    auto verdict = combine_contexts(flags[i], j.table[i], contexts);
+    auto verdict = combine_contexts(flags[i], j.table[i], contexts, threshold);
     if (!verdict) continue;
     const std::size_t c = std::size_t(verdict->context);
     j.reported.push_back({j.accesses[i], *verdict, &j.table[i][c], &contexts.contexts[c], i});
@@ -138,14 +285,58 @@ Judgement judge_accesses(const KernelView& view, const KernelContexts& contexts,
   return j;
 }
 
+namespace {
+
+// "16×16", "16×16 and 32×32", "16×16, 32×8 and 32×32"; `count` the distinct shapes.
+std::string shape_list(const std::vector<int>& indices, const KernelContexts& contexts, std::size_t* count = nullptr) {
+  std::vector<std::string> names;
+  for (int i : indices) {
+    std::string n = format_block_shape(contexts.contexts[std::size_t(i)].shape);
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  }
+  if (count) *count = names.size();
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i) out += i + 1 == names.size() ? " and " : ", ";
+    out += names[i];
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string context_note(const Verdict& v, const KernelContexts& contexts, const BoundAccess& a,
                          const KernelView& view) {
   const LaunchContext& ctx = contexts.contexts[std::size_t(v.context)];
   std::string note;
-  if (v.shape_dependent)
-    note = "; with the guessed block " + format_block_shape(ctx.shape) + ", other block shapes differ";
-  else if (ctx.origin == ShapeOrigin::LaunchSite && contexts.contexts.size() > 1)
+  if (v.shape_dependent) {
+    std::size_t n = 0;
+    std::string flagged = shape_list(v.flagged, contexts, &n);
+    note = "; only with the guessed block" + std::string(n > 1 ? "s " : " ") + flagged + " (not " +
+           shape_list(v.clear, contexts) + ")";
+  } else if (ctx.origin == ShapeOrigin::LaunchSite && contexts.contexts.size() > 1)
     note = "; worst with block " + format_block_shape(ctx.shape);
+  if (!v.parameter.empty()) {
+    // The values are powers of two in increasing order, -1 (large) first.
+    std::vector<std::int64_t> small;
+    bool large = false;
+    for (auto x : v.parameter_values) {
+      if (x < 0) large = true;
+      else small.push_back(x);
+    }
+    note += "; only for some values of `" + v.parameter + "`, which the launch does not give: ";
+    if (!small.empty() && !large && small.front() == 1)
+      note += "when it is at most " + std::to_string(small.back());
+    else {
+      std::string list;
+      for (std::size_t i = 0; i < small.size(); ++i) list += (i ? ", " : "") + std::to_string(small[i]);
+      if (large) list += std::string(list.empty() ? "" : ", ") + "large values";
+      note += "when it is " + list;
+    }
+    note += " (a power of two: the index masks with it, `& (… - 1)`)";
+  }
+  if (v.random_data)
+    note += "; the address comes from loaded data, modelled as uniformly random values (the real data decides)";
   if (!a.via.empty()) note += " (in kernel `" + view.kernel->name + "`, " + describe_chain(a.via) + ")";
   return note;
 }

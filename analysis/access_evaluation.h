@@ -37,6 +37,8 @@
 namespace warplens {
 
 inline constexpr int kAveragedWarps = 4;
+// Powers of two sampled for a mask parameter: 1 .. kMaxMaskSample.
+inline constexpr std::int64_t kMaxMaskSample = 1024;
 
 // One access under one launch context: counts averaged over warps and
 // variations; the lanes of the worst warp for the hover.
@@ -50,6 +52,20 @@ struct AccessEvaluation {
   bool edge_warps_cut = false;    // a bounds check switches off lanes of edge warps
   int degree = 1;           // shared: n-way
   WavefrontCount wavefronts;
+  // Over every sample (warps, variations, loop iterations): the worst single
+  // request's ratio, how many samples there were and how many exceeded 1.
+  double peak_ratio = 0;
+  int samples = 0;
+  int samples_in_excess = 0;
+  bool iterated = false;    // averaged over the iterations of a non-affine loop
+  // A kernel parameter used as a power-of-two mask (`tid & (n - 1)`) whose
+  // value the launch does not give: each plausible value's ratio (value -1:
+  // the large stand-in); the numbers above are the worst value's.
+  std::string sampled_parameter;
+  std::vector<std::pair<std::int64_t, double>> parameter_ratios;
+  // The address depends on per-lane loaded data (shared memory only):
+  // averaged over draws of uniformly random data (warp_model.h).
+  bool random_data = false;
   double ratio() const { return ideal > 0 ? actual / ideal : 0.0; }
 };
 
@@ -65,18 +81,31 @@ using EvaluationTable = std::vector<std::vector<AccessEvaluation>>;
 EvaluationTable evaluate_accesses(const std::vector<const BoundAccess*>& accesses, const KernelContexts& contexts,
                                   int variations, const AccessMeasure& measure);
 
-// [access][context]: flagged by the own-ratio and same-line rules above.
+// [access][context]: flagged by the own-ratio and same-line rules above
+// (the averaged ratio reaches `threshold`) and, when `peak_threshold` is set,
+// some single request reaches it (a shared access averaging 1.5× over a
+// loop's iterations is reported when some iteration is 2-way).
 std::vector<std::vector<bool>> flag_accesses(const std::vector<const BoundAccess*>& accesses,
-                                             const EvaluationTable& table, double threshold);
+                                             const EvaluationTable& table, double threshold,
+                                             double peak_threshold = 0);
 
 struct Verdict {
   int context = -1;              // the context whose numbers the finding shows
   Severity severity = Severity::Warning;
   bool shape_dependent = false;  // guessed shapes disagree
+  std::vector<int> flagged;      // the contexts in which the access is flagged
+  std::vector<int> clear;        // the modelled contexts in which it is not
+  // A mask parameter (AccessEvaluation::sampled_parameter) for which only
+  // some plausible values reach the threshold: those values (-1: large).
+  std::string parameter;
+  std::vector<std::int64_t> parameter_values;
+  bool random_data = false;      // modelled with random data: the data decides
 };
 // nullopt: nothing to report for this access.
+// `threshold`: the ratio flagging used, to tell which values of a sampled
+// mask parameter reach it (a verdict that holds for some only is information).
 std::optional<Verdict> combine_contexts(const std::vector<bool>& flagged, const std::vector<AccessEvaluation>& evals,
-                                        const KernelContexts& contexts);
+                                        const KernelContexts& contexts, double threshold = 0);
 
 // The whole pipeline for one kind of access: the accesses `judged` selects,
 // evaluated with `measure`, flagged against `threshold`, combined across
@@ -95,10 +124,10 @@ struct Judgement {
 };
 Judgement judge_accesses(const KernelView& view, const KernelContexts& contexts,
                          const std::function<bool(const BoundAccess&)>& judged, int variations,
-                         const AccessMeasure& measure, double threshold);
+                         const AccessMeasure& measure, double threshold, double peak_threshold = 0);
 
 // The end of a finding's message that names the context: "; worst with block
-// 16×16", "; with the guessed block 16×16, other block shapes differ", and
+// 16×16", "; only with the guessed blocks 16×16 and 32×32 (not 32×8)", and
 // " (in kernel `k`, through the call to `f` at line 12)" for device code.
 std::string context_note(const Verdict& v, const KernelContexts& contexts, const BoundAccess& a,
                          const KernelView& view);

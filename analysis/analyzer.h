@@ -30,6 +30,10 @@ struct AnalysisOptions {
   std::vector<std::string> extra_args;        // appended to the clang command line
   double uncoalesced_threshold = 1.25;        // sectors / ideal at or above which we warn
   int bank_conflict_threshold = 2;            // n-way at or above which we warn
+  // ...when the line's wavefronts, averaged over its requests (warps, loop
+  // iterations), are at least this many times the ideal: the profiler's view
+  // (a bitonic network's 2-way strides average 1.5× over its iterations).
+  double bank_conflict_average_threshold = 1.25;
   double occupancy_threshold = 0.5;           // fraction of max warps/SM below which we warn
   std::optional<BlockShape> default_block;    // used when no launch site / bounds give one
   std::map<std::string, BlockShape> kernel_blocks;  // per-kernel setting (by kernel name)

@@ -5,6 +5,7 @@
 
 #include "analysis/access_evaluation.h"
 #include "analysis/lane_pattern.h"
+#include "analysis/register_reuse.h"
 #include "analysis/shared_padding.h"
 
 namespace warplens {
@@ -22,8 +23,25 @@ const SharedArray* array_of(const BoundAccess& a) {
   return nullptr;
 }
 
+// The worst request's degree (the averaged ratio can be lower: some warps or
+// loop iterations conflict, others do not).
 int n_way(const AccessEvaluation& e) {
-  return std::max(1, int(std::lround(e.ratio())));
+  return std::max({1, int(std::lround(e.ratio())), int(std::lround(e.peak_ratio))});
+}
+
+// True when the average is well below the worst request.
+bool averaged(const AccessEvaluation& e) { return e.peak_ratio > e.ratio() + 0.05; }
+
+std::string per_request(const AccessEvaluation& e) {
+  std::ostringstream os;
+  if (averaged(e)) {
+    os << format_ratio(e.actual) << " wavefronts per request on average, ideal " << format_ratio(e.ideal) << " ("
+       << e.samples_in_excess << " of " << e.samples << " modelled requests conflict"
+       << (e.iterated ? ", over the loop's iterations" : "") << ")";
+  } else {
+    os << e.actual << " wavefronts per request, ideal " << e.ideal;
+  }
+  return os.str();
 }
 
 std::string bank_map(const WavefrontCount& wc) {
@@ -44,7 +62,7 @@ std::string explanation(const BoundAccess& a, const AccessEvaluation& e, const K
   const WavefrontCount& wc = e.wavefronts;
   std::ostringstream os;
   os << "**" << n_way(e) << "-way shared-memory bank conflict** on the " << to_string(m.kind) << " `"
-     << m.spelling << "`: " << e.actual << " wavefronts per warp request, ideal " << e.ideal << "\n\n";
+     << m.spelling << "`: " << per_request(e) << "\n\n";
   os << "Shared memory has 32 banks of 4-byte words (bank = byte address / 4 mod 32); a bank serves one "
         "word per wavefront, lanes reading the same word share it. Here "
      << why << ", so the busiest bank holds " << wc.degree << " distinct words";
@@ -73,8 +91,10 @@ std::string explanation(const BoundAccess& a, const AccessEvaluation& e, const K
 
 std::vector<Finding> find_bank_conflicts(const KernelView& view, const KernelContexts& contexts,
                                          const AnalysisOptions& options, const std::string& file) {
+  // A load the compiler serves from a register issues no shared request.
+  const std::set<const BoundAccess*> reused = reused_loads(view);
   Judgement j = judge_accesses(
-      view, contexts, judged, 1,
+      view, contexts, [&](const BoundAccess& a) { return judged(a) && !reused.count(&a); }, 1,
       [](const BoundAccess& a, const AccessLanes& lanes, AccessEvaluation& e, bool first) -> std::pair<int, int> {
         const MemoryAccess& m = *a.access;
         WavefrontCount wc = count_access_wavefronts(lanes.offsets, lanes.active, m.element_bytes, m.element_align);
@@ -84,7 +104,7 @@ std::vector<Finding> find_bank_conflicts(const KernelView& view, const KernelCon
         }
         return {wc.wavefronts, wc.ideal};
       },
-      double(std::max(options.bank_conflict_threshold, 2)));
+      options.bank_conflict_average_threshold, double(std::max(options.bank_conflict_threshold, 2)));
 
   std::vector<Finding> out;
   for (const JudgedAccess& r : j.reported) {
@@ -114,11 +134,12 @@ std::vector<Finding> find_bank_conflicts(const KernelView& view, const KernelCon
     Finding f;
     f.code = codes::kSharedBankConflict;
     f.severity = verdict->severity;
-    f.location = {file, m.range};
+    f.location = {file_of(*a.owner, file), m.range};
+    f.related = call_chain_related(a.via, a.via_in, file);
     f.kernel = view.kernel->key;
     std::ostringstream msg;
     msg << n_way(e) << "-way bank conflict on shared " << to_string(m.kind) << " of `" << m.spelling
-        << "`: " << stride.phrase << " — " << e.actual << " wavefronts per request, ideal " << e.ideal;
+        << "`: " << stride.phrase << " — " << per_request(e);
     if (e.lanes.depends_on_unknown && !stride.symbol.empty())
       msg << " (the degree depends on `" << stride.symbol << "`; any even multiple of words conflicts)";
     msg << context_note(*verdict, contexts, a, view);
@@ -128,6 +149,7 @@ std::vector<Finding> find_bank_conflicts(const KernelView& view, const KernelCon
     set_context_evidence(f, *verdict, contexts, a);
     f.data.set("degree", std::int64_t(n_way(e)));
     f.data.set("wavefronts", std::int64_t(e.actual));
+    f.data.set("ratio", e.ratio());
     f.data.set("ideal", std::int64_t(e.ideal));
     f.data.set("array", a.shared_array);
     if (pad) f.data.set("padding", std::int64_t(pad->pad_elements));

@@ -47,6 +47,13 @@ bool launch_targets(const LaunchSite& launch, const Function& kernel) {
     // template pattern owns all of its instantiations' launches.
     return kernel.is_template && same_name;
   }
+  // An indirect launch (function pointer, kernel table): the kernels whose
+  // address reaches its callee.
+  if (!launch.kernel_candidates.empty()) {
+    for (const auto& key : launch.kernel_candidates)
+      if (key == kernel.key) return true;
+    return false;
+  }
   // The front end could not resolve the callee: match by name, and by
   // explicit template arguments when both sides have them.
   if (!same_name) return false;

@@ -97,7 +97,8 @@ std::vector<Finding> find_uncoalesced_accesses(const KernelView& view, const Ker
     Finding f;
     f.code = codes::kUncoalescedGlobal;
     f.severity = verdict->severity;
-    f.location = {file, m.range};
+    f.location = {file_of(*a.owner, file), m.range};
+    f.related = call_chain_related(a.via, a.via_in, file);
     f.kernel = view.kernel->key;
     std::ostringstream msg;
     msg << "uncoalesced " << to_string(m.kind) << " of `" << m.spelling << "`: " << why << " — " << e.actual
@@ -134,7 +135,8 @@ std::vector<Finding> find_indirect_accesses(const KernelView& view, const Kernel
     Finding f;
     f.code = codes::kIndirectAccess;
     f.severity = Severity::Hint;
-    f.location = {file, m.range};
+    f.location = {file_of(*a.owner, file), m.range};
+    f.related = call_chain_related(a.via, a.via_in, file);
     f.kernel = view.kernel->key;
     const bool shared = a.space == MemorySpace::Shared;
     f.message = std::string("data-dependent ") + (shared ? "shared-memory " : "") + to_string(m.kind) + " `" +

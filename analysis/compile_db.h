@@ -58,6 +58,8 @@ struct TranslatedCommand {
   std::vector<std::string> gpu_archs;  // architectures the command builds for, normalised (sm_90)
   std::string cuda_path;               // a clang command's --cuda-path
   bool sets_language_standard = false; // args contain -std=
+  bool relocatable_device_code = false; // -rdc=true / -dc: device-side launches are allowed
+  bool host_openmp = false;            // the host compiler gets -fopenmp: <omp.h> is on its path
   std::vector<std::string> dropped;    // flags removed, as written (for logs and the report)
   std::vector<std::string> problems;   // e.g. an options file that cannot be read
 };

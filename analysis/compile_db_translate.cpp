@@ -49,7 +49,7 @@ const NvccOption kNvccOptions[] = {
     // Outputs and compilation phases: a syntax-only parse has none.
     {"output-file", "o", Action::DropValue},
     {"compile", "c", Action::Drop},
-    {"device-c", "dc", Action::Drop},
+    {"device-c", "dc", Action::Define, "__CUDACC_RDC__"},
     {"device-w", "dw", Action::Drop},
     {"device-link", "dlink", Action::Drop},
     {"link", "link", Action::Drop},
@@ -241,6 +241,14 @@ bool host_option_takes_value(const std::string& a) {
 // options). Only what changes the source Clang sees is kept: preprocessor
 // flags, the language standard and a few dialect switches. Warning and
 // codegen flags of the host compiler (gcc) do not apply to a device parse.
+// -rdc=true / -dc: relocatable device code. Clang needs -fgpu-rdc for the
+// same semantics (device-side launches, extern __device__ across files).
+void relocatable(TranslatedCommand& out) {
+  if (out.relocatable_device_code) return;
+  out.relocatable_device_code = true;
+  out.args.push_back("-fgpu-rdc");
+}
+
 void host_flags(TranslatedCommand& out, const std::vector<std::string>& flags, const std::string& dir) {
   for (size_t i = 0; i < flags.size(); ++i) {
     const std::string& a = flags[i];
@@ -271,6 +279,11 @@ void host_flags(TranslatedCommand& out, const std::vector<std::string>& flags, c
     } else if (a == "-w" || a == "-fno-exceptions" || a == "-fexceptions" || a == "-fno-rtti" ||
                a == "-frtti" || a == "-fsigned-char" || a == "-funsigned-char") {
       out.args.push_back(a);
+    } else if (a == "-fopenmp" || starts_with(a, "-fopenmp=")) {
+      // The host compiler finds <omp.h> on its own path; the device parse
+      // needs it too (the front end adds the OpenMP API declarations).
+      out.host_openmp = true;
+      out.dropped.push_back(a);
     } else {
       out.dropped.push_back(a);
       if (host_option_takes_value(a)) out.dropped.push_back(next());
@@ -374,11 +387,15 @@ void translate_nvcc(TranslatedCommand& out, std::vector<std::string> args, const
         break;
       case Action::Define:
         add_define(out, opt->clang);
+        if (std::string(opt->clang) == "__CUDACC_RDC__") relocatable(out);
         out.dropped.push_back(a);
         break;
       case Action::DefineValue: {
         std::string v = take_value();
-        if (v == "true" || v == "1") add_define(out, opt->clang);
+        if (v == "true" || v == "1") {
+          add_define(out, opt->clang);
+          if (std::string(opt->clang) == "__CUDACC_RDC__") relocatable(out);
+        }
         out.dropped.push_back(value ? a : a + " " + v);
         break;
       }
@@ -480,6 +497,8 @@ void translate_clang(TranslatedCommand& out, std::vector<std::string> args, cons
     }
     if (done) continue;
     if (starts_with(a, "-std=")) out.sets_language_standard = true;
+    if (a == "-fgpu-rdc") out.relocatable_device_code = true;
+    if (a == "-fopenmp" || starts_with(a, "-fopenmp=")) out.host_openmp = true;
     out.args.push_back(a);
     if (host_option_takes_value(a)) out.args.push_back(next());
   }

@@ -224,6 +224,9 @@ std::string cuda13_shim_dir(const std::string& data_dir) {
 std::string nvcc_compat_header(const std::string& data_dir) {
   return data_dir.empty() ? "" : (fs::path(data_dir) / "nvcc-compat" / "nvcc_compat.h").string();
 }
+std::string openmp_shim_dir(const std::string& data_dir) {
+  return data_dir.empty() ? "" : (fs::path(data_dir) / "openmp").string();
+}
 std::string no_toolkit_include_dir(const std::string& data_dir) {
   return data_dir.empty() ? "" : (fs::path(data_dir) / "no-toolkit" / "include").string();
 }

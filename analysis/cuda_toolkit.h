@@ -83,6 +83,7 @@ std::string find_data_dir();
 // Paths inside the data dir; empty when `data_dir` is empty.
 std::string cuda13_shim_dir(const std::string& data_dir);        // texture_fetch_functions.h
 std::string nvcc_compat_header(const std::string& data_dir);      // force-included in every parse
+std::string openmp_shim_dir(const std::string& data_dir);         // omp.h, for host -fopenmp builds
 std::string no_toolkit_include_dir(const std::string& data_dir);  // stub cuda_runtime.h etc.
 std::string no_toolkit_prelude(const std::string& data_dir);      // the force-included prelude
 

@@ -17,6 +17,7 @@ struct Frame {
   std::vector<BoundGuard> guards;               // guards of the call sites above
   std::vector<BoundLoop> loops;
   CallChain via;
+  CallChainOwners via_in;
 };
 
 class Binder {
@@ -44,9 +45,10 @@ class Binder {
  private:
   const Function* resolve(const CallSite& call) const {
     if (!call.callee_key.empty())
-      if (const Function* fn = model_.find(call.callee_key)) return fn;
-    for (const auto& fn : model_.functions)
-      if (fn.name == call.callee && fn.kind != FunctionKind::Kernel) return &fn;
+      if (const Function* fn = model_.find_callee(call.callee_key)) return fn;
+    for (const auto* list : {&model_.functions, &model_.included_functions})
+      for (const auto& fn : *list)
+        if (fn.name == call.callee && fn.kind != FunctionKind::Kernel) return &fn;
     return nullptr;
   }
 
@@ -183,6 +185,8 @@ class Binder {
     f.fn = &callee;
     f.via = caller.via;
     f.via.push_back(&call);
+    f.via_in = caller.via_in;
+    f.via_in.push_back(caller.fn);
     f.guards = caller.guards;
     for (const auto& g : call.guards) f.guards.push_back(bind_guard(caller, g));
     f.loops = caller.loops;
@@ -191,7 +195,9 @@ class Binder {
       const Parameter& p = callee.params[i];
       ExprRef arg = i < call.args.size() ? call.args[i] : nullptr;
       f.param_values[p.name] = arg ? subst(caller, arg) : Expr::opaque(p.name, false);
-      if (p.is_pointer) {
+      // A pointer, or a reference the front end bound to the caller's lvalue
+      // (`Comparator(s_key[pos], ...)` with `uint& keyA`).
+      if (p.is_pointer || p.is_reference) {
         const std::optional<PointerTarget>* target =
             i < call.pointer_args.size() ? &call.pointer_args[i] : nullptr;
         PointerArg pa = target && *target ? pointer_target(caller, **target) : pointer_argument(caller, arg);
@@ -245,6 +251,7 @@ class Binder {
       b.space = a.space;
       b.shared_array = a.shared_array;
       b.via = f.via;
+      b.via_in = f.via_in;
       if (!a.shared_array.empty())
         for (auto it = stack_.rbegin(); it != stack_.rend(); ++it)
           if (shared_named(**it, a.shared_array)) {
@@ -253,7 +260,7 @@ class Binder {
           }
       ExprRef offset = subst(f, access_byte_offset(a));
       if (offset && a.base_param >= 0 && std::size_t(a.base_param) < f.fn->params.size() &&
-          f.fn->params[std::size_t(a.base_param)].is_pointer) {
+          (f.fn->params[std::size_t(a.base_param)].is_pointer || f.fn->params[std::size_t(a.base_param)].is_reference)) {
         if (auto it = f.pointer_offsets.find(a.base_param); it != f.pointer_offsets.end())
           offset = it->second ? Expr::binary(ExprOp::Add, it->second, offset) : nullptr;
         if (auto sh = f.pointer_shared.find(a.base_param); sh != f.pointer_shared.end()) {
@@ -277,6 +284,7 @@ class Binder {
       b.owner = f.fn;
       b.barrier = &bar;
       b.via = f.via;
+      b.via_in = f.via_in;
       bind_context(f, bar, b.guards, b.loops);
       out.barriers.push_back(std::move(b));
     }
@@ -290,6 +298,7 @@ class Binder {
       c.expr = subst(f, f.fn->conditions[i].expr);
       c.outer_guards = f.guards;
       c.via = f.via;
+      c.via_in = f.via_in;
       out.conditions.push_back(std::move(c));
     }
   }
@@ -331,6 +340,25 @@ std::string describe_chain(const CallChain& via) {
                   std::to_string(outer->range.start.line + 1);
   if (via.size() > 1) s += " (then `" + via.back()->callee + "`)";
   return s;
+}
+
+}  // namespace warplens
+
+namespace warplens {
+
+const std::string& file_of(const Function& fn, const std::string& model_file) {
+  return fn.file.empty() ? model_file : fn.file;
+}
+
+std::vector<RelatedInformation> call_chain_related(const CallChain& via, const CallChainOwners& via_in,
+                                                   const std::string& model_file) {
+  std::vector<RelatedInformation> out;
+  for (std::size_t i = 0; i < via.size() && i < via_in.size(); ++i) {
+    if (!via_in[i]) continue;
+    out.push_back({{file_of(*via_in[i], model_file), via[i]->range},
+                   "`" + via_in[i]->name + "` calls `" + via[i]->callee + "` here"});
+  }
+  return out;
 }
 
 }  // namespace warplens

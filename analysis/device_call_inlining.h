@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/findings.h"
 #include "analysis/kernel_model.h"
 #include "analysis/warp_model.h"
 
@@ -38,6 +39,9 @@ struct BoundLoop {
 // Where code of a device function is reached from: the chain of call sites,
 // outermost (in the kernel) first. Empty for the kernel's own code.
 using CallChain = std::vector<const CallSite*>;
+// The functions those call sites are in (parallel to a CallChain): the
+// kernel, then each callee in turn.
+using CallChainOwners = std::vector<const Function*>;
 
 struct BoundAccess {
   const Function* owner = nullptr;
@@ -50,6 +54,7 @@ struct BoundAccess {
   std::vector<BoundGuard> guards;           // call sites' guards first, then the access's own
   std::vector<BoundLoop> loops;
   CallChain via;
+  CallChainOwners via_in;
 };
 
 struct BoundBarrier {
@@ -58,6 +63,7 @@ struct BoundBarrier {
   std::vector<BoundGuard> guards;
   std::vector<BoundLoop> loops;
   CallChain via;
+  CallChainOwners via_in;
 };
 
 struct BoundCondition {
@@ -66,6 +72,7 @@ struct BoundCondition {
   ExprRef expr;
   std::vector<BoundGuard> outer_guards;  // guards of the call sites that reach it
   CallChain via;
+  CallChainOwners via_in;
   const Condition& source() const { return owner->conditions[std::size_t(condition_id)]; }
 };
 
@@ -88,5 +95,15 @@ ExprRef access_byte_offset(const MemoryAccess& a);
 
 // "helper() called at line 12" for the innermost call of a chain.
 std::string describe_chain(const CallChain& via);
+
+// The file `fn`'s ranges are in: a header's for KernelModel::included_functions,
+// else the model's.
+const std::string& file_of(const Function& fn, const std::string& model_file);
+
+// The call chain as related information, outermost call first ("`kernel`
+// calls `helper` here"), each at its call site in its own file: what leads
+// the hardware's attribution of an inlined helper's line back to the kernel.
+std::vector<RelatedInformation> call_chain_related(const CallChain& via, const CallChainOwners& via_in,
+                                                   const std::string& model_file);
 
 }  // namespace warplens

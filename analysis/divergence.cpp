@@ -23,12 +23,30 @@ bool is_ordering(ExprOp op) {
 
 // An ordering whose two sides differ by a polynomial: monotone along the
 // lanes of a warp, so it splits at most the warp where the threshold lies.
+// A warp-uniform loop value walking by factors (`d >>= 1`: a Recur) is, for
+// the ordering test, one more uniform unknown.
+ExprRef uniform_recurs_as_symbols(const ExprRef& e) {
+  if (!e) return e;
+  if (e->op == ExprOp::Recur && !is_lane_varying(e)) return Expr::sym({SymbolKind::Local, 0, e->text, true});
+  if (e->operands.empty()) return e;
+  bool changed = false;
+  Expr copy = *e;
+  for (auto& o : copy.operands) {
+    ExprRef n = uniform_recurs_as_symbols(o);
+    changed = changed || n != o;
+    o = n;
+  }
+  return changed ? std::make_shared<const Expr>(std::move(copy)) : e;
+}
+
 bool boundary_only(const ExprRef& cond) {
   if (!cond) return false;
   if (cond->op == ExprOp::LogicalAnd || cond->op == ExprOp::LogicalOr)
     return boundary_only(cond->operands[0]) && boundary_only(cond->operands[1]);
   if (!is_ordering(cond->op)) return false;
-  return to_polynomial(Expr::binary(ExprOp::Sub, cond->operands[0], cond->operands[1])).has_value();
+  return to_polynomial(Expr::binary(ExprOp::Sub, uniform_recurs_as_symbols(cond->operands[0]),
+                                    uniform_recurs_as_symbols(cond->operands[1])))
+      .has_value();
 }
 
 // `__syncwarp(mask)` with a mask other than all lanes synchronises only the
@@ -66,7 +84,8 @@ bool thread_dependent(const ExprRef& cond, const KernelContexts& contexts) {
     default: break;
   }
   if (is_comparison(cond->op)) {
-    auto diff = to_polynomial(Expr::binary(ExprOp::Sub, cond->operands[0], cond->operands[1]));
+    auto diff = to_polynomial(Expr::binary(ExprOp::Sub, uniform_recurs_as_symbols(cond->operands[0]),
+                                           uniform_recurs_as_symbols(cond->operands[1])));
     if (diff) {
       for (const auto& [monomial, coeff] : diff->terms)
         for (const auto& s : monomial)
@@ -171,7 +190,7 @@ std::vector<Finding> find_divergent_barriers(const KernelView& view, const Kerne
       bool dependent = warp_level ? splits_warp_lanes(g.condition, contexts) : thread_dependent(g.condition, contexts);
       if (!dependent) continue;
       BarrierProblem p;
-      p.related = {file, c.statement_range.empty() ? c.range : c.statement_range};
+      p.related = {file_of(*g.owner, file), c.statement_range.empty() ? c.range : c.statement_range};
       const std::string cond = "`" + c.spelling + "`";
       const char* who = warp_level ? "lanes of a warp" : "threads of a block";
       if (c.kind == ConditionKind::EarlyExit && !inside_loop_with(b, g)) {
@@ -214,11 +233,12 @@ std::vector<Finding> find_divergent_barriers(const KernelView& view, const Kerne
     Finding f;
     f.code = codes::kDivergentBarrier;
     f.severity = problem->severity;
-    f.location = {file, bar.range};
+    f.location = {file_of(*b.owner, file), bar.range};
     f.kernel = view.kernel->key;
     f.message = problem->message;
     if (!b.via.empty()) f.message += " (in kernel `" + view.kernel->name + "`, " + describe_chain(b.via) + ")";
     f.related.push_back({problem->related, problem->related_message});
+    for (auto& r : call_chain_related(b.via, b.via_in, file)) f.related.push_back(std::move(r));
     f.explanation_markdown = "**Divergent barrier**: " + problem->message + "\n\n" + problem->why;
     f.data.set("barrier", std::string(barrier_name(bar)));
     out.push_back(std::move(f));
@@ -300,7 +320,8 @@ std::vector<Finding> find_warp_divergence(const KernelView& view, const KernelCo
     Finding f;
     f.code = codes::kWarpDivergence;
     f.severity = Severity::Hint;
-    f.location = {file, c.range};
+    f.location = {file_of(*bc.owner, file), c.range};
+    f.related = call_chain_related(bc.via, bc.via_in, file);
     f.kernel = view.kernel->key;
     std::ostringstream msg, md;
     if (c.kind == ConditionKind::Switch) {

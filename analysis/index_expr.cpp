@@ -96,6 +96,16 @@ void render(const ExprRef& e, std::ostringstream& os, int parent_prec, bool righ
       os << ")";
       break;
     case ExprOp::Opaque: os << (e->text.empty() ? "<?>" : e->text); break;
+    case ExprOp::Recur:
+      // `s0 then s = s >> 1, s#n times`
+      os << e->text << "{";
+      render(e->operands[0], os, 0, false);
+      os << "; " << e->text << " = ";
+      render(e->operands[1], os, 0, false);
+      os << "; ";
+      render(e->operands[2], os, 0, false);
+      os << "}";
+      break;
     default: {
       const char* sp = binary_spelling(e->op);
       render(e->operands[0], os, prec, false);
@@ -121,6 +131,7 @@ std::string Symbol::to_string() const {
     case SymbolKind::GridDim: return std::string("gridDim.") + dim_name(dim);
     case SymbolKind::WarpSize: return "warpSize";
     case SymbolKind::LoopCounter: return name + "#iter";
+    case SymbolKind::Iteration: return name + "#n";
     default: return name;
   }
 }
@@ -182,6 +193,18 @@ ExprRef Expr::opaque(std::string spelling, bool uniform) {
   e.text = std::move(spelling);
   e.uniform = uniform;
   return make(std::move(e));
+}
+
+ExprRef Expr::recur(std::string variable, ExprRef init, ExprRef update, ExprRef count) {
+  Expr e;
+  e.op = ExprOp::Recur;
+  e.text = std::move(variable);
+  e.operands = {std::move(init), std::move(update), std::move(count)};
+  return make(std::move(e));
+}
+
+Symbol Expr::previous(const std::string& variable, bool uniform) {
+  return {SymbolKind::Local, 0, variable + "#prev", uniform};
 }
 
 std::string to_string(const ExprRef& e) {
@@ -272,6 +295,22 @@ std::optional<std::int64_t> evaluate(const ExprRef& e, const SymbolEnv& env, con
       auto b = arg(1);
       if (!b) return std::nullopt;
       return *b ? 1 : 0;
+    }
+    case ExprOp::Recur: {
+      auto v = arg(0), n = arg(2);
+      if (!v || !n || *n < 0 || *n > kMaxRecurSteps) return std::nullopt;
+      const std::string prev = e->text + "#prev";
+      for (std::int64_t k = 0; k < *n && v; ++k) {
+        const std::int64_t current = *v;
+        v = evaluate(
+            e->operands[1],
+            [&](const Symbol& s) -> std::optional<std::int64_t> {
+              if (s.kind == SymbolKind::Local && s.name == prev) return current;
+              return env ? env(s) : std::nullopt;
+            },
+            opaque);
+      }
+      return v;
     }
     default: break;
   }

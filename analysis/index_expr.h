@@ -29,6 +29,8 @@ enum class SymbolKind : std::uint8_t {
   Param,        // a parameter of the enclosing function (uniform for kernels)
   LoopCounter,  // iteration counter of a loop (introduced for induction variables)
   Local,        // a local variable the builder could not resolve to an expression
+  Iteration,    // how many iterations of a loop have run (0, 1, 2, ...): the count of a
+                // Recur; the warp model averages over the first iterations (warp_model.h)
 };
 
 struct Symbol {
@@ -56,10 +58,18 @@ enum class ExprOp : std::uint8_t {
   Load,    // a value read from memory: operands[0] = index (may be null), text = base name
   Call,    // a call the builder did not model: operands = arguments, text = callee
   Opaque,  // anything else; `uniform` says whether it is warp-uniform
+  // A loop-carried value updated non-affinely once per iteration (`s >>= 1`,
+  // `pos = (pos + 4) & 63`): operands = {initial value, update, count}; the
+  // update mentions Local symbol `<text>#prev`, the value before it; count is
+  // how many updates ran (an Iteration symbol). text = the variable.
+  Recur,
 };
 
 struct Expr;
 using ExprRef = std::shared_ptr<const Expr>;
+
+// A Recur is evaluated by running its update; more steps than this are unknown.
+inline constexpr std::int64_t kMaxRecurSteps = 256;
 
 struct Expr {
   ExprOp op = ExprOp::Opaque;
@@ -82,6 +92,9 @@ struct Expr {
   static ExprRef load(std::string base, ExprRef index);
   static ExprRef call(std::string callee, std::vector<ExprRef> args);
   static ExprRef opaque(std::string spelling, bool uniform);
+  static ExprRef recur(std::string variable, ExprRef init, ExprRef update, ExprRef count);
+  // The symbol a Recur's update names the previous value by.
+  static Symbol previous(const std::string& variable, bool uniform);
 };
 
 // C-like rendering, minimal parentheses: "(blockIdx.x * blockDim.x + threadIdx.x) * n".

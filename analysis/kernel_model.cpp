@@ -82,6 +82,13 @@ const Function* KernelModel::find(const std::string& key) const {
   return nullptr;
 }
 
+const Function* KernelModel::find_callee(const std::string& key) const {
+  if (const Function* f = find(key)) return f;
+  for (const auto& f : included_functions)
+    if (f.key == key) return &f;
+  return nullptr;
+}
+
 std::vector<const Function*> KernelModel::kernels() const {
   std::vector<const Function*> out;
   for (const auto& f : functions)

@@ -180,6 +180,7 @@ struct FlopSite {
 enum class FunctionKind : std::uint8_t { Kernel, Device, HostDevice };
 
 struct Function {
+  std::string file;                // empty: the model's file; else the header it is defined in
   std::string name;                // "transpose"
   std::string key;                 // unique within the TU: qualified name + signature
   std::string signature;           // "void transpose(const float *, float *, int)"
@@ -210,6 +211,9 @@ struct Dim3Value {
 struct LaunchSite {
   std::string kernel;            // callee name
   std::string kernel_key;        // Function::key, empty when indirect
+  std::vector<std::string> kernel_candidates;  // indirect launches (a function pointer, a
+                                 // kernel table, a pointer parameter): the keys of the
+                                 // kernels whose address reaches the callee in this file
   std::string caller;            // enclosing host function
   Range range;                   // the whole `k<<<...>>>(...)` expression
   Range config_range;            // the `<<<...>>>` part
@@ -341,10 +345,18 @@ struct HostFunction {
 struct KernelModel {
   std::string file;
   std::vector<Function> functions;   // kernels and the __device__ functions they use
+  // __device__ functions defined in the project's own headers (not system
+  // headers) that functions of this file call, directly or through each
+  // other: each with `file` set, its ranges in that file. Kept apart so that
+  // consumers of `functions` keep seeing only this file's code; the warp
+  // analyses inline them (device_call_inlining.h) and report at their lines.
+  std::vector<Function> included_functions;
   std::vector<LaunchSite> launches;
   std::vector<HostFunction> host_functions;  // host functions that use device buffers
 
   const Function* find(const std::string& key) const;
+  // find() over `functions`, then `included_functions`.
+  const Function* find_callee(const std::string& key) const;
   std::vector<const Function*> kernels() const;
 };
 

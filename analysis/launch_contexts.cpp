@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "analysis/shape_inference.h"
+
 namespace warplens {
 
 namespace {
@@ -86,6 +88,48 @@ std::vector<BlockShape> guessed_shapes(int dims, std::optional<std::int64_t> thr
   return out;
 }
 
+// Contexts from the shape the shared tiles imply (shape_inference.h): a 2-D
+// tile indexed [threadIdx.y][threadIdx.x] gives the shape; its width alone
+// narrows the guesses; a 1-D tile gives the first 1-D guess. False when the
+// tiles say nothing (or contradict `__launch_bounds__`' thread count).
+bool inferred_contexts(const KernelView& view, int dims, std::optional<std::int64_t> threads, const std::string& why,
+                       KernelContexts& out) {
+  if (dims > 2) return false;
+  auto inferred = infer_block_shape(view);
+  if (!inferred) return false;
+  const std::string from = " implied by " + inferred->evidence + " (" + why + ")";
+  if (dims == 2 && inferred->from_2d_tile && inferred->y) {
+    BlockShape s{*inferred->x, *inferred->y, 1};
+    if (threads && s.threads() != *threads) return false;
+    out.contexts.push_back({s, ShapeOrigin::Inferred, "the block " + format_block_shape(s) + from, {}, true});
+    out.shape_known = true;
+    return true;
+  }
+  std::vector<BlockShape> shapes;
+  auto add = [&](std::int64_t x, std::int64_t y) {
+    BlockShape s{x, y, 1};
+    if (x < 1 || y < 1 || s.threads() > 1024 || (threads && s.threads() != *threads)) return;
+    if (std::find(shapes.begin(), shapes.end(), s) == shapes.end()) shapes.push_back(s);
+  };
+  const std::int64_t x = *inferred->x;
+  if (dims == 2 && inferred->from_2d_tile) {
+    if (threads && *threads % x == 0) add(x, *threads / x);
+    for (std::int64_t y : {std::int64_t(8), std::int64_t(16), std::int64_t(32), 256 / x}) add(x, y);
+  } else if (dims == 1) {
+    add(x, 1);
+    for (std::int64_t t : {256, 128, 1024}) add(t, 1);
+  }
+  if (shapes.empty()) return false;
+  bool first = true;
+  for (const auto& s : shapes) {
+    std::string what = first ? "the guessed block " : "the alternative block ";
+    out.contexts.push_back({s, ShapeOrigin::Inferred, what + format_block_shape(s) + " (width" + from + ")", {}, first});
+    first = false;
+  }
+  out.shape_known = false;
+  return true;
+}
+
 }  // namespace
 
 BlockShape default_block_shape(int dims) {
@@ -154,6 +198,7 @@ KernelContexts launch_contexts(const KernelModel& model, const Function& kernel,
         out.shape_known = true;
         return out;
       }
+      if (inferred_contexts(view, dims, cand.shape.threads(), why, out)) return out;
       bool first = true;
       for (const auto& s : guessed_shapes(dims, cand.shape.threads())) {
         std::string what = first ? "the block " : "the alternative block ";
@@ -167,6 +212,7 @@ KernelContexts launch_contexts(const KernelModel& model, const Function& kernel,
     }
     case BlockShapeSource::BuiltinDefault: break;
   }
+  if (inferred_contexts(view, dims, std::nullopt, why, out)) return out;
   bool first = true;
   for (const auto& s : guessed_shapes(dims, std::nullopt)) {
     std::string what = first ? "the default block " : "the alternative block ";

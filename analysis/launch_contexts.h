@@ -10,7 +10,10 @@
 // for 1-D kernels, 16x16/32x8/32x32 for 2-D ones, with the thread count of
 // `__launch_bounds__` when there is one), and an analysis whose verdict
 // differs between them reports at information level, not as a warning: the
-// verdict depends on a shape we only guessed.
+// verdict depends on a shape we only guessed. Before guessing, the kernel's
+// shared tiles are asked (shape_inference.h): `As[threadIdx.y][threadIdx.x]`
+// of `float As[32][32]` says 32×32 (a shape the code gives, not a guess);
+// an innermost subscript of exactly `threadIdx.x` fixes the guesses' width.
 #pragma once
 
 #include <map>
@@ -25,7 +28,8 @@
 
 namespace warplens {
 
-enum class ShapeOrigin : std::uint8_t { LaunchSite, LaunchBounds, Setting, Default };
+// Inferred: from the kernel's shared tiles (shape_inference.h).
+enum class ShapeOrigin : std::uint8_t { LaunchSite, LaunchBounds, Setting, Inferred, Default };
 
 struct LaunchContext {
   BlockShape shape;

@@ -68,12 +68,12 @@ std::vector<Finding> run_static_analyses(const KernelModel& model, const Analysi
   }
 
   // One finding per (code, range, access kind): the worst.
-  using Key = std::tuple<std::string, int, int, int, int, std::string>;
+  using Key = std::tuple<std::string, std::string, int, int, int, int, std::string>;
   std::map<Key, std::size_t> best;
   std::vector<Finding> out;
   for (auto& f : all) {
     const Range& r = f.location.range;
-    Key k{f.code, r.start.line, r.start.column, r.end.line, r.end.column, access_of(f)};
+    Key k{f.code, f.location.file, r.start.line, r.start.column, r.end.line, r.end.column, access_of(f)};
     auto it = best.find(k);
     if (it == best.end()) {
       best.emplace(k, out.size());
@@ -86,8 +86,11 @@ std::vector<Finding> run_static_analyses(const KernelModel& model, const Analysi
   // share the consumer's launch, so they are not de-duplicated by range.
   for (auto& f : find_fusable_intermediates(model, options, stop)) out.push_back(std::move(f));
   if (stop.stop_requested()) return {};
-  std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
-    return std::tie(a.location.range.start, a.code) < std::tie(b.location.range.start, b.code);
+  // This file's findings first, then those in its headers' helpers.
+  std::stable_sort(out.begin(), out.end(), [&](const Finding& a, const Finding& b) {
+    const bool ha = a.location.file != file, hb = b.location.file != file;
+    return std::tie(ha, a.location.file, a.location.range.start, a.code) <
+           std::tie(hb, b.location.file, b.location.range.start, b.code);
   });
   return out;
 }

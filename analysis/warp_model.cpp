@@ -83,6 +83,10 @@ struct LaneEvaluator {
         return assumed_value(s.to_string(), ctx.assumption, true, ctx.variation);
       case SymbolKind::GridDim:
         return assumed_value(s.to_string(), ctx.assumption);
+      case SymbolKind::Iteration:
+        if (ctx.iterations)
+          if (auto it = ctx.iterations->find(s.name); it != ctx.iterations->end()) return it->second;
+        return 0;
     }
     return std::nullopt;
   }
@@ -97,6 +101,18 @@ struct LaneEvaluator {
     if (uniform_loads)
       if (auto it = uniform_loads->find(&e); it != uniform_loads->end())
         return assumed_value(it->second, ctx.assumption, true, ctx.variation);
+    if (ctx.random_draw > 0 && e.op == ExprOp::Load && node_lane_varying(e)) {
+      // Per-lane data, drawn at random: the same value for the same load,
+      // lane, warp and draw (so a value read twice agrees with itself).
+      std::uint64_t h = fnv1a(e.text) ^ (std::uint64_t(lane) * 0x9E3779B97F4A7C15ull) ^
+                        (std::uint64_t(w.warp + 1) << 40) ^ (std::uint64_t(ctx.random_draw) << 52);
+      if (!e.operands.empty() && e.operands[0])
+        if (auto idx = run(e.operands[0])) h ^= std::uint64_t(*idx) * 0xBF58476D1CE4E5B9ull;
+      h ^= h >> 31;
+      h *= 0x94D049BB133111EBull;
+      h ^= h >> 29;
+      return std::int64_t(h & 0xFFFFFFFFull);
+    }
     if (node_lane_varying(e)) return std::nullopt;
     // A warp-uniform value the model cannot compute: a uniform load
     // (`offsets[blockIdx.x]`), an opaque uniform call. It cancels like any
@@ -136,6 +152,53 @@ void collect_uniform_loads(const ExprRef& e, const WarpLanes& w, const EvalConte
   out[e.get()] = e->text + "[" + std::to_string(base_idx.value[std::size_t(std::countr_zero(w.exists))]) + "]";
 }
 
+// `e` with its warp-uniform subtrees replaced by their value (the same on
+// every lane), and whether it still varies per lane (is_lane_varying's
+// rule). A Recur's update is kept whole: its `#prev` symbol is not a value.
+struct Folded {
+  ExprRef e;
+  bool varying = true;
+};
+Folded fold_uniform(const ExprRef& e, const LaneEvaluator& ev) {
+  if (!e) return {e, true};
+  bool varying = false;
+  ExprRef node = e;
+  switch (e->op) {
+    case ExprOp::Const: return {e, false};
+    case ExprOp::Sym: varying = !e->symbol.uniform; break;
+    case ExprOp::Opaque: varying = !e->uniform; break;
+    default: {
+      std::vector<ExprRef> ops;
+      ops.reserve(e->operands.size());
+      bool changed = false, any = false;
+      for (std::size_t i = 0; i < e->operands.size(); ++i) {
+        const ExprRef& o = e->operands[i];
+        if (e->op == ExprOp::Recur && i == 1) {
+          ops.push_back(o);
+          any = any || is_lane_varying(o);
+          continue;
+        }
+        Folded f = fold_uniform(o, ev);
+        changed = changed || f.e != o;
+        any = any || f.varying;
+        ops.push_back(f.e);
+      }
+      if (e->op == ExprOp::Load || e->op == ExprOp::Call)
+        varying = !e->uniform && (any || (e->op == ExprOp::Load && e->operands.empty()));
+      else
+        varying = any;
+      if (changed) {
+        Expr copy = *e;
+        copy.operands = std::move(ops);
+        node = std::make_shared<const Expr>(std::move(copy));
+      }
+    }
+  }
+  if (!varying)
+    if (auto v = ev.run(node)) return {Expr::constant(*v), false};
+  return {node, varying};
+}
+
 bool has_varying_load(const ExprRef& e) {
   if (!e) return false;
   if (e->op == ExprOp::Load && node_lane_varying(*e)) return true;
@@ -147,6 +210,19 @@ bool has_varying_load(const ExprRef& e) {
 }  // namespace
 
 int lane_count(LaneMask m) { return std::popcount(m); }
+
+std::vector<std::string> iteration_symbols(const ExprRef& e) {
+  std::vector<std::string> out;
+  std::function<void(const ExprRef&)> walk = [&](const ExprRef& x) {
+    if (!x || int(out.size()) >= kMaxSampledLoops) return;
+    if (x->op == ExprOp::Sym && x->symbol.kind == SymbolKind::Iteration &&
+        std::find(out.begin(), out.end(), x->symbol.name) == out.end())
+      out.push_back(x->symbol.name);
+    for (const auto& o : x->operands) walk(o);
+  };
+  walk(e);
+  return out;
+}
 
 WarpLanes warp_lanes(const BlockShape& shape, int warp) {
   WarpLanes w;
@@ -195,14 +271,18 @@ std::int64_t assumed_value(const std::string& key, Assumption a, bool position, 
 
 LaneValues evaluate_lanes(const ExprRef& e, const WarpLanes& w, const EvalContext& ctx) {
   LaneValues out;
-  if (!e) return out;
+  if (!e || w.exists == 0) return out;
+  // The warp-uniform parts once, not once per lane (a Recur walking a loop's
+  // iterations is the expensive case).
+  LaneEvaluator first{w, ctx, nullptr, std::countr_zero(w.exists)};
+  const ExprRef folded = fold_uniform(e, first).e;
   std::map<const Expr*, std::string> uniform_loads;
-  if (has_varying_load(e)) collect_uniform_loads(e, w, ctx, uniform_loads);
+  if (has_varying_load(folded)) collect_uniform_loads(folded, w, ctx, uniform_loads);
   LaneEvaluator ev{w, ctx, uniform_loads.empty() ? nullptr : &uniform_loads};
   for (int lane = 0; lane < kWarpSize; ++lane) {
     if (!lane_in(w.exists, lane)) continue;
     ev.lane = lane;
-    if (auto v = ev.run(e)) {
+    if (auto v = ev.run(folded)) {
       out.value[lane] = *v;
       out.known |= (1u << lane);
     }

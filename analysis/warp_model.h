@@ -89,7 +89,34 @@ struct EvalContext {
   // site); they take precedence over the assumption.
   const std::map<std::string, std::int64_t>* known_params = nullptr;
   int variation = 0;  // 0..kVariations-1, see above
+  // Values of Iteration symbols (how many iterations of a loop ran), by
+  // name; a symbol not in it has run 0 iterations (its loop's first).
+  const std::map<std::string, std::int64_t>* iterations = nullptr;
+  // > 0: values loaded per lane (`bins[data[i]]`) are pseudo-random 32-bit
+  // numbers, one draw per value of this counter; 0: they are unknown.
+  int random_draw = 0;
 };
+
+// Draws of random data averaged for a shared access whose address depends on
+// per-lane loaded data (a histogram's `s_hist[value]++`).
+inline constexpr int kRandomDraws = 16;
+
+// Iterations sampled for a loop whose values change non-affinely (a Recur:
+// `stride >>= 1`, `offset <<= 1`): 0 .. kIterationSamples-1 for one such
+// loop (a factor-of-two walk down from the large sizes the model assumes
+// reaches 1 within them), kNestedIterationSamples each for two nested ones.
+// Iterations past a loop's end (its condition false for the warp) are left
+// out. The hardware runs every iteration and its per-line counts sum over
+// them, so the model averages over these.
+inline constexpr int kIterationSamples = 32;
+inline constexpr int kNestedIterationSamples = 16;
+// At most this many such loops around one access are sampled jointly; any
+// further one stays at its first iteration.
+inline constexpr int kMaxSampledLoops = 2;
+
+// The Iteration symbols an expression mentions, by name (at most
+// kMaxSampledLoops).
+std::vector<std::string> iteration_symbols(const ExprRef& e);
 
 struct LaneValues {
   std::array<std::int64_t, kWarpSize> value{};

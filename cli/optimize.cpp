@@ -16,15 +16,17 @@
 #include <optional>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "agent/candidate_store.h"
+#include "agent/capture_verifier.h"
 #include "agent/job.h"
 #include "agent/llm/llm_config.h"
 #include "agent/program_verifier.h"
 #include "agent/report.h"
 #include "agent/search.h"
-#include "common/file_read.h"
 #include "analysis/analyzer.h"
+#include "common/file_read.h"
 #include "workflows/analyze_file.h"
 #include "workflows/optimize.h"
 
@@ -40,6 +42,7 @@ constexpr const char* kUsage = R"(usage:
   warplens optimize FILE --kernel NAME [options]                      search and verify on this GPU
   warplens optimize FILE --kernel NAME --candidates-only --out DIR    write candidates (no GPU)
   warplens optimize --verify-dir DIR [--verify-dir DIR ...] [options] verify candidate directories
+  warplens optimize --verify-dir DIR --capture CAPTURE [...]          ... against captured launches
 
 options:
   --kernel NAME           the kernel to optimise
@@ -54,7 +57,8 @@ options:
   --llm-model NAME        (--policy llm) the model as the endpoint names it (default: $WARPLENS_LLM_MODEL)
   --llm-max-turns N       (--policy llm) chat requests in the whole job (default 30)
   --capture DIR           verify against launches captured with `warplens capture` instead of
-                          running FILE's own self-checking main
+                          running FILE's own self-checking main; with --verify-dir, one per
+                          directory, in the same order (no Clang needed: the split-machine path)
   --pytorch-ref FILE.py   KernelBench-style reference for reward level 3 (default: FILE with .py, if any)
   --name NAME             name of the candidate directory's program (default: FILE's stem)
   --pytorch-times FILE    (--verify-dir) JSON {"name": {"eager_ms": x, "compiled_ms": y}}
@@ -70,6 +74,10 @@ options:
   --arch ARCH             nvcc -arch (default native) and parse architecture
   --nvcc PATH             nvcc to use
   -I DIR, -D NAME[=V]     extra include directories / macros (parse and build)
+  -p, --compile-commands-dir DIR
+                          compile_commands.json (or its directory) the file is parsed with, as
+                          `warplens check` does (default: searched upward from FILE)
+  --cuda-path DIR         CUDA toolkit the file is parsed against (default: as the analysis finds it)
 )";
 
 std::stop_source g_stop;
@@ -77,8 +85,9 @@ std::stop_source g_stop;
 extern "C" void on_optimize_sigint(int) { g_stop.request_stop(); }
 
 struct Options {
-  std::string file, kernel, out, capture, pytorch_ref, name, pytorch_times, report, arch, nvcc;
-  std::vector<std::string> verify_dirs, includes, defines;
+  std::string file, kernel, out, pytorch_ref, name, pytorch_times, report, arch, nvcc;
+  std::vector<std::string> verify_dirs, captures, includes, defines;
+  std::string compile_commands_dir, cuda_path;
   double budget = 600, gpu_budget = 300, bandwidth_gbs = 0, max_timing_s = 3, timeout_s = 300;
   int max_candidates = 24, sets = 5, runs = 30, jobs = 0, gpu_jobs = 4;
   bool candidates_only = false, json = false;
@@ -133,13 +142,15 @@ bool parse(int argc, char** argv, Options& o, std::string& error) {
     std::optional<std::string> v;
     if (a == "--kernel") { if (!(v = value())) return false; o.kernel = *v; }
     else if (a == "--out") { if (!(v = value())) return false; o.out = *v; }
-    else if (a == "--capture") { if (!(v = value())) return false; o.capture = *v; }
+    else if (a == "--capture") { if (!(v = value())) return false; o.captures.push_back(*v); }
     else if (a == "--pytorch-ref") { if (!(v = value())) return false; o.pytorch_ref = *v; }
     else if (a == "--name") { if (!(v = value())) return false; o.name = *v; }
     else if (a == "--pytorch-times") { if (!(v = value())) return false; o.pytorch_times = *v; }
     else if (a == "--report") { if (!(v = value())) return false; o.report = *v; }
     else if (a == "--arch") { if (!(v = value())) return false; o.arch = *v; }
     else if (a == "--nvcc") { if (!(v = value())) return false; o.nvcc = *v; }
+    else if (a == "--compile-commands-dir" || a == "-p") { if (!(v = value())) return false; o.compile_commands_dir = *v; }
+    else if (a == "--cuda-path") { if (!(v = value())) return false; o.cuda_path = *v; }
     else if (a == "--policy") { if (!(v = value())) return false; o.policy = *v; }
     else if (a == "--llm-endpoint") { if (!(v = value())) return false; o.llm_endpoint = *v; }
     else if (a == "--llm-model") { if (!(v = value())) return false; o.llm_model = *v; }
@@ -176,6 +187,11 @@ bool parse(int argc, char** argv, Options& o, std::string& error) {
   if (o.verify_dirs.empty() && o.file.empty()) error = "no FILE (or --verify-dir DIR)";
   else if (!o.verify_dirs.empty() && !o.file.empty()) error = "give either FILE or --verify-dir, not both";
   else if (o.verify_dirs.empty() && o.kernel.empty()) error = "--kernel NAME is required";
+  else if (o.verify_dirs.empty() && o.captures.size() > 1) error = "one --capture DIR for FILE";
+  else if (!o.captures.empty() && !o.verify_dirs.empty() && o.captures.size() != o.verify_dirs.size())
+    error = "--verify-dir and --capture pair up in order: give one --capture per --verify-dir (" +
+            std::to_string(o.verify_dirs.size()) + " and " + std::to_string(o.captures.size()) + " given)";
+  else if (o.candidates_only && !o.captures.empty()) error = "--candidates-only writes candidates; it takes no --capture";
   else if (o.candidates_only && o.out.empty()) error = "--candidates-only needs --out DIR";
   else if (o.policy != "builtin" && o.policy != "llm") error = "--policy must be builtin or llm";
   else if (o.policy != "llm" && (!o.llm_endpoint.empty() || !o.llm_model.empty() || o.llm_max_turns != 0))
@@ -195,19 +211,29 @@ std::optional<std::string> read_text(const fs::path& p) {
   return std::move(*read.content);
 }
 
+// How FILE is parsed, by the static analysis and the rewrite engine alike
+// (one front end: the rewrites see the file as the diagnostics do).
+AnalysisOptions analysis_options(const Options& o) {
+  AnalysisOptions a;
+  if (!o.arch.empty() && o.arch != "native") a.arch = o.arch;
+  a.compile_commands_dir = o.compile_commands_dir.empty() ? "" : fs::absolute(o.compile_commands_dir).string();
+  a.cuda_path = o.cuda_path;
+  for (const auto& i : o.includes) a.extra_args.push_back("-I" + fs::absolute(i).string());
+  for (const auto& d : o.defines) a.extra_args.push_back("-D" + d);
+  return a;
+}
+
 EngineOptions engine_options(const Options& o) {
   EngineOptions e;
-  if (!o.arch.empty() && o.arch != "native") e.arch = o.arch;
-  for (const auto& i : o.includes) e.extra_args.push_back("-I" + fs::absolute(i).string());
-  for (const auto& d : o.defines) e.extra_args.push_back("-D" + d);
+  e.analysis = analysis_options(o);
   return e;
 }
 
 // How candidates are verified (both verifying modes), from the options.
 workflows::VerifyChoice verify_choice(const Options& o) {
   workflows::VerifyChoice v;
-  v.against = o.capture.empty() ? workflows::VerifyChoice::Against::OwnMain : workflows::VerifyChoice::Against::Capture;
-  v.capture_dir = o.capture;
+  v.against = o.captures.empty() ? workflows::VerifyChoice::Against::OwnMain : workflows::VerifyChoice::Against::Capture;
+  if (!o.captures.empty()) v.capture_dir = o.captures.front();
   v.nvcc = o.nvcc;
   if (!o.arch.empty()) v.arch = o.arch;
   v.defines = o.defines;
@@ -227,8 +253,7 @@ workflows::VerifyChoice verify_choice(const Options& o) {
 // has a front end (what `warplens check` prints).
 std::vector<Finding> findings_for(const SourceFile& file, const Options& o) {
   if (!frontend_available()) return {};
-  AnalysisOptions a;
-  for (const auto& i : o.includes) a.extra_args.push_back("-I" + fs::absolute(i).string());
+  const AnalysisOptions a = analysis_options(o);
   return workflows::analyze_file(file, a, /*resource_usage=*/true, g_stop.get_token()).findings();
 }
 
@@ -326,8 +351,6 @@ int verify_dirs(const Options& o) {
     }
   }
   std::vector<SetOutcome> outcomes;
-  std::vector<std::unique_ptr<ProgramVerifier>> verifiers;
-  std::vector<ProgramBatchItem> items;
   for (const auto& d : o.verify_dirs) {
     std::string error;
     auto set = read_candidate_set(d, error);
@@ -335,51 +358,98 @@ int verify_dirs(const Options& o) {
       std::fprintf(stderr, "warplens optimize: %s\n", error.c_str());
       return 2;
     }
-    ProgramVerifierOptions po = workflows::program_verifier_options(verify_choice(o));
-    for (const auto& inc : absolute_include_dirs(*set)) po.include_dirs.push_back(inc);
-    const std::string name = set->name.empty() ? fs::path(d).filename().string() : set->name;
-    if (auto it = torch_times.find(name); it != torch_times.end()) {
-      po.eager_ms = it->second.first;
-      po.compiled_ms = it->second.second;
-    }
-    verifiers.push_back(std::make_unique<ProgramVerifier>(original_of(*set), po));
-    ProgramBatchItem item;
-    item.verifier = verifiers.back().get();
-    item.candidates = set->candidates;  // best predicted first
-    if (static_cast<int>(item.candidates.size()) > o.max_candidates)
-      item.candidates.resize(static_cast<std::size_t>(o.max_candidates));
-    items.push_back(std::move(item));
+    if (static_cast<int>(set->candidates.size()) > o.max_candidates)
+      set->candidates.resize(static_cast<std::size_t>(o.max_candidates));  // best predicted first
     outcomes.push_back({std::move(*set), {}, std::nullopt, 0, 0});
   }
-  const int jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  verify_programs(items, jobs, o.gpu_jobs, g_stop.get_token(),
-                  [](const std::string& s) { std::fprintf(stderr, "warplens optimize: %s\n", s.c_str()); });
+  auto torch_for = [&](const SetOutcome& out, const std::string& dir) {
+    const std::string name = out.set.name.empty() ? fs::path(dir).filename().string() : out.set.name;
+    auto it = torch_times.find(name);
+    return it == torch_times.end() ? std::pair<std::optional<double>, std::optional<double>>{} : it->second;
+  };
+  auto log = [](const std::string& s) { std::fprintf(stderr, "warplens optimize: %s\n", s.c_str()); };
+  // Per directory, what the summary needs, whichever verifier judged it.
+  struct Judged {
+    std::string verifier;
+    std::vector<CandidateVerdict> verdicts;
+    double wall_seconds = 0, baseline_ms = 0;
+    std::string error;
+    std::optional<double> eager_ms, compiled_ms;
+  };
+  std::vector<Judged> judged(outcomes.size());
+  if (o.captures.empty()) {
+    std::vector<std::unique_ptr<ProgramVerifier>> verifiers;
+    std::vector<ProgramBatchItem> items;
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+      ProgramVerifierOptions po = workflows::program_verifier_options(verify_choice(o));
+      for (const auto& inc : absolute_include_dirs(outcomes[i].set)) po.include_dirs.push_back(inc);
+      std::tie(po.eager_ms, po.compiled_ms) = torch_for(outcomes[i], o.verify_dirs[i]);
+      verifiers.push_back(std::make_unique<ProgramVerifier>(original_of(outcomes[i].set), po));
+      ProgramBatchItem item;
+      item.verifier = verifiers.back().get();
+      item.candidates = outcomes[i].set.candidates;
+      items.push_back(std::move(item));
+    }
+    const int jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    verify_programs(items, jobs, o.gpu_jobs, g_stop.get_token(), log);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const ProgramVerifier& v = *items[i].verifier;
+      judged[i] = {v.name(), items[i].verdicts, items[i].wall_seconds, v.baseline_ms(), v.original_error(),
+                   v.options().eager_ms, v.options().compiled_ms};
+      outcomes[i].original = v.original_report();
+    }
+  } else {
+    // The split-machine path: candidates written with --candidates-only on a
+    // machine with Clang, replayed here on launches captured from the program.
+    std::vector<std::unique_ptr<CaptureVerifier>> verifiers;
+    std::vector<CaptureBatchItem> items;
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+      const CandidateSet& set = outcomes[i].set;
+      CaptureVerifierOptions co;
+      co.capture_dir = fs::absolute(o.captures[i]);
+      co.original_source = original_of(set).path;
+      co.include_dirs = absolute_include_dirs(set);
+      for (const auto& inc : o.includes) co.include_dirs.push_back(fs::absolute(inc).string());
+      std::tie(co.eager_ms, co.compiled_ms) = torch_for(outcomes[i], o.verify_dirs[i]);
+      co.input_sets = o.sets;
+      co.timed_runs = o.runs;
+      co.timeout_s = std::min(o.timeout_s, 120.0);
+      verifiers.push_back(std::make_unique<CaptureVerifier>(co));
+      items.push_back({verifiers.back().get(), set.candidates, {}, 0, ""});
+    }
+    verify_captured(items, g_stop.get_token(), log);
+    for (std::size_t i = 0; i < items.size(); ++i)
+      judged[i] = {items[i].verifier->name(), items[i].verdicts, items[i].wall_seconds, items[i].baseline_ms(),
+                   items[i].error, items[i].verifier->options().eager_ms, items[i].verifier->options().compiled_ms};
+  }
   bool any_error = false, any_winner = false;
   double log_sum = 0;
   int counted = 0;
   json summary = json::array();
-  for (std::size_t i = 0; i < items.size(); ++i) {
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
     SetOutcome& out = outcomes[i];
+    const Judged& j = judged[i];
     OptimizeResult& r = out.result;
     r.file = out.set.source_path;
     r.kernel = out.set.kernel;
     r.policy = "builtin (pre-generated)";
-    r.verifier = items[i].verifier->name();
-    r.wall_seconds = items[i].wall_seconds;
-    for (std::size_t k = 0; k < items[i].candidates.size(); ++k) {
-      r.gpu_seconds += items[i].verdicts[k].gpu_seconds;
-      r.tried.push_back({items[i].candidates[k], items[i].verdicts[k]});
+    r.verifier = j.verifier;
+    r.wall_seconds = j.wall_seconds;
+    std::vector<double> verify_seconds;
+    for (std::size_t k = 0; k < out.set.candidates.size() && k < j.verdicts.size(); ++k) {
+      r.gpu_seconds += j.verdicts[k].gpu_seconds;
+      r.tried.push_back({out.set.candidates[k], j.verdicts[k]});
+      if (j.verdicts[k].verify_seconds > 0) verify_seconds.push_back(j.verdicts[k].verify_seconds);
     }
     r.stop_reason = g_stop.stop_requested() ? StopReason::Cancelled : StopReason::PolicyExhausted;
-    if (!items[i].verifier->original_error().empty()) {
+    if (!j.error.empty()) {
       r.stop_reason = StopReason::Error;
-      r.error = items[i].verifier->original_error();
+      r.error = j.error;
       any_error = true;
     }
     finalize_result(r, out.set.original_text);
-    out.original = items[i].verifier->original_report();
     out.bytes = out.original ? out.original->bytes : 0;
-    const double base = items[i].verifier->baseline_ms();
+    const double base = j.baseline_ms;
     double best_speedup = 1.0;
     int best_level = -1;
     for (const auto& t : r.tried) best_level = std::max(best_level, to_int(t.verdict.level));
@@ -392,7 +462,8 @@ int verify_dirs(const Options& o) {
       log_sum += std::log(best_speedup);
       ++counted;
     }
-    const auto& po = items[i].verifier->options();
+    std::sort(verify_seconds.begin(), verify_seconds.end());
+    const double median_verify = verify_seconds.empty() ? 0 : verify_seconds[verify_seconds.size() / 2];
     json row = {{"name", out.set.name},
                 {"kernel", out.set.kernel},
                 {"original_ms", base},
@@ -405,10 +476,12 @@ int verify_dirs(const Options& o) {
                 {"wall_seconds", r.wall_seconds},
                 {"gpu_seconds", r.gpu_seconds},
                 {"bytes", out.bytes},
+                {"verifier", j.verifier},
+                {"median_verify_seconds", median_verify},
                 {"error", r.error}};
-    if (po.eager_ms) row["eager_ms"] = *po.eager_ms, row["speedup_vs_eager"] = out.best_ms > 0 ? *po.eager_ms / out.best_ms : 0;
-    if (po.compiled_ms)
-      row["compiled_ms"] = *po.compiled_ms, row["speedup_vs_compile"] = out.best_ms > 0 ? *po.compiled_ms / out.best_ms : 0;
+    if (j.eager_ms) row["eager_ms"] = *j.eager_ms, row["speedup_vs_eager"] = out.best_ms > 0 ? *j.eager_ms / out.best_ms : 0;
+    if (j.compiled_ms)
+      row["compiled_ms"] = *j.compiled_ms, row["speedup_vs_compile"] = out.best_ms > 0 ? *j.compiled_ms / out.best_ms : 0;
     if (o.bandwidth_gbs > 0 && out.best_ms > 0 && out.bytes > 0)
       row["roofline_pct"] = 100.0 * (out.bytes / (out.best_ms * 1e-3)) / (o.bandwidth_gbs * 1e9);
     summary.push_back(row);

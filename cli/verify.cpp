@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "agent/candidate.h"
+#include "agent/capture_verifier.h"
 #include "agent/verifier/capture_program.h"
 #include "agent/verifier/kernel_signature.h"
 #include "agent/verifier/verifier.h"
@@ -32,8 +34,9 @@ const char* kVerifyUsage =
     "\n"
     "options:\n"
     "  --json                 print the verdict as JSON (warplens-verdict v1)\n"
-    "  --rtol X --atol X      fp32/fp64 tolerance (default 1e-4 / 1e-4)\n"
+    "  --rtol X --atol X      fp32 tolerance (default 1e-4 / 1e-4)\n"
     "  --rtol-half X --atol-half X   fp16/bf16 tolerance (default 1e-2 / 1e-2)\n"
+    "  --rtol-f64 X --atol-f64 X     fp64 tolerance (default 1e-10 / 1e-10)\n"
     "  --nan-equal            treat NaN == NaN (default: NaN never equal)\n"
     "  --inputs N             input sets (captured first, then fresh re-draws; default 5)\n"
     "  --runs N               timed runs per side (default 30); --warmup N (default 3)\n"
@@ -42,6 +45,8 @@ const char* kVerifyUsage =
     "  --launch N             the captured launch to time (default: the kernel's first)\n"
     "  --block X[,Y[,Z]]      candidate block size (else `// warplens: block=(...)` in the candidate)\n"
     "  --coarsen X[,Y[,Z]]    original threads per candidate thread, per dimension\n"
+    "                         (without these, `// warplens-launch:` and `// warplens-fused:` declarations in\n"
+    "                         the candidate, as `warplens optimize --candidates-only` writes them, apply)\n"
     "  --dynamic-smem BYTES   candidate dynamic shared memory (default: captured)\n"
     "  --pytorch-ref FILE     KernelBench-style Model/get_inputs module: enables level 3\n"
     "  --pytorch-timeout S    (default 600)\n"
@@ -49,14 +54,21 @@ const char* kVerifyUsage =
     "  --arch sm_XX           compile for this arch (default: the GPU's own)\n"
     "  --nvcc PATH  --replay PATH  --python PATH\n"
     "  --work-dir DIR         keep cubins, plan and results there; --keep-work-dir keeps the temporary one\n"
+    "  --reference-cache DIR  keep the original's compile and reference there and reuse them\n"
+    "  --no-shapes            no shape variations (integer size arguments as captured only)\n"
+    "  --no-sanitize          no compute-sanitizer run over a winner (it is then not offerable)\n"
+    "  --sanitizer PATH       compute-sanitizer to use; --guard-bytes N (default 1 MiB)\n"
+    "  --pipeline device|host buffer work as GPU kernels (default) or host loops (the pre-change method)\n"
     "  -v, --verbose          progress on stderr\n";
 
 const char* kCaptureUsage =
-    "usage: warplens capture --kernel REGEX [--launches K] [--out DIR] [--max-bytes N] [--timeout S]\n"
-    "                        [--inject-lib PATH] -- PROGRAM ARGS...\n"
+    "usage: warplens capture --kernel REGEX [--launches K] [--launches-per-kernel P] [--out DIR] [--max-bytes N]\n"
+    "                        [--timeout S] [--inject-lib PATH] -- PROGRAM ARGS...\n"
     "\n"
     "Runs PROGRAM under the warplens injection library and records the first K launches of the kernels\n"
-    "whose name matches REGEX (default K=1, DIR=./warplens-capture, N=1 GiB) for `warplens verify`.\n";
+    "whose name matches REGEX (default K=1, DIR=./warplens-capture, N=1 GiB) for `warplens verify`, in\n"
+    "program order; with P, at most P launches of each kernel (a producer and its consumer both, for a\n"
+    "fused candidate: --kernel 'mul|bias_relu' --launches 6 --launches-per-kernel 3).\n";
 
 volatile std::sig_atomic_t g_interrupted = 0;
 extern "C" void on_sigint(int) { g_interrupted = 1; }
@@ -145,9 +157,14 @@ int run_verify_command(int argc, char** argv) {
       req.tolerance.nan_equal = true;
     } else if (a == "--keep-work-dir") {
       req.keep_work_dir = true;
+    } else if (a == "--no-shapes") {
+      req.vary_shapes = false;
+    } else if (a == "--no-sanitize") {
+      req.sanitize = false;
     } else if (a == "--capture" || a == "--original" || a == "--candidate" || a == "--kernel" ||
                a == "--pytorch-ref" || a == "-I" || a == "--nvcc-flag" || a == "--arch" || a == "--nvcc" ||
-               a == "--replay" || a == "--python" || a == "--work-dir" || a == "--block" || a == "--coarsen") {
+               a == "--replay" || a == "--python" || a == "--work-dir" || a == "--block" || a == "--coarsen" ||
+               a == "--reference-cache" || a == "--sanitizer" || a == "--pipeline") {
       const char* v = value(a.c_str());
       if (!v) return usage_error(a + " needs a value", kVerifyUsage);
       if (a == "--capture") req.capture_dir = v;
@@ -162,7 +179,13 @@ int run_verify_command(int argc, char** argv) {
       else if (a == "--replay") req.replay_binary = v;
       else if (a == "--python") req.python = v;
       else if (a == "--work-dir") req.work_dir = v;
-      else {
+      else if (a == "--reference-cache") req.reference_cache_dir = v;
+      else if (a == "--sanitizer") req.sanitizer = v;
+      else if (a == "--pipeline") {
+        req.pipeline = v;
+        if (req.pipeline != "device" && req.pipeline != "host")
+          return usage_error("--pipeline expects device or host", kVerifyUsage);
+      } else {
         Dim3 d;
         if (!parse_dim3_arg(v, d)) return usage_error(a + " expects X[,Y[,Z]] with positive integers", kVerifyUsage);
         if (a == "--block") req.candidate_launch.block = d;
@@ -170,12 +193,16 @@ int run_verify_command(int argc, char** argv) {
       }
     } else if (a == "--rtol" || a == "--atol" || a == "--rtol-half" || a == "--atol-half" || a == "--timeout" ||
                a == "--pytorch-timeout" || a == "--inputs" || a == "--runs" || a == "--warmup" || a == "--seed" ||
-               a == "--launch" || a == "--dynamic-smem") {
+               a == "--launch" || a == "--dynamic-smem" || a == "--rtol-f64" || a == "--atol-f64" ||
+               a == "--guard-bytes") {
       if (!number(n) || n < 0) return usage_error(a + " expects a non-negative number", kVerifyUsage);
       if (a == "--rtol") req.tolerance.rtol_f32 = n;
       else if (a == "--atol") req.tolerance.atol_f32 = n;
       else if (a == "--rtol-half") req.tolerance.rtol_half = n;
       else if (a == "--atol-half") req.tolerance.atol_half = n;
+      else if (a == "--rtol-f64") req.tolerance.rtol_f64 = n;
+      else if (a == "--atol-f64") req.tolerance.atol_f64 = n;
+      else if (a == "--guard-bytes") req.guard_bytes = static_cast<std::uint64_t>(n);
       else if (a == "--timeout") req.timeout_s = n;
       else if (a == "--pytorch-timeout") req.pytorch_timeout_s = n;
       else if (a == "--inputs") req.input_sets = static_cast<int>(n);
@@ -195,6 +222,23 @@ int run_verify_command(int argc, char** argv) {
   if (req.input_sets < 5)
     std::fprintf(stderr, "warplens: note: %d input set(s); the verifier's guarantee assumes at least 5\n",
                  req.input_sets);
+  // A candidate file from `warplens optimize --candidates-only` declares how
+  // it must be launched; --block/--coarsen given on the command line win.
+  try {
+    const std::string text = read_text_file(req.candidate_source);
+    if (auto fusion = agent::find_fusion_declaration(text)) {
+      req.fusion = agent::to_fusion_spec(*fusion);
+      req.kernel = fusion->fused_kernel;  // `--kernel` may name either original kernel
+    }
+    if (!req.candidate_launch.block && req.candidate_launch.coarsen == Dim3{1, 1, 1}) {
+      std::string why;
+      auto declared = agent::launch_override(agent::find_launch_declarations(text), why, req.kernel);
+      if (!declared) return usage_error(req.candidate_source.string() + ": " + why, kVerifyUsage);
+      req.candidate_launch.reshapes = declared->reshapes;
+    }
+  } catch (const std::exception&) {
+    // An unreadable candidate is reported by verify() itself.
+  }
 
   InterruptGuard interrupt;
   ProgressCallback progress;
@@ -239,9 +283,10 @@ int run_capture_command(int argc, char** argv) {
       req.out_dir = v;
     } else if (a == "--inject-lib") {
       req.inject_library = v;
-    } else if (a == "--launches" || a == "--max-bytes" || a == "--timeout") {
+    } else if (a == "--launches" || a == "--max-bytes" || a == "--timeout" || a == "--launches-per-kernel") {
       if (!parse_number(v.c_str(), n) || n < 0) return usage_error(a + " expects a non-negative number", kCaptureUsage);
       if (a == "--launches") req.max_launches = static_cast<int>(n);
+      else if (a == "--launches-per-kernel") req.max_launches_per_kernel = static_cast<int>(n);
       else if (a == "--max-bytes") req.max_bytes = static_cast<std::uint64_t>(n);
       else req.timeout_s = n;
     } else {

@@ -335,7 +335,8 @@ std::string to_json_text(const CaptureManifest& m) {
               {"arch", m.device.arch()},
               {"l2_bytes", m.device.l2_bytes},
               {"driver_version", m.device.driver_version}}},
-            {"settings", {{"kernel_regex", m.kernel_regex}, {"max_launches", m.max_launches}, {"max_bytes", m.max_bytes}}},
+            {"settings", {{"kernel_regex", m.kernel_regex}, {"max_launches", m.max_launches},
+                          {"max_launches_per_kernel", m.max_launches_per_kernel}, {"max_bytes", m.max_bytes}}},
             {"total_bytes", m.total_bytes},
             {"launches", launches},
             {"refusals", refusals},
@@ -378,6 +379,7 @@ CaptureManifest parse_manifest(std::string_view text) {
   Reader s = r.child("settings");
   m.kernel_regex = s.get<std::string>("kernel_regex");
   m.max_launches = s.get<int>("max_launches");
+  m.max_launches_per_kernel = s.get_or<int>("max_launches_per_kernel", 0);  // added later: absent in older captures
   m.max_bytes = s.get<std::uint64_t>("max_bytes");
   m.total_bytes = r.get_or<std::uint64_t>("total_bytes", 0);
   const json& launches = r.array("launches");

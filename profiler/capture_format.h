@@ -31,6 +31,8 @@ inline constexpr const char* kDir = "WARPLENS_CAPTURE_DIR";          // enables 
 inline constexpr const char* kKernel = "WARPLENS_CAPTURE_KERNEL";    // ECMAScript regex (default: every kernel)
 inline constexpr const char* kLaunches = "WARPLENS_CAPTURE_LAUNCHES";  // K, first K matching launches (default 1)
 inline constexpr const char* kMaxBytes = "WARPLENS_CAPTURE_MAX_BYTES"; // blob cap (default 1 GiB)
+// At most this many launches of each kernel (symbol); 0 or unset: no per-kernel limit.
+inline constexpr const char* kLaunchesPerKernel = "WARPLENS_CAPTURE_LAUNCHES_PER_KERNEL";
 }  // namespace env
 inline constexpr std::uint64_t kDefaultMaxBytes = 1ull << 30;
 
@@ -141,6 +143,7 @@ struct CaptureManifest {
   DeviceInfo device;
   std::string kernel_regex;
   int max_launches = 1;
+  int max_launches_per_kernel = 0;     // 0: none (the first max_launches matching launches, any kernels)
   std::uint64_t max_bytes = 0;         // cap on the blob bytes of the whole capture
   std::uint64_t total_bytes = 0;       // blob bytes written
   std::vector<LaunchRecord> launches;

@@ -206,6 +206,9 @@ workflows::OptimizeContext optimize_context(ServerContext& ctx, const Document& 
   c.verify.working_directory = workspace_folder_for(ctx, doc.path);
   c.verify.document_saved = matches_disk(doc);
   c.analysis = ctx.analysis_options();
+  // The built-in search parses with the settings the diagnostics used
+  // (compile_commands.json, CUDA path, arch): one front end, one view of the file.
+  c.policy.engine.analysis = c.analysis;
   return c;
 }
 

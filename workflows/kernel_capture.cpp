@@ -83,12 +83,16 @@ KernelCapture capture_kernel_launches(const KernelCaptureRequest& req, const Cap
   verifier::CaptureRequest c;
   c.program = {"/bin/sh", "-c", req.profile_command};
   c.kernel_regex = kernel_name_regex(req.kernel);
-  c.max_launches = req.max_launches;
+  for (const auto& k : req.also_kernels) c.kernel_regex += "|" + kernel_name_regex(k);
+  c.max_launches = req.max_launches * static_cast<int>(1 + req.also_kernels.size());
+  if (!req.also_kernels.empty()) c.max_launches_per_kernel = req.max_launches;
   c.out_dir = out.scratch->file("capture");
   c.timeout_s = static_cast<double>(req.timeout.count());
   c.cwd = req.working_directory;
-  progress("capturing the first " + std::to_string(req.max_launches) + " launches of `" + req.kernel +
-           "` from `" + req.profile_command + "`");
+  std::string which = "`" + req.kernel + "`";
+  for (const auto& k : req.also_kernels) which += " and `" + k + "`";
+  progress("capturing the first " + std::to_string(req.max_launches) + " launches of " + which + " from `" +
+           req.profile_command + "`");
   verifier::CaptureRunResult r = capture(c, stop);
   if (stop.stop_requested()) return {};
   if (!r.ok || !r.manifest || r.manifest->launches.empty()) throw OptimizeCaptureError(no_launch_message(req, r));

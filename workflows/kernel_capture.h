@@ -12,6 +12,7 @@
 #include <memory>
 #include <stop_token>
 #include <string>
+#include <vector>
 
 #include "agent/verifier/capture_program.h"
 #include "profiler/scratch_dir.h"
@@ -20,6 +21,9 @@ namespace warplens::workflows {
 
 struct KernelCaptureRequest {
   std::string kernel;             // the kernel's name as written (`scale`, not its mangled name)
+  // More kernels to capture beside `kernel`, each keeping its own first
+  // `max_launches` launches in program order (a fused candidate's producer).
+  std::vector<std::string> also_kernels;
   std::string profile_command;    // the profileCommand setting
   std::string build_command;      // the buildCommand setting; empty: no build
   std::string working_directory;  // the workspace folder

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "agent/capture_verifier.h"
 #include "agent/program_verifier.h"
@@ -97,6 +98,29 @@ std::unique_ptr<agent::CandidateVerifier> choose_verifier(const agent::OptimizeR
   agent::CaptureVerifierOptions c = capture_options(request, v);
   c.capture_dir = capture.capture_dir;
   c.work_dir = capture.scratch->file("verify");  // candidates' sources and builds, removed with the capture
+  // A candidate that fuses the kernel with its producer needs both kernels'
+  // launches: the program runs once more, capturing the pair, when the first
+  // such candidate comes (kept alive, and removed, with the verifier).
+  auto pair_captures = std::make_shared<std::vector<KernelCapture>>();
+  c.capture_pair = [req, capture_seam = seams.capture, progress, stop, pair_captures](
+                       const std::string& first, const std::string& second, std::string& error) -> std::optional<fs::path> {
+    KernelCaptureRequest pair = req;
+    pair.build_command.clear();  // built once, before the first capture
+    pair.kernel = second;
+    pair.also_kernels = {first};
+    try {
+      pair_captures->push_back(
+          capture_kernel_launches(pair, capture_seam, [&](const std::string& m) { report_step(progress, m); }, stop));
+    } catch (const OptimizeCaptureError& e) {
+      error = e.what();
+      return std::nullopt;
+    }
+    if (pair_captures->back().capture_dir.empty()) {
+      error = "cancelled";
+      return std::nullopt;
+    }
+    return fs::path(pair_captures->back().capture_dir);
+  };
   return std::make_unique<agent::CaptureVerifier>(c);
 }
 

@@ -146,7 +146,7 @@ std::string verdict_text(const TriedCandidate& t) {
           << " -> " << fixed(v.speedup, "%.2f") << "x.\n";
     if (v.eager_ms) out << "Eager PyTorch: " << ms(*v.eager_ms) << ".\n";
     if (v.compiled_ms) out << "torch.compile: " << ms(*v.compiled_ms) << ".\n";
-    if (v.implausible) out << "Flagged as implausible (more than 10x): it will not be offered; check it is honest.\n";
+    if (v.implausible) out << "Held for review (over 10x without complete evidence, or over 1000x): it will not be offered; check it is honest.\n";
   }
   if (!v.reason.empty()) out << "Verifier's note: " << clip(v.reason, 600) << '\n';
   return out.str();

@@ -1,13 +1,11 @@
 #include "agent/rewrites/clang_support.h"
 
-#include <clang/Basic/Diagnostic.h>
-#include <clang/Tooling/Tooling.h>
-#include <llvm/ADT/SmallString.h>
-#include <llvm/Support/Error.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/TemplateBase.h>
 
-#include <cstdlib>
-#include <filesystem>
 #include <sstream>
+
+#include "analysis/static_analyses.h"
 
 namespace warplens::agent::rw {
 
@@ -17,96 +15,71 @@ using IR = ::warplens::Expr;
 
 // ---- parsing --------------------------------------------------------------------
 
-namespace {
-
-class ErrorCollector : public DiagnosticConsumer {
- public:
-  std::vector<std::string> errors;
-  void HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic& info) override {
-    DiagnosticConsumer::HandleDiagnostic(level, info);
-    if (level < DiagnosticsEngine::Error) return;
-    llvm::SmallString<256> msg;
-    info.FormatDiagnostic(msg);
-    std::string where;
-    if (info.hasSourceManager() && info.getLocation().isValid()) {
-      PresumedLoc p = info.getSourceManager().getPresumedLoc(info.getLocation());
-      if (p.isValid()) where = std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) + ":" +
-                               std::to_string(p.getColumn()) + ": ";
-    }
-    if (errors.size() < 20) errors.push_back(where + std::string(msg.str()));
-  }
-};
-
-std::string cuda_path(const EngineOptions& o) {
-  if (!o.cuda_path.empty()) return o.cuda_path;
-  if (const char* env = std::getenv("CUDA_PATH"); env && *env) return env;
-  return "/usr/local/cuda";
-}
-
-std::string resource_dir() {
-  if (const char* env = std::getenv("WARPLENS_CLANG_RESOURCE_DIR"); env && *env) return env;
-  return WARPLENS_CLANG_RESOURCE_DIR;
-}
-
-// Clang 19 on CUDA 13 headers (see docs/optimize.md): an empty
-// texture_fetch_functions.h (removed in CUDA 13, still included by clang's
-// wrapper), CCCL's new include directory, and the SDK version that makes
-// device-side Sema use __cudaPushCallConfiguration.
-constexpr const char* kShimDir = "/warplens-rewrite-shim";
-
-}  // namespace
-
-std::unique_ptr<ParsedFile> parse_file(const SourceFile& file, const EngineOptions& options, std::string& error) {
-  const std::string cuda = cuda_path(options);
-  std::string arch = options.arch.empty() ? "sm_90" : options.arch;
-  // Clang 19 knows architectures up to sm_90a; newer ones parse as sm_90.
-  if (arch.size() > 3 && arch.rfind("sm_", 0) == 0) {
-    int n = std::atoi(arch.c_str() + 3);
-    if (n >= 100) arch = "sm_90";
-  }
-  std::vector<std::string> args = {"-x",
-                                   "cuda",
-                                   "--cuda-path=" + cuda,
-                                   "--cuda-gpu-arch=" + arch,
-                                   "--cuda-device-only",
-                                   "-nocudalib",
-                                   "-std=c++17",
-                                   "-isystem",
-                                   cuda + "/include/cccl",
-                                   "-isystem",
-                                   kShimDir,
-                                   "-Xclang",
-                                   "-target-sdk-version=12.5",
-                                   "-Wno-unknown-cuda-version",
-                                   "-w",
-                                   "-ferror-limit=0",
-                                   "-resource-dir=" + resource_dir()};
-  const std::string dir = std::filesystem::path(file.path).parent_path().string();
-  if (!dir.empty()) args.push_back("-I" + dir);
-  for (const auto& a : options.extra_args) args.push_back(a);
+std::unique_ptr<ParsedFile> parse_file(const SourceFile& file, const EngineOptions& options, std::string& error,
+                                       std::stop_token stop) {
   auto parsed = std::make_unique<ParsedFile>();
   parsed->path = file.path;
   parsed->text = file.text;
-  auto collector = std::make_unique<ErrorCollector>();
-  tooling::FileContentMappings shims = {{std::string(kShimDir) + "/texture_fetch_functions.h", ""}};
-  parsed->unit = tooling::buildASTFromCodeWithArgs(file.text, args, file.path, "warplens-rewrite",
-                                                   std::make_shared<PCHContainerOperations>(),
-                                                   tooling::getClangStripDependencyFileAdjuster(), shims,
-                                                   collector.get());
-  if (!parsed->unit) {
+  parsed->options = options.analysis;
+  parsed->ast = parse_ast(file, options.analysis, stop);
+  if (!parsed->ast->unit) {
     error = "clang could not parse " + file.path;
+    for (const Finding& f : parsed->ast->result.diagnostics)
+      if (f.severity == Severity::Error) {
+        error += ": " + f.message;
+        break;
+      }
     return nullptr;
   }
-  parsed->errors = collector->errors;
-  // The unit's diagnostics engine still points at the collector: detach it
-  // before the collector goes away.
-  parsed->unit->getDiagnostics().setClient(new IgnoringDiagConsumer(), /*ShouldOwnClient=*/true);
-  if (!parsed->errors.empty()) {
-    error = "the file does not compile, so it is not rewritten: " + parsed->errors.front();
-    if (parsed->errors.size() > 1) error += " (and " + std::to_string(parsed->errors.size() - 1) + " more)";
+  if (parsed->ast->result.cancelled) {
+    error = "cancelled";
     return nullptr;
   }
+  if (parsed->ast->has_errors()) {
+    std::vector<std::string> errors;
+    for (const Finding& f : parsed->ast->result.diagnostics)
+      if (f.source == "clang" && f.severity == Severity::Error)
+        errors.push_back(std::to_string(f.location.range.start.line + 1) + ":" +
+                         std::to_string(f.location.range.start.column + 1) + ": " + f.message);
+    error = "the file does not compile, so it is not rewritten: " + errors.front();
+    if (errors.size() > 1) error += " (and " + std::to_string(errors.size() - 1) + " more)";
+    return nullptr;
+  }
+  if (parsed->ast->target.isInvalid()) {
+    error = "clang did not reach " + file.path;
+    return nullptr;
+  }
+  parsed->mapper =
+      std::make_unique<clang_frontend::SourceMapper>(parsed->sm(), parsed->lang(), parsed->ast->target);
   return parsed;
+}
+
+const std::vector<Finding>& ParsedFile::findings() const {
+  if (!findings_) findings_ = run_static_analyses(model(), options);
+  return *findings_;
+}
+
+const Function* ParsedFile::model_function(const clang::FunctionDecl* kernel) const {
+  // The model has one Function per instantiation, named by its template
+  // arguments as the model builder prints them; the name's range is the
+  // same for all of them.
+  std::string args;
+  if (const TemplateArgumentList* list = kernel->getTemplateSpecializationArgs()) {
+    PrintingPolicy pp = ctx().getPrintingPolicy();
+    pp.SuppressTagKeyword = true;
+    pp.SuppressScope = false;
+    pp.FullyQualifiedName = false;
+    pp.AnonymousTagLocations = false;
+    llvm::raw_string_ostream os(args);
+    printTemplateArgumentList(os, list->asArray(), pp);
+    os.flush();
+  }
+  const Range want = mapper->range(kernel->getLocation());
+  for (const Function& f : model().functions)
+    if (f.name_range.start == want.start && f.template_args == args) return &f;
+  for (const Function& f : model().functions)
+    if (f.name_range.start == want.start) return &f;
+  return nullptr;
 }
 
 bool is_main_file(const ParsedFile& f, SourceLocation loc) {
@@ -366,16 +339,64 @@ std::set<const VarDecl*> modified_variables(const Stmt* body) {
 
 // ---- kernel context ---------------------------------------------------------------
 
+namespace {
+
+// `for (int k = S; ...)` or `for (k = S; ...)`: the variable and its start.
+std::optional<ForCounter> header_counter(const ForStmt* loop) {
+  ForCounter c;
+  if (const auto* ds = dyn_cast_or_null<DeclStmt>(loop->getInit())) {
+    if (!ds->isSingleDecl()) return std::nullopt;
+    c.var = dyn_cast<VarDecl>(ds->getSingleDecl());
+    if (!c.var || !c.var->getInit()) return std::nullopt;
+    c.init = c.var->getInit();
+    c.declared_in_header = true;
+    return c;
+  }
+  const auto* as = dyn_cast_or_null<BinaryOperator>(loop->getInit());
+  if (!as || as->getOpcode() != BO_Assign) return std::nullopt;
+  const auto* ref = dyn_cast<DeclRefExpr>(as->getLHS()->IgnoreParenImpCasts());
+  c.var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  if (!c.var || !c.var->hasLocalStorage() || isa<ParmVarDecl>(c.var)) return std::nullopt;
+  c.init = as->getRHS();
+  return c;
+}
+
+bool within(const SourceManager& sm, SourceRange outer, SourceLocation loc) {
+  return !sm.isBeforeInTranslationUnit(loc, outer.getBegin()) && !sm.isBeforeInTranslationUnit(outer.getEnd(), loc);
+}
+
+}  // namespace
+
 KernelContext::KernelContext(ParsedFile& f, const FunctionDecl* k)
     : file(f), kernel(k), body(dyn_cast_or_null<CompoundStmt>(k->getBody())) {
   modified = modified_variables(k->getBody());
+  model = f.model_function(k);
+  // Loop counters. A counter declared before its loop counts only when every
+  // use is inside loops that initialise it in their header: then no value it
+  // takes survives a loop, and inside each loop it is that loop's counter.
+  std::map<const VarDecl*, std::vector<const ForStmt*>> header_inits;
+  std::vector<std::pair<const ForStmt*, ForCounter>> found;
   any_stmt(k->getBody(), [&](const Stmt* s) {
     if (const auto* fs = dyn_cast<ForStmt>(s))
-      if (const auto* ds = dyn_cast_or_null<DeclStmt>(fs->getInit()))
-        for (const Decl* d : ds->decls())
-          if (const auto* v = dyn_cast<VarDecl>(d)) loop_variables_.insert(v);
+      if (auto c = header_counter(fs)) {
+        found.emplace_back(fs, *c);
+        if (!c->declared_in_header) header_inits[c->var].push_back(fs);
+      }
     return false;
   });
+  for (const auto& [loop, c] : found) {
+    if (!c.declared_in_header) {
+      bool ok = true;
+      for (const DeclRefExpr* ref : references_to(k->getBody(), c.var)) {
+        bool inside = false;
+        for (const ForStmt* l : header_inits[c.var]) inside |= within(f.sm(), l->getSourceRange(), ref->getLocation());
+        ok &= inside;
+      }
+      if (!ok) continue;
+    }
+    counters_[loop] = c;
+    loop_variables_.insert(c.var);
+  }
   struct LaunchFinder : RecursiveASTVisitor<LaunchFinder> {
     const ParsedFile* f;
     const FunctionDecl* kernel;
@@ -392,6 +413,47 @@ KernelContext::KernelContext(ParsedFile& f, const FunctionDecl* k)
   finder.kernel = k;
   finder.TraverseDecl(f.ctx().getTranslationUnitDecl());
   launches = finder.found;
+
+  // The analysis' lowering, with the values of the kernel's locals: loop
+  // counters as named symbols, unmodified locals as their initialisers (in
+  // declaration order, so later ones see earlier ones), pointer locals as
+  // the address they hold. Flow-insensitive on purpose: only locals that
+  // never change are given values, so every use sees the same one.
+  env_ = std::make_unique<clang_frontend::Env>();
+  lowering_ = std::make_unique<clang_frontend::Lowering>(f.ctx(), *f.mapper, k);
+  lowering_->set_env(env_.get());
+  std::map<const VarDecl*, const Expr*> counter_inits;
+  for (const auto& [loop, c] : counters_) counter_inits.emplace(c.var, c.init);
+  std::function<void(const Stmt*)> walk = [&](const Stmt* s) {
+    if (!s) return;
+    if (const auto* ds = dyn_cast<DeclStmt>(s)) {
+      for (const Decl* d : ds->decls()) {
+        const auto* v = dyn_cast<VarDecl>(d);
+        if (!v) continue;
+        if (v->getInit()) walk(v->getInit());
+        if (loop_variables_.count(v)) {
+          Symbol sym{SymbolKind::LoopCounter, 0, v->getNameAsString(), true};
+          // Uniform when every start it is given is (counters of two loops).
+          for (const auto& [loop, c] : counters_)
+            if (c.var == v) sym.uniform &= !is_lane_varying(lowering_->lower(c.init));
+          env_->values[v] = IR::sym(sym);
+          continue;
+        }
+        if (!v->hasLocalStorage() || modified.count(v) || !v->getInit() || v->getType()->isReferenceType() ||
+            v->hasAttr<CUDASharedAttr>() || v->getType()->isArrayType())
+          continue;
+        if (v->getType()->isPointerType()) {
+          if (auto a = lowering_->address_of_pointer(v->getInit()); a && a->kind != clang_frontend::RootKind::Unknown)
+            env_->pointers[v] = *a;
+          continue;
+        }
+        env_->values[v] = lowering_->lower(v->getInit());
+      }
+      return;
+    }
+    for (const Stmt* c : s->children()) walk(c);
+  };
+  walk(k->getBody());
 }
 
 std::optional<CharSourceRange> KernelContext::char_range(SourceRange r) const {
@@ -464,93 +526,31 @@ std::optional<std::int64_t> KernelContext::eval_int(const Expr* e) const {
 
 ExprRef KernelContext::lower(const Expr* e) const {
   if (!e) return nullptr;
-  if (!e->isValueDependent() && !e->isTypeDependent() && e->getType()->isIntegerType()) {
-    Expr::EvalResult r;
-    if (e->EvaluateAsInt(r, ctx())) return IR::constant(r.Val.getInt().getExtValue());
+  return lowering_->lower(e);
+}
+
+std::optional<clang_frontend::Address> KernelContext::address(const Expr* lvalue) const {
+  if (!lvalue) return std::nullopt;
+  return lowering_->address_of_lvalue(lvalue);
+}
+
+std::optional<ForCounter> KernelContext::for_counter(const ForStmt* loop) const {
+  if (auto it = counters_.find(loop); it != counters_.end()) return it->second;
+  return std::nullopt;
+}
+
+std::vector<Access> accesses_in(const KernelContext& ctx, const Stmt* root) {
+  std::vector<Access> out = collect_accesses(root);
+  for (Access& a : out) {
+    const Expr* lvalue = a.member ? static_cast<const Expr*>(a.member) : a.expr;
+    auto addr = ctx.address(a.expr);
+    if (!addr) continue;
+    (void)lvalue;
+    a.root = addr->root;
+    a.root_is_param = addr->kind == clang_frontend::RootKind::Param;
+    a.flat_index = addr->index();
   }
-  if (auto b = as_builtin(e)) {
-    switch (b->kind) {
-      case SymbolKind::ThreadIdx: return IR::thread_idx(b->dim);
-      case SymbolKind::BlockIdx: return IR::block_idx(b->dim);
-      case SymbolKind::BlockDim: return IR::block_dim(b->dim);
-      case SymbolKind::GridDim: return IR::grid_dim(b->dim);
-      default: break;
-    }
-  }
-  const Expr* s = strip(e);
-  if (s != e) return lower(s);
-  if (const auto* ref = dyn_cast<DeclRefExpr>(s)) {
-    const ValueDecl* d = ref->getDecl();
-    if (d->getName() == "warpSize") return IR::constant(32);
-    if (const auto* p = dyn_cast<ParmVarDecl>(d)) return IR::param(p->getNameAsString());
-    if (const auto* v = dyn_cast<VarDecl>(d)) {
-      if (loop_variables_.count(v)) {
-        Symbol sym{SymbolKind::LoopCounter, 0, v->getNameAsString(), true};
-        if (v->getInit()) sym.uniform = !is_lane_varying(lower(v->getInit()));
-        return IR::sym(sym);
-      }
-      if (v->hasLocalStorage() && !modified.count(v) && v->getInit() && !lowering_.count(v) &&
-          !v->getType()->isReferenceType()) {
-        if (auto it = lowered_locals_.find(v); it != lowered_locals_.end()) return it->second;
-        lowering_.insert(v);
-        ExprRef r = lower(v->getInit());
-        lowering_.erase(v);
-        lowered_locals_[v] = r;
-        return r;
-      }
-      return IR::sym(Symbol{SymbolKind::Local, 0, v->getNameAsString(), false});
-    }
-    return IR::opaque(ref->getNameInfo().getAsString(), false);
-  }
-  if (const auto* bo = dyn_cast<BinaryOperator>(s)) {
-    ExprOp op;
-    switch (bo->getOpcode()) {
-      case BO_Add: op = ExprOp::Add; break;
-      case BO_Sub: op = ExprOp::Sub; break;
-      case BO_Mul: op = ExprOp::Mul; break;
-      case BO_Div: op = ExprOp::Div; break;
-      case BO_Rem: op = ExprOp::Rem; break;
-      case BO_Shl: op = ExprOp::Shl; break;
-      case BO_Shr: op = ExprOp::Shr; break;
-      case BO_And: op = ExprOp::BitAnd; break;
-      case BO_Or: op = ExprOp::BitOr; break;
-      case BO_Xor: op = ExprOp::BitXor; break;
-      case BO_LT: op = ExprOp::Lt; break;
-      case BO_GT: op = ExprOp::Gt; break;
-      case BO_LE: op = ExprOp::Le; break;
-      case BO_GE: op = ExprOp::Ge; break;
-      case BO_EQ: op = ExprOp::Eq; break;
-      case BO_NE: op = ExprOp::Ne; break;
-      case BO_LAnd: op = ExprOp::LogicalAnd; break;
-      case BO_LOr: op = ExprOp::LogicalOr; break;
-      default: return IR::opaque(text(s).value_or("?"), false);
-    }
-    return IR::binary(op, lower(bo->getLHS()), lower(bo->getRHS()));
-  }
-  if (const auto* uo = dyn_cast<UnaryOperator>(s)) {
-    switch (uo->getOpcode()) {
-      case UO_Minus: return IR::unary(ExprOp::Neg, lower(uo->getSubExpr()));
-      case UO_Not: return IR::unary(ExprOp::BitNot, lower(uo->getSubExpr()));
-      case UO_LNot: return IR::unary(ExprOp::LogicalNot, lower(uo->getSubExpr()));
-      case UO_Plus: return lower(uo->getSubExpr());
-      default: return IR::opaque(text(s).value_or("?"), false);
-    }
-  }
-  if (const auto* co = dyn_cast<ConditionalOperator>(s))
-    return IR::select(lower(co->getCond()), lower(co->getTrueExpr()), lower(co->getFalseExpr()));
-  if (const auto* a = dyn_cast<ArraySubscriptExpr>(s)) {
-    const ValueDecl* b = base_decl(a->getBase());
-    return IR::load(b ? b->getNameAsString() : "?", lower(a->getIdx()));
-  }
-  if (const auto* call = dyn_cast<CallExpr>(s)) {
-    std::string name = callee_name(call);
-    std::vector<ExprRef> args;
-    for (const Expr* arg : call->arguments()) args.push_back(lower(arg));
-    if ((name == "min" || name == "max" || name == "umin" || name == "umax") && args.size() == 2)
-      return IR::binary(name.find("min") != std::string::npos ? ExprOp::Min : ExprOp::Max, args[0], args[1]);
-    return IR::call(name, std::move(args));
-  }
-  return IR::opaque(text(s).value_or("?"), false);
+  return out;
 }
 
 std::optional<Polynomial> KernelContext::polynomial(const Expr* e) const { return to_polynomial(lower(e)); }

@@ -30,26 +30,52 @@
 
 #include "agent/candidate.h"
 #include "agent/rewrite_engine.h"
+#include "analysis/clang/expr_lowering.h"
+#include "analysis/clang/parsed_ast.h"
+#include "analysis/clang/source_mapper.h"
 #include "analysis/index_expr.h"
 
 namespace warplens::agent::rw {
 
 // ---- parsing --------------------------------------------------------------------
 
+// The file as the analysis front end parsed it (analysis/clang/parsed_ast.h):
+// its command line, AST, kernel model and diagnostics. The rewrites edit this
+// AST and read the model's facts (and the static analyses' findings on it),
+// so they never disagree with what the editor shows.
 struct ParsedFile {
-  std::unique_ptr<clang::ASTUnit> unit;
+  std::unique_ptr<ParsedAst> ast;
+  std::unique_ptr<clang_frontend::SourceMapper> mapper;  // the target file's ranges
   std::string path;
   std::string text;
-  std::vector<std::string> errors;  // "line:col: message"
-  clang::ASTContext& ctx() const { return unit->getASTContext(); }
-  clang::SourceManager& sm() const { return unit->getSourceManager(); }
-  const clang::LangOptions& lang() const { return unit->getLangOpts(); }
+  AnalysisOptions options;
+  clang::ASTContext& ctx() const { return ast->unit->getASTContext(); }
+  clang::SourceManager& sm() const { return ast->unit->getSourceManager(); }
+  const clang::LangOptions& lang() const { return ast->unit->getLangOpts(); }
+  const KernelModel& model() const { return ast->result.model; }
+  // The static analyses' findings on the model (bank conflicts with their
+  // padding fixes, uncoalesced accesses, ...), computed once on first use.
+  const std::vector<Finding>& findings() const;
+  // The model's function for a kernel declaration (its key), or null.
+  const Function* model_function(const clang::FunctionDecl* kernel) const;
+  // Names fresh_name() handed out since the last forget_issued_names(): one
+  // rewrite asking for the same stem twice (a loop counter `c` and the local
+  // copy of a parameter `c`) must get two names. run_apply() forgets them
+  // before each rewrite.
+  bool issued(const std::string& name) const { return issued_names_.count(name) != 0; }
+  void issue(const std::string& name) const { issued_names_.insert(name); }
+  void forget_issued_names() const { issued_names_.clear(); }
+
+ private:
+  mutable std::optional<std::vector<Finding>> findings_;
+  mutable std::set<std::string> issued_names_;
 };
 
-// Device-side parse (kernels as the GPU compiler sees them; host functions and
-// launch sites are in the same AST). Returns null with `error` set when Clang
-// cannot run or the file has errors: rewriting broken code is refused.
-std::unique_ptr<ParsedFile> parse_file(const SourceFile& file, const EngineOptions& options, std::string& error);
+// Parses with the analysis front end (same compile command, toolkit, arch
+// and prelude). Returns null with `error` set when Clang cannot run or the
+// file has errors: rewriting broken code is refused.
+std::unique_ptr<ParsedFile> parse_file(const SourceFile& file, const EngineOptions& options, std::string& error,
+                                       std::stop_token stop = {});
 
 // All __global__ function definitions written in the main file.
 std::vector<const clang::FunctionDecl*> kernels_in(const ParsedFile& file);
@@ -86,6 +112,12 @@ struct Access {
   bool is_param = false;                            // base is a parameter of the function
   bool read = false, write = false;
   const clang::MemberExpr* member = nullptr;        // p[i].field
+  // Filled by accesses_in(ctx, ...): the root the address is computed from
+  // (through pointer locals: `yr[c]` with `float* yr = y + off` -> y) and the
+  // index in elements of that root; null / nullptr when not followed.
+  const clang::ValueDecl* root = nullptr;
+  bool root_is_param = false;   // global memory through a kernel pointer parameter
+  ExprRef flat_index;
 };
 std::vector<Access> collect_accesses(const clang::Stmt* root);
 
@@ -95,6 +127,16 @@ std::set<const clang::VarDecl*> modified_variables(const clang::Stmt* body);
 
 // ---- the kernel under rewrite ----------------------------------------------------
 
+// The counter of a `for` loop: declared in the header (`for (int k = 0; ...)`)
+// or before the loop and initialised by the header (`int j; for (j = 0; ...)`)
+// when every use of it is inside loops whose headers initialise it (so its
+// value after a loop is never read).
+struct ForCounter {
+  const clang::VarDecl* var = nullptr;
+  const clang::Expr* init = nullptr;  // the initial value as written (a replaceable node)
+  bool declared_in_header = false;
+};
+
 class KernelContext {
  public:
   KernelContext(ParsedFile& file, const clang::FunctionDecl* kernel);
@@ -102,6 +144,7 @@ class KernelContext {
   ParsedFile& file;
   const clang::FunctionDecl* kernel;
   const clang::CompoundStmt* body;
+  const Function* model = nullptr;                          // the analysis model's view, or null
   std::vector<const clang::CUDAKernelCallExpr*> launches;  // main-file launches of this kernel
   std::set<const clang::VarDecl*> modified;                // in the kernel body
 
@@ -121,11 +164,24 @@ class KernelContext {
   // Column of the first non-blank character of the line holding `loc` (for indentation).
   std::string indentation_at(clang::SourceLocation loc) const;
 
-  // Lowers an expression of the kernel into the index IR. Parameters become
-  // Param symbols, unmodified locals are replaced by their initialisers, loop
-  // induction variables become LoopCounter symbols, anything else Local or Opaque.
+  // Lowers an expression of the kernel into the index IR with the analysis'
+  // own lowering (analysis/clang/expr_lowering.h: casts, helpers, cooperative
+  // groups, struct parameters, constants exactly as the diagnostics see
+  // them). Locals that are never modified stand for their initialisers
+  // (pointer locals for the address they hold), loop counters become
+  // LoopCounter symbols named after the variable, anything else a
+  // lane-varying Local or an Opaque leaf.
   ExprRef lower(const clang::Expr* e) const;
   std::optional<Polynomial> polynomial(const clang::Expr* e) const;
+
+  // Where an lvalue (`a[i]`, `xr[c]`, `*p`) points: its root (a parameter, a
+  // __shared__ array, a local array) followed through pointer locals and
+  // pointer arithmetic, and its index in elements of that root
+  // (`const float* xr = x + r * cols; xr[c]` -> x, r * cols + c).
+  std::optional<clang_frontend::Address> address(const clang::Expr* lvalue) const;
+
+  // The counter of a loop (see ForCounter), or nullopt.
+  std::optional<ForCounter> for_counter(const clang::ForStmt* loop) const;
 
   // Integer constant value, looking through unmodified locals' initialisers.
   std::optional<std::int64_t> eval_int(const clang::Expr* e) const;
@@ -134,10 +190,14 @@ class KernelContext {
   int param_index(const clang::ValueDecl* d) const;
 
  private:
-  mutable std::map<const clang::VarDecl*, ExprRef> lowered_locals_;
-  mutable std::set<const clang::VarDecl*> lowering_;  // recursion guard
+  std::map<const clang::ForStmt*, ForCounter> counters_;
   std::set<const clang::VarDecl*> loop_variables_;
+  std::unique_ptr<clang_frontend::Lowering> lowering_;
+  std::unique_ptr<clang_frontend::Env> env_;
 };
+
+// collect_accesses with the roots and flattened indices resolved (Access::root).
+std::vector<Access> accesses_in(const KernelContext& ctx, const clang::Stmt* root);
 
 // Polynomial shape tests.
 Symbol builtin_symbol(SymbolKind kind, int dim);
@@ -214,6 +274,10 @@ bool launches_rewritable(const KernelContext& ctx, std::string& why);
 // Inserts `text` (a complete declaration) right before the kernel definition
 // (before its template header/attributes), on its own lines.
 bool insert_before_kernel(const KernelContext& ctx, Edits& edits, const std::string& text);
+
+// Byte offset of a (0-based line, byte column) position in `text`; nullopt
+// past the end. Findings' ranges are in these terms.
+std::optional<unsigned> offset_of(const std::string& text, Position p);
 
 // Unique identifier prefixed `wl_` not used anywhere in the file.
 std::string fresh_name(const ParsedFile& file, const std::string& stem);

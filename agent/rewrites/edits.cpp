@@ -103,8 +103,11 @@ std::optional<std::string> Edits::result() const {
 }
 
 bool insert_before_kernel(const KernelContext& ctx, Edits& edits, const std::string& text) {
-  SourceLocation begin = ctx.kernel->getBeginLoc();
-  if (const FunctionTemplateDecl* t = ctx.kernel->getDescribedFunctionTemplate()) begin = t->getBeginLoc();
+  // An instantiation's text is its pattern's: before the `template <...>`.
+  const FunctionDecl* k = ctx.kernel;
+  if (const FunctionDecl* pattern = k->getTemplateInstantiationPattern()) k = pattern;
+  SourceLocation begin = k->getBeginLoc();
+  if (const FunctionTemplateDecl* t = k->getDescribedFunctionTemplate()) begin = t->getBeginLoc();
   begin = ctx.sm().getExpansionLoc(begin);
   unsigned off = ctx.sm().getFileOffset(begin);
   // Start of that line, so the inserted text sits on its own lines.
@@ -113,13 +116,35 @@ bool insert_before_kernel(const KernelContext& ctx, Edits& edits, const std::str
   return edits.insert_at_offset(static_cast<unsigned>(line_start), text);
 }
 
+std::optional<unsigned> offset_of(const std::string& text, Position p) {
+  std::size_t at = 0;
+  for (int line = 0; line < p.line; ++line) {
+    at = text.find('\n', at);
+    if (at == std::string::npos) return std::nullopt;
+    ++at;
+  }
+  if (at + static_cast<std::size_t>(p.column) > text.size()) return std::nullopt;
+  return static_cast<unsigned>(at + static_cast<std::size_t>(p.column));
+}
+
 std::string fresh_name(const ParsedFile& file, const std::string& stem) {
   std::string name = "wl_" + stem;
-  for (int i = 2; file.text.find(name) != std::string::npos; ++i) name = "wl_" + stem + std::to_string(i);
+  for (int i = 2; file.text.find(name) != std::string::npos || file.issued(name); ++i)
+    name = "wl_" + stem + std::to_string(i);
+  file.issue(name);
   return name;
 }
 
 std::string pointee_spelling(const ParmVarDecl* p) {
+  // In a template instantiation, the type as the pattern spells it (`T`,
+  // not `float`): the edits go to the pattern.
+  if (const auto* fn = dyn_cast_or_null<FunctionDecl>(p->getDeclContext()))
+    if (const FunctionDecl* pattern = fn->getTemplateInstantiationPattern(); pattern && pattern != fn)
+      for (unsigned i = 0; i < fn->getNumParams() && i < pattern->getNumParams(); ++i)
+        if (fn->getParamDecl(i) == p) {
+          p = pattern->getParamDecl(i);
+          break;
+        }
   QualType t = p->getType();
   if (!t->isPointerType()) return t.getAsString();
   QualType e = t->getPointeeType().getUnqualifiedType();

@@ -1,6 +1,7 @@
 // The Clang implementation of rewrite_engine.h: parse once, run every
 // registered rewrite's check on the kernel, apply on request.
 #include <chrono>
+#include <memory>
 
 #include "agent/rewrite_engine.h"
 #include "agent/rewrites/rewrite.h"
@@ -9,6 +10,7 @@ namespace warplens::agent {
 namespace rw {
 
 // One accessor per rewrite file.
+const Rewrite& register_accumulator_rewrite();
 const Rewrite& pad_shared_rewrite();
 const Rewrite& stage_shared_tile_rewrite();
 const Rewrite& restrict_const_rewrite();
@@ -26,15 +28,36 @@ const Rewrite& tile_k_loop_rewrite();
 const Rewrite& interleave_chunks_rewrite();
 const Rewrite& warp_per_row_rewrite();
 const Rewrite& fuse_elementwise_rewrite();
+const Rewrite& register_tile_rewrite();
+const Rewrite& privatize_atomics_rewrite();
+const Rewrite& stencil_tile_rewrite();
+const Rewrite& coarsen_2d_rewrite();
 
 const std::vector<const Rewrite*>& clang_rewrites() {
   // Catalogue order (rewrite_catalogue.cpp).
   static const std::vector<const Rewrite*> all = {
-      &pad_shared_rewrite(),       &stage_shared_tile_rewrite(),      &restrict_const_rewrite(),
-      &vectorize_rewrite(),        &vectorize_struct_rewrite(), &vectorize_loop_rewrite(),       &block_size_rewrite(),
-      &launch_bounds_rewrite(),    &unroll_rewrite(),                 &grid_stride_rewrite(),
-      &warp_shuffle_reduction_rewrite(), &reduction_grid_stride_rewrite(), &swap_thread_mapping_rewrite(), &tile_k_loop_rewrite(),
-      &interleave_chunks_rewrite(), &warp_per_row_rewrite(),          &fuse_elementwise_rewrite(),
+      &register_accumulator_rewrite(),
+      &pad_shared_rewrite(),
+      &stage_shared_tile_rewrite(),
+      &restrict_const_rewrite(),
+      &vectorize_rewrite(),
+      &vectorize_struct_rewrite(),
+      &vectorize_loop_rewrite(),
+      &coarsen_2d_rewrite(),
+      &block_size_rewrite(),
+      &launch_bounds_rewrite(),
+      &unroll_rewrite(),
+      &grid_stride_rewrite(),
+      &warp_shuffle_reduction_rewrite(),
+      &reduction_grid_stride_rewrite(),
+      &swap_thread_mapping_rewrite(),
+      &tile_k_loop_rewrite(),
+      &register_tile_rewrite(),
+      &privatize_atomics_rewrite(),
+      &stencil_tile_rewrite(),
+      &interleave_chunks_rewrite(),
+      &warp_per_row_rewrite(),
+      &fuse_elementwise_rewrite(),
   };
   return all;
 }
@@ -64,10 +87,25 @@ const clang::FunctionDecl* find_kernel(const ParsedFile& f, const std::string& n
   return found;
 }
 
+// What the rewrites check: the kernel, or for a function template every
+// instantiation in the file. The edits go to the one pattern they share, so
+// an option is kept only when it applies to each instantiation with the
+// same result (a rewrite proven for `scale<float>` is not assumed for
+// `scale<double>`).
+std::vector<const clang::FunctionDecl*> kernel_versions(const clang::FunctionDecl* k) {
+  std::vector<const clang::FunctionDecl*> out;
+  if (const clang::FunctionTemplateDecl* t = k->getDescribedFunctionTemplate())
+    for (const clang::FunctionDecl* spec : t->specializations())
+      if (spec->isTemplateInstantiation() && spec->getBody()) out.push_back(spec);
+  if (out.empty()) out.push_back(k);
+  return out;
+}
+
 ApplyResult run_apply(KernelContext& ctx, const Rewrite& rewrite, const RewriteStep& step) {
   ApplyResult r;
   RewriteOutput out(ctx.file);
   std::string error;
+  ctx.file.forget_issued_names();
   if (!rewrite.apply(ctx, step, out, error)) {
     r.error = error.empty() ? out.edits.error() : error;
     if (r.error.empty()) r.error = step.rewrite + " does not apply";
@@ -101,8 +139,9 @@ KernelSurvey survey_kernel(const SourceFile& file, const std::string& kernel, co
   KernelSurvey survey;
   const auto t0 = std::chrono::steady_clock::now();
   std::string error;
-  auto parsed = rw::parse_file(file, options, error);
+  auto parsed = rw::parse_file(file, options, error, stop);
   survey.parse_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (parsed) survey.toolchain = parsed->ast->result.toolchain;
   if (!parsed) {
     survey.error = error;
     return survey;
@@ -113,7 +152,9 @@ KernelSurvey survey_kernel(const SourceFile& file, const std::string& kernel, co
     survey.error = "no __global__ function named `" + kernel + "` in " + file.path;
     return survey;
   }
-  rw::KernelContext ctx(*parsed, k);
+  std::vector<std::unique_ptr<rw::KernelContext>> versions;
+  for (const clang::FunctionDecl* v : rw::kernel_versions(k)) versions.push_back(std::make_unique<rw::KernelContext>(*parsed, v));
+  rw::KernelContext& ctx = *versions.front();
   for (const rw::Rewrite* r : rw::clang_rewrites()) {
     if (stop.stop_requested()) break;
     const RewriteInfo* info = find_rewrite(r->name());
@@ -121,6 +162,13 @@ KernelSurvey survey_kernel(const SourceFile& file, const std::string& kernel, co
     if (check.proposals.empty()) {
       survey.refused.push_back({r->name(), check.refusal.empty() ? "does not apply" : check.refusal});
       continue;
+    }
+    for (std::size_t i = 1; i < versions.size() && !check.proposals.empty(); ++i) {
+      rw::CheckResult other = r->check(*versions[i]);
+      if (other.proposals.empty()) {
+        survey.refused.push_back({r->name(), "not for every instantiation of the template: " + other.refusal});
+        check.proposals.clear();
+      }
     }
     for (auto& p : check.proposals) {
       RewriteOption o;
@@ -130,7 +178,21 @@ KernelSurvey survey_kernel(const SourceFile& file, const std::string& kernel, co
       o.addresses = info ? info->addresses : std::vector<std::string>{};
       o.motivation = p.motivation;
       o.predicted_gain = p.predicted_gain;
-      if (apply) o.result = rw::run_apply(ctx, *r, o.step);
+      if (apply) {
+        o.result = rw::run_apply(ctx, *r, o.step);
+        bool differ = false;
+        for (std::size_t i = 1; i < versions.size() && o.result->ok && !differ; ++i) {
+          ApplyResult other = rw::run_apply(*versions[i], *r, o.step);
+          if (!other.ok || other.source != o.result->source) {
+            differ = true;
+            survey.refused.push_back({r->name(), o.step.to_string() + ": the template's instantiations need "
+                                                 "different edits (" +
+                                                     (other.ok ? std::string("their results differ") : other.error) +
+                                                     ")"});
+          }
+        }
+        if (differ) continue;
+      }
       survey.options.push_back(std::move(o));
     }
   }
@@ -146,7 +208,7 @@ ApplyResult apply_rewrite(const SourceFile& file, const std::string& kernel, con
     return r;
   }
   std::string error;
-  auto parsed = rw::parse_file(file, options, error);
+  auto parsed = rw::parse_file(file, options, error, stop);
   if (!parsed) {
     r.error = error;
     return r;
@@ -157,13 +219,23 @@ ApplyResult apply_rewrite(const SourceFile& file, const std::string& kernel, con
     r.error = "no __global__ function named `" + kernel + "`";
     return r;
   }
-  rw::KernelContext ctx(*parsed, k);
-  rw::CheckResult check = rewrite->check(ctx);
-  if (check.proposals.empty()) {
-    r.error = step.rewrite + " does not apply: " + check.refusal;
-    return r;
+  std::optional<ApplyResult> result;
+  for (const clang::FunctionDecl* v : rw::kernel_versions(k)) {
+    rw::KernelContext ctx(*parsed, v);
+    rw::CheckResult check = rewrite->check(ctx);
+    if (check.proposals.empty()) {
+      r.error = step.rewrite + " does not apply: " + check.refusal;
+      return r;
+    }
+    ApplyResult one = rw::run_apply(ctx, *rewrite, step);
+    if (!one.ok) return one;
+    if (result && result->source != one.source) {
+      r.error = "the template's instantiations need different edits";
+      return r;
+    }
+    result = std::move(one);
   }
-  return rw::run_apply(ctx, *rewrite, step);
+  return *result;
 }
 
 }  // namespace warplens::agent

@@ -120,18 +120,20 @@ std::optional<Plan> plan(KernelContext& ctx, std::string& why) {
       continue;
     }
     KernelContext ca(ctx.file, p.a), cb(ctx.file, p.b);
-    auto ea = match_elementwise(ca, why);
+    auto ea = match_elementwise(ca, why, /*allow_gathers=*/true, /*allow_grid_stride_loop=*/true);
     if (!ea) {
       why = "`" + p.a->getNameAsString() + "` is not element-wise: " + why;
       continue;
     }
-    auto eb = match_elementwise(cb, why);
+    auto eb = match_elementwise(cb, why, /*allow_gathers=*/true, /*allow_grid_stride_loop=*/true);
     if (!eb) {
       why = "`" + p.b->getNameAsString() + "` is not element-wise: " + why;
       continue;
     }
     // A: a single `tmp[i] = E;`.
-    if (ea->region.body.size() != 1 || ea->region.prologue.size() != 1) {
+    std::size_t a_declarations = 0;
+    for (const Stmt* s : ea->region.prologue) a_declarations += s != ea->index.decl;
+    if (ea->region.body.size() != 1 || a_declarations != 0) {
       why = "`" + p.a->getNameAsString() + "` does more than one store";
       continue;
     }
@@ -214,6 +216,36 @@ std::optional<Plan> plan(KernelContext& ctx, std::string& why) {
         pairs_ok = false;
         break;
       }
+      // Broadcast and gathered operands (`bias[i % cols]`) are read at
+      // elements other threads may write in the fused kernel: their
+      // arguments must be variables no written parameter receives.
+      if (!ea->gathered.empty() || !eb->gathered.empty()) {
+        std::set<const Decl*> written_args;
+        bool plain = true;
+        auto arg_decl = [&](const CUDAKernelCallExpr* l, const ParmVarDecl* q, const FunctionDecl* k) -> const Decl* {
+          for (unsigned n = 0; n < k->getNumParams(); ++n)
+            if (k->getParamDecl(n) == q && n < l->getNumArgs()) {
+              const clang::Expr* arg = l->getArg(n)->IgnoreParenImpCasts();
+              if (const auto* c = dyn_cast<ExplicitCastExpr>(arg)) arg = c->getSubExpr()->IgnoreParenImpCasts();
+              if (const auto* r = dyn_cast<DeclRefExpr>(arg)) return r->getDecl()->getCanonicalDecl();
+            }
+          plain = false;
+          return nullptr;
+        };
+        for (const auto& arr : ea->arrays)
+          if (arr.written) written_args.insert(arg_decl(pr.first, arr.param, p.a));
+        for (const auto& arr : eb->arrays)
+          if (arr.written) written_args.insert(arg_decl(pr.second, arr.param, p.b));
+        for (const ParmVarDecl* g : ea->gathered)
+          if (written_args.count(arg_decl(pr.first, g, p.a))) plain = false;
+        for (const ParmVarDecl* g : eb->gathered)
+          if (written_args.count(arg_decl(pr.second, g, p.b))) plain = false;
+        if (!plain) {
+          why = "a broadcast or gathered operand may be an array the fused kernel writes";
+          pairs_ok = false;
+          break;
+        }
+      }
       tmp_var = v;
       // Every use of the temporary: allocation, cudaFree, these launches.
       const FunctionDecl* host = enclosing_function(f, pr.first);
@@ -261,6 +293,10 @@ std::optional<Plan> plan(KernelContext& ctx, std::string& why) {
     if (!pairs_ok || !tmp_var) continue;
     // B reads the temporary only as tmp[i] (match_elementwise: only [i] or uniform subscripts).
     const ParmVarDecl* tmp_b = p.b->getParamDecl(static_cast<unsigned>(p.tmp_in_b));
+    if (eb->gathered.count(tmp_b)) {
+      why = "B reads the temporary at other elements than [i]";
+      continue;
+    }
     bool b_ok = false;
     for (const auto& arr : eb->arrays)
       if (arr.param == tmp_b) {

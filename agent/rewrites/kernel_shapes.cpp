@@ -287,27 +287,48 @@ std::optional<Grid2D> match_grid_2d(const KernelContext& ctx, std::string& why) 
   return g;
 }
 
-std::optional<Elementwise> match_elementwise(const KernelContext& ctx, std::string& why) {
+std::optional<Elementwise> match_elementwise(const KernelContext& ctx, std::string& why, bool allow_gathers,
+                                             bool allow_grid_stride_loop) {
   Elementwise m;
-  m.vars = global_index_vars(ctx);
-  if (m.vars.size() != 1 || m.vars[0].dim != 0) {
-    why = "needs exactly one 1-D global index";
-    return std::nullopt;
+  std::string loop_why;
+  std::optional<GridStrideLoop> loop =
+      allow_grid_stride_loop ? match_grid_stride_loop(ctx, loop_why) : std::optional<GridStrideLoop>{};
+  if (loop) {
+    // The user's grid-stride loop: its counter is the index, its condition
+    // the bound, its body the element's work (no guard: the loop condition
+    // is one).
+    m.user_loop = loop->loop;
+    m.index.var = loop->index.var;
+    m.index.dim = 0;
+    m.region.prologue = loop->prologue;
+    m.region.body = statements_of(loop->loop->getBody());
+    m.region.bounds[loop->index.var] = loop->bound;
+    m.bound = loop->bound;
+    if (contains_barrier(ctx.body) || uses_warp_primitives(ctx.body)) {
+      why = "barriers or warp primitives";
+      return std::nullopt;
+    }
+  } else {
+    m.vars = global_index_vars(ctx);
+    if (m.vars.size() != 1 || m.vars[0].dim != 0) {
+      why = "needs exactly one 1-D global index";
+      return std::nullopt;
+    }
+    m.index = m.vars[0];
+    if (!identity_only_through_index_vars(ctx, m.vars, why)) return std::nullopt;
+    if (contains_barrier(ctx.body) || uses_warp_primitives(ctx.body)) {
+      why = "barriers or warp primitives";
+      return std::nullopt;
+    }
+    auto region = guarded_region(ctx, m.vars, why);
+    if (!region) return std::nullopt;
+    if (!region->bounds.count(m.index.var) || !region->only_bounds || region->bounds.size() != 1) {
+      why = "the guard is not a plain `i < n`";
+      return std::nullopt;
+    }
+    m.region = *region;
+    m.bound = region->bounds.at(m.index.var);
   }
-  m.index = m.vars[0];
-  if (!identity_only_through_index_vars(ctx, m.vars, why)) return std::nullopt;
-  if (contains_barrier(ctx.body) || uses_warp_primitives(ctx.body)) {
-    why = "barriers or warp primitives";
-    return std::nullopt;
-  }
-  auto region = guarded_region(ctx, m.vars, why);
-  if (!region) return std::nullopt;
-  if (!region->bounds.count(m.index.var) || !region->only_bounds || region->bounds.size() != 1) {
-    why = "the guard is not a plain `i < n`";
-    return std::nullopt;
-  }
-  m.region = *region;
-  m.bound = region->bounds.at(m.index.var);
   for (const Stmt* s : m.region.prologue) {
     if (refers_to(s, m.index.var) && s != m.index.decl) {
       why = "a declaration before the guard depends on the index";
@@ -357,6 +378,12 @@ std::optional<Elementwise> match_elementwise(const KernelContext& ctx, std::stri
       const bool at_i = ref && ref->getDecl()->getCanonicalDecl() == m.index.var->getCanonicalDecl();
       if (!at_i) {
         if (is_lane_varying(ctx.lower(a.indices[0]))) {
+          const auto* gp = dyn_cast_or_null<ParmVarDecl>(a.base);
+          if (allow_gathers && !a.write && gp && gp->getType()->isPointerType()) {
+            m.gathers.push_back(a.expr);
+            m.gathered.insert(gp);
+            continue;
+          }
           why = "subscript `" + ctx.text(a.expr).value_or("?") + "` is neither [i] nor the same for every thread";
           return std::nullopt;
         }
@@ -387,10 +414,25 @@ std::optional<Elementwise> match_elementwise(const KernelContext& ctx, std::stri
     }
   // Pointers used other than by [i] subscripts (offsets, calls) are out of reach.
   for (const auto& arr : m.arrays) {
-    std::size_t refs = 0;
+    std::size_t refs = 0, gathers = 0;
     for (const Stmt* s : m.region.body) refs += references_to(s, arr.param).size();
-    if (refs != arr.uses.size()) {
+    for (const ArraySubscriptExpr* g : m.gathers) gathers += references_to(g, arr.param).size();
+    if (arr.written && gathers) {
+      why = "`" + arr.param->getNameAsString() + "` is written at [i] and read at other elements";
+      return std::nullopt;
+    }
+    if (refs != arr.uses.size() + gathers) {
       why = "`" + arr.param->getNameAsString() + "` is used other than by [i] subscripts";
+      return std::nullopt;
+    }
+  }
+  for (const ParmVarDecl* g : m.gathered) {
+    if (std::any_of(m.arrays.begin(), m.arrays.end(), [&](const auto& a) { return a.param == g; })) continue;
+    std::size_t refs = 0, gathers = 0;
+    for (const Stmt* s : m.region.body) refs += references_to(s, g).size();
+    for (const ArraySubscriptExpr* e : m.gathers) gathers += references_to(e, g).size();
+    if (refs != gathers) {
+      why = "`" + g->getNameAsString() + "` is used other than by subscripts";
       return std::nullopt;
     }
   }
@@ -484,6 +526,146 @@ std::optional<std::string> text_with_renames(const KernelContext& ctx, const Stm
   return text_with_replacements(ctx, s, names, {});
 }
 
+bool contains_any_builtin(const Stmt* s) {
+  if (!s) return false;
+  if (const auto* e = dyn_cast<Expr>(s); e && as_builtin(e)) return true;
+  for (const Stmt* c : s->children())
+    if (contains_any_builtin(c)) return true;
+  return false;
+}
+
+std::optional<GridStrideLoop> match_grid_stride_loop(const KernelContext& ctx, std::string& why) {
+  if (!ctx.body || ctx.body->body_empty()) {
+    why = "the kernel has no body";
+    return std::nullopt;
+  }
+  GridStrideLoop g;
+  for (const Stmt* s : ctx.body->body()) {
+    if (g.loop) {
+      if (!isa<NullStmt>(s)) {
+        why = "statements after the grid-stride loop";
+        return std::nullopt;
+      }
+      continue;
+    }
+    if (const auto* f = dyn_cast<ForStmt>(s)) {
+      g.loop = f;
+      continue;
+    }
+    if (!isa<DeclStmt>(s) && !isa<NullStmt>(s)) {
+      why = "statements other than declarations before the loop";
+      return std::nullopt;
+    }
+    if (contains_any_builtin(s)) {
+      why = "a declaration uses thread or grid coordinates";
+      return std::nullopt;
+    }
+    g.prologue.push_back(s);
+  }
+  if (!g.loop) {
+    why = "no grid-stride loop";
+    return std::nullopt;
+  }
+  auto counter = ctx.for_counter(g.loop);
+  if (!counter || !counter->var->getType()->isIntegerType()) {
+    why = "the loop has no integer counter";
+    return std::nullopt;
+  }
+  g.index = *counter;
+  auto start = ctx.polynomial(counter->init);
+  if (!start || !is_global_id(*start, 0)) {
+    why = "the loop does not start at the global thread index";
+    return std::nullopt;
+  }
+  const auto* cond = dyn_cast_or_null<BinaryOperator>(g.loop->getCond() ? g.loop->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!cond || cond->getOpcode() != BO_LT || !isa<DeclRefExpr>(cond->getLHS()->IgnoreParenImpCasts()) ||
+      !refers_to(cond->getLHS(), counter->var) || refers_to(cond->getRHS(), counter->var) ||
+      is_lane_varying(ctx.lower(cond->getRHS())) || contains_any_builtin(cond->getRHS())) {
+    why = "the loop condition is not `i < n` with a uniform n";
+    return std::nullopt;
+  }
+  g.bound = cond->getRHS();
+  const auto* inc = dyn_cast_or_null<CompoundAssignOperator>(g.loop->getInc());
+  const Symbol bd = builtin_symbol(SymbolKind::BlockDim, 0), gd = builtin_symbol(SymbolKind::GridDim, 0);
+  const Polynomial stride = Polynomial::symbol(bd) * Polynomial::symbol(gd);
+  auto step = inc ? ctx.polynomial(inc->getRHS()) : std::nullopt;
+  if (!inc || inc->getOpcode() != BO_AddAssign || !refers_to(inc->getLHS(), counter->var) || !step ||
+      step->terms != stride.terms) {
+    why = "the loop does not step by blockDim.x * gridDim.x";
+    return std::nullopt;
+  }
+  if (modified_variables(g.loop->getBody()).count(counter->var)) {
+    why = "the loop body changes its counter";
+    return std::nullopt;
+  }
+  if (contains_any_builtin(g.loop->getBody())) {
+    why = "the loop body uses thread or grid coordinates";
+    return std::nullopt;
+  }
+  if (calls_thread_dependent_function(g.loop->getBody())) {
+    why = "the loop calls a device function that depends on thread coordinates or synchronises";
+    return std::nullopt;
+  }
+  return g;
+}
+
+namespace {
+
+// A polynomial over parameters and constants as C (nullopt: other symbols).
+std::optional<std::string> render_uniform(const Polynomial& p) {
+  std::string out;
+  for (const auto& [mono, coeff] : p.terms) {
+    if (coeff == 0) continue;
+    std::string term;
+    for (const Symbol& s : mono) {
+      if (s.kind == SymbolKind::Param) term += (term.empty() ? "" : " * ") + s.name;
+      else if (s.kind == SymbolKind::WarpSize) term += (term.empty() ? "" : " * ") + std::string("32");
+      else return std::nullopt;
+    }
+    std::string c = std::to_string(coeff);
+    if (term.empty()) term = c;
+    else if (coeff != 1) term = c + " * " + term;
+    out += (out.empty() ? "" : " + ") + term;
+  }
+  return out.empty() ? std::string("0") : out;
+}
+
+}  // namespace
+
+std::optional<std::string> render_index(const Polynomial& p, const std::string& y_name, const std::string& x_name,
+                                        const std::vector<std::pair<Symbol, std::string>>& counters) {
+  Polynomial rest = p;
+  std::string out;
+  auto add = [&](const Polynomial& factor, const std::string& var) -> bool {
+    if (factor.is_constant() && factor.constant_term() == 0) return true;
+    auto f = render_uniform(factor);
+    if (!f) return false;
+    out += (out.empty() ? "" : " + ") + std::string("(long long)(") + *f + ") * " + var;
+    return true;
+  };
+  const std::pair<int, const std::string*> dims[] = {{1, &y_name}, {0, &x_name}};
+  for (const auto& [d, name] : dims) {
+    const Symbol tid = builtin_symbol(SymbolKind::ThreadIdx, d), bid = builtin_symbol(SymbolKind::BlockIdx, d),
+                 bdim = builtin_symbol(SymbolKind::BlockDim, d);
+    auto alpha = rest.coefficient_of(tid);
+    auto beta = rest.coefficient_of(bid);
+    if (!alpha || !beta) return std::nullopt;
+    if ((*alpha * Polynomial::symbol(bdim)).terms != beta->terms) return std::nullopt;
+    if (name->empty() && !(alpha->is_constant() && alpha->constant_term() == 0)) return std::nullopt;
+    if (!add(*alpha, *name)) return std::nullopt;
+    rest = rest - *alpha * (Polynomial::symbol(bid) * Polynomial::symbol(bdim) + Polynomial::symbol(tid));
+  }
+  for (const auto& [k, name] : counters) {
+    auto gamma = rest.coefficient_of(k);
+    if (!gamma || !add(*gamma, name)) return std::nullopt;
+    rest = rest - *gamma * Polynomial::symbol(k);
+  }
+  auto delta = render_uniform(rest);
+  if (!delta) return std::nullopt;
+  if (*delta != "0") out += (out.empty() ? "" : " + ") + *delta;
+  return out.empty() ? std::string("0") : out;
+}
+
 namespace {
 const char* kVectorHelpers = R"(// Added by warplens (vectorize): `V` consecutive elements in one 8/16/32-byte access.
 template <int V, typename T>
@@ -516,42 +698,5 @@ __device__ __forceinline__ void wl_vector_store(T* dst, const T (&src)[V]) {
 }  // namespace
 
 const char* vector_helpers_text() { return kVectorHelpers; }
-
-std::optional<std::array<std::int64_t, 32>> lane_values(const ExprRef& e, const Dim3& block) {
-  if (!e) return std::nullopt;
-  if (auto p = to_polynomial(e)) {
-    for (const auto& [mono, coeff] : p->terms) {
-      bool lane = false, unknown = false;
-      for (const Symbol& s : mono) {
-        if (s.kind == SymbolKind::ThreadIdx) lane = true;
-        else if (s.kind != SymbolKind::BlockDim && s.kind != SymbolKind::WarpSize) unknown = true;
-      }
-      if (lane && unknown) return std::nullopt;
-    }
-  }
-  std::array<std::int64_t, 32> out{};
-  for (int lane = 0; lane < 32; ++lane) {
-    const std::int64_t bx = std::max<std::int64_t>(1, block.x), by = std::max<std::int64_t>(1, block.y);
-    const std::int64_t t[3] = {lane % bx, (lane / bx) % by, lane / (bx * by)};
-    bool bad = false;
-    auto v = evaluate(e, [&](const Symbol& s) -> std::optional<std::int64_t> {
-      switch (s.kind) {
-        case SymbolKind::ThreadIdx: return t[s.dim];
-        case SymbolKind::BlockDim: return s.dim == 0 ? block.x : s.dim == 1 ? block.y : block.z;
-        case SymbolKind::WarpSize: return 32;
-        case SymbolKind::Local:
-          if (!s.uniform) bad = true;
-          return 0;
-        case SymbolKind::LoopCounter:
-          if (!s.uniform) bad = true;
-          return 0;
-        default: return 0;
-      }
-    });
-    if (!v || bad) return std::nullopt;
-    out[lane] = *v;
-  }
-  return out;
-}
 
 }  // namespace warplens::agent::rw

@@ -81,6 +81,21 @@ struct Grid2D {
 };
 std::optional<Grid2D> match_grid_2d(const KernelContext& ctx, std::string& why);
 
+// A kernel whose work is one grid-stride loop written by the user:
+//   [declarations]
+//   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) BODY
+// (any spelling with those affine forms, the counter declared in the header
+// or before the loop, changed only by the header; n uniform), nothing after
+// the loop, and no thread or grid coordinate anywhere else: then the kernel
+// is correct for any grid and each i below n is handled exactly once.
+struct GridStrideLoop {
+  const clang::ForStmt* loop = nullptr;
+  ForCounter index;
+  const clang::Expr* bound = nullptr;
+  std::vector<const clang::Stmt*> prologue;  // the declarations before the loop
+};
+std::optional<GridStrideLoop> match_grid_stride_loop(const KernelContext& ctx, std::string& why);
+
 // A one-element-per-thread kernel:
 //   [declarations]; int i = blockIdx.x * blockDim.x + threadIdx.x; [declarations]
 //   if (i < n) { BODY }        (or `if (i >= n) return; BODY`)
@@ -101,8 +116,18 @@ struct Elementwise {
     std::vector<const clang::ArraySubscriptExpr*> uses;
   };
   std::vector<Array> arrays;
+  // With allow_gathers: reads `q[e]` of pointer parameters at a lane-varying
+  // index other than i (broadcasts such as `bias[i % cols]`, lookups), of
+  // arrays the kernel never writes.
+  std::vector<const clang::ArraySubscriptExpr*> gathers;
+  std::set<const clang::ParmVarDecl*> gathered;
+  // With allow_grid_stride_loop: the kernel is the user's own grid-stride
+  // loop (match_grid_stride_loop); index.decl and region.guard are null and
+  // region.body is the loop's body.
+  const clang::ForStmt* user_loop = nullptr;
 };
-std::optional<Elementwise> match_elementwise(const KernelContext& ctx, std::string& why);
+std::optional<Elementwise> match_elementwise(const KernelContext& ctx, std::string& why, bool allow_gathers = false,
+                                             bool allow_grid_stride_loop = false);
 
 // Every launch in the file passes distinct plain variables for the given
 // pointer parameters (no argument twice, no pointer arithmetic).
@@ -128,15 +153,20 @@ struct BlockReduction {
 };
 std::optional<BlockReduction> find_block_reduction(const KernelContext& ctx, std::string& why);
 
+
+// A flattened index polynomial spelled as C over the variables holding the
+// y and x global indices (blockIdx.d * blockDim.d + threadIdx.d; an empty
+// name: that dimension must not appear), the given loop counters, kernel
+// parameters and constants, in 64-bit arithmetic: "(long long)(K) * row +
+// (long long)(1) * k". Nullopt when the index depends on anything else.
+std::optional<std::string> render_index(const Polynomial& p, const std::string& y_name, const std::string& x_name,
+                                        const std::vector<std::pair<Symbol, std::string>>& counters = {});
+
+// True when `s` mentions threadIdx, blockIdx, blockDim or gridDim.
+bool contains_any_builtin(const clang::Stmt* s);
+
 // Device helpers wl_vector_load / wl_vector_store (8/16/32-byte accesses of
 // V elements), inserted once per file by the rewrites that need them.
 const char* vector_helpers_text();
-
-// Values of `e` for the 32 lanes of the first warp of a block of shape
-// `block`: lanes map to threadIdx x-fastest; uniform unknowns (block
-// indices, loop counters, parameters added to a per-lane term) are 0 since
-// they shift every lane alike. Nullopt when a lane-varying term is multiplied
-// by an unknown or a lane-varying unknown appears.
-std::optional<std::array<std::int64_t, 32>> lane_values(const ExprRef& e, const Dim3& block);
 
 }  // namespace warplens::agent::rw

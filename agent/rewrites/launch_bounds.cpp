@@ -72,9 +72,12 @@ class LaunchBounds final : public Rewrite {
                      " threads per multiprocessor (caps registers at " + std::to_string(65536 / (*t * mb)) +
                      "; the kernel's locals alone need about " + std::to_string(regs) + ")";
       // Register-heavy kernels may gain occupancy; for light ones the cap
-      // changes nothing (explored last). The occupancy findings, when the
+      // changes nothing (explored last), and a cap below what the locals
+      // need spills them (explored last too: a register-tiled kernel capped
+      // at 32 registers is no candidate). The occupancy findings, when the
       // search has them, boost this from ptxas's real counts.
-      p.predicted_gain = heavy ? 1.15 : 0.97;
+      const std::int64_t cap = 65536 / (*t * mb);
+      p.predicted_gain = !heavy ? 0.97 : cap < regs ? 0.95 : 1.15;
       r.proposals.push_back(p);
     }
     if (r.proposals.empty()) return CheckResult::refuse("block size leaves no useful min-blocks value");

@@ -1,4 +1,5 @@
-// vectorize: a one-element-per-thread kernel processes `width` consecutive
+// vectorize: a one-element-per-thread kernel (or a user grid-stride loop)
+// processes `width` consecutive
 // elements per thread with one 8/16-byte load per input array and one store
 // per output array, in a grid-stride loop (correct for any grid), behind an
 // alignment guard, with a scalar loop for the tail and for misaligned
@@ -25,8 +26,20 @@ struct Plan {
 };
 
 std::optional<Plan> plan(const KernelContext& ctx, std::int64_t width, std::string& why) {
-  auto m = match_elementwise(ctx, why);
+  auto m = match_elementwise(ctx, why, /*allow_gathers=*/true, /*allow_grid_stride_loop=*/true);
   if (!m) return std::nullopt;
+  // Broadcast and gathered operands (`bias[i % cols]`) stay scalar reads in
+  // the element's code. The vector path writes a group after reading it, so
+  // nothing it writes may be one of them: distinct pointers at every launch.
+  if (!m->gathered.empty()) {
+    std::vector<const ParmVarDecl*> ptrs(m->gathered.begin(), m->gathered.end());
+    for (const auto& a : m->arrays)
+      if (a.written) ptrs.push_back(a.param);
+    if (!launches_pass_distinct_pointers(ctx, ptrs, why)) {
+      why = "a gathered operand may be an array the kernel writes: " + why;
+      return std::nullopt;
+    }
+  }
   Plan p;
   p.m = std::move(*m);
   for (const auto& a : p.m.arrays) {
@@ -151,7 +164,7 @@ class Vectorize final : public Rewrite {
             " * " + w + ") {\n";
     for (std::size_t k = 0; k < m.arrays.size(); ++k) {
       const auto& a = m.arrays[k];
-      const std::string type = a.param->getType()->getPointeeType().getUnqualifiedType().getAsString();
+      const std::string type = pointee_spelling(a.param);
       body += "    " + type + " " + locals[k] + "[" + w + "];\n";
       if (a.read || !a.written_unconditionally)
         body += "    wl_vector_load<" + w + ">(" + locals[k] + ", " + a.param->getNameAsString() + " + " + v + ");\n";

@@ -1,31 +1,43 @@
 // warp-per-row: a thread-per-row kernel (matrix-vector products, row sums and
-// norms, row-wise softmax and normalisation) becomes warp-per-row. Each
-// original thread turns into a warp: its 32 lanes take every 32nd iteration
-// of the row's loops (consecutive lanes touch consecutive elements: coalesced),
-// a butterfly shuffle gives every lane the total of each reduction, and the
-// statements with side effects outside the loops run in lane 0.
+// norms, softmax, layer norm, row normalisation) gives each row `lanes`
+// threads: a warp (lanes = 32) or a whole block (lanes = 128..1024). The
+// lanes take every lanes-th iteration of the row's loops (consecutive lanes
+// touch consecutive elements: coalesced), a butterfly shuffle (and, for a
+// block, one shared slot per warp) gives every lane the total of each
+// reduction, and statements that store outside the loops run in lane 0.
+// With `cache` > 0 a row that fits (at most lanes x cache elements) is read
+// from global memory once: the first loop that reads it keeps its elements
+// in registers and the later loops read them from there (a run-time check
+// falls back to the strided loops for longer rows).
 //
 // Applies to
 //   int row = blockIdx.x * blockDim.x + threadIdx.x;   (1-D, unmodified)
 //   if (row < M) {                                     (or `if (row >= M) return;`)
 //     a sequence of:
-//       - side-effect-free declarations                       (every lane)
-//       - reduction loops `for (k = S; k < E; ++k)` that only update
-//         accumulators declared before them, with `acc += e` / `acc = acc + e`
-//         or `acc = fmaxf(acc, e)` (max/min alike), read-only
-//       - element-wise loops that modify no outer variable and write only
-//         subscripts `base + k` (a different element each iteration)
-//       - other statements that store but modify no local   (lane 0)
+//       - side-effect-free declarations (row pointers `const float* xr = x + (size_t)row * n` too)
+//                                                                (every lane)
+//       - reduction loops `for (k = S; k < E; ++k)` (counter declared in the
+//         header or before the loop) that only update accumulators declared
+//         before them, with `acc += e` / `acc = acc + e` or `acc = fmaxf(acc, e)`
+//         (max/min alike), read-only
+//       - element-wise loops that modify no outer variable and write each
+//         array (followed through pointer locals to its parameter) at one
+//         element `base + k`, reading what they write only there
+//       - statements that change locals but store nothing      (every lane)
+//       - statements that store but change no local             (lane 0)
 //   }
 // with at least one loop, no break/return/goto in the loops, no barriers,
-// atomics or warp primitives, thread identity only through `row`, 1-D blocks
-// of a multiple of 32 threads (the 32 threads replacing one thread are one
-// warp, so the guard is uniform and the shuffles complete), and launches that
-// cover M; the launch starts 32 times the threads (declared).
+// atomics or warp primitives, thread identity only through `row`, and
+// launches that cover M; for a warp per row, 1-D blocks of a multiple of 32
+// threads (the 32 threads replacing one thread are one warp, so the guard is
+// uniform and the shuffles complete); for a block per row the block becomes
+// `lanes` threads, so the row, and the guard, is the block's. The launch
+// starts `lanes` times the threads (declared).
 //
 // Sums are reassociated (the verifier's tolerance judges that); max and min
-// are exact. A __syncwarp follows each storing statement that is not the last,
-// so later statements on other lanes see the stores. Lanes other than 0 start each sum from zero, so a total carried
+// are exact. A __syncwarp (__syncthreads for a block) follows each storing
+// statement that is not the last, so later statements on other lanes see the
+// stores. Lanes other than 0 start each sum from zero, so a total carried
 // from an earlier loop is counted once.
 #include <clang/AST/StmtCXX.h>
 
@@ -53,7 +65,8 @@ struct Accumulator {
 
 struct RowLoop {
   const ForStmt* loop = nullptr;
-  const VarDecl* counter = nullptr;
+  ForCounter counter;
+  const Expr* end = nullptr;              // E of `k < E`
   std::vector<Accumulator> accumulators;  // empty: an element-wise loop
 };
 
@@ -61,7 +74,8 @@ struct Match {
   IndexVar row;
   GuardedRegion region;
   std::vector<RowLoop> loops;
-  std::vector<const Stmt*> lane0;  // statements with side effects outside the loops
+  std::vector<const Stmt*> lane0;    // statements with side effects outside the loops
+  std::vector<const Stmt*> uniform;  // statements that change locals only (every lane)
 };
 
 bool is_unit_increment(const Stmt* inc, const VarDecl* k) {
@@ -98,6 +112,15 @@ bool has_jump(const Stmt* s, bool nested = false) {
   const bool inner = isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<SwitchStmt>(s);
   for (const Stmt* c : s->children())
     if (has_jump(c, nested || inner)) return true;
+  return false;
+}
+
+bool has_continue(const Stmt* s) {
+  if (!s) return false;
+  if (isa<ContinueStmt>(s)) return true;
+  if (isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s)) return false;  // binds to the inner loop
+  for (const Stmt* c : s->children())
+    if (has_continue(c)) return true;
   return false;
 }
 
@@ -147,15 +170,20 @@ bool calls_with_effects(const Stmt* s) {
   return found;
 }
 
-// A store whose target is not a kernel parameter's memory: a local array (or
-// a local pointer, which may point into one) declared outside `s`. Such
-// storage is private to each lane, so a store made by one lane only (a lane-0
-// statement, an iteration of a split loop) would be missing in the others.
-bool stores_to_lane_private(const Stmt* s, std::string& what) {
-  for (const Access& a : collect_accesses(s)) {
+// A store whose target is not memory every lane shares: a local array (or a
+// local pointer the analysis cannot follow to a parameter or a __device__
+// variable) declared outside `s`. Such storage is private to each lane, so a
+// store made by one lane only (a lane-0 statement, an iteration of a split
+// loop) would be missing in the others. Row pointers (`float* yr = y + off`)
+// are followed to their parameter and are shared.
+bool stores_to_lane_private(const KernelContext& ctx, const Stmt* s, std::string& what) {
+  for (const Access& a : accesses_in(ctx, s)) {
     if (!a.write || a.is_shared) continue;
+    if (a.root_is_param) continue;
+    const auto* root = a.root ? dyn_cast<VarDecl>(a.root) : nullptr;
+    if (root && (root->hasGlobalStorage() || declared_inside(s, root))) continue;
     const auto* v = a.base ? dyn_cast<VarDecl>(a.base) : nullptr;
-    if (v && (isa<ParmVarDecl>(v) || v->hasGlobalStorage() || declared_inside(s, v))) continue;
+    if (v && !root && declared_inside(s, v)) continue;
     what = a.base ? a.base->getNameAsString() : std::string("?");
     return true;
   }
@@ -222,26 +250,50 @@ std::optional<Accumulator> update_of(const Stmt* s, const std::set<const VarDecl
   return std::nullopt;
 }
 
+// Same element: the same root and the same flattened index (polynomials
+// compared exactly), or, when the analysis cannot follow the address, the
+// same base and the same subscript text.
+struct ElementKey {
+  const ValueDecl* root = nullptr;
+  std::optional<Polynomial> index;
+  std::string text;
+  bool operator==(const ElementKey& o) const {
+    if (root != o.root) return false;
+    if (index && o.index) return index->terms == o.index->terms;
+    return !index && !o.index && text == o.text;
+  }
+};
+
+ElementKey element_of(const KernelContext& ctx, const Access& a) {
+  ElementKey k;
+  k.root = a.root ? a.root : a.base;
+  if (a.root && a.flat_index) k.index = to_polynomial(a.flat_index);
+  if (!k.index && a.indices.size() == 1) k.text = ctx.text(a.indices[0]).value_or("?");
+  return k;
+}
+
 // Classifies a loop of the row's work; `outer` are the locals declared before it.
 std::optional<RowLoop> row_loop(const KernelContext& ctx, const ForStmt* loop, const std::set<const VarDecl*>& outer,
                                 std::string& why) {
   RowLoop rl;
   rl.loop = loop;
-  const auto* init = dyn_cast_or_null<DeclStmt>(loop->getInit());
-  rl.counter = init && init->isSingleDecl() ? dyn_cast<VarDecl>(init->getSingleDecl()) : nullptr;
-  if (!rl.counter || !rl.counter->getInit() || !rl.counter->getType()->isIntegerType()) {
-    why = "a loop does not declare an integer counter";
+  auto counter = ctx.for_counter(loop);
+  if (!counter || !counter->var->getType()->isIntegerType()) {
+    why = "a loop does not have an integer counter initialised in its header";
     return std::nullopt;
   }
+  rl.counter = *counter;
+  const VarDecl* k = counter->var;
   const auto* cond = dyn_cast_or_null<BinaryOperator>(loop->getCond() ? loop->getCond()->IgnoreParenImpCasts() : nullptr);
   if (!cond || cond->getOpcode() != BO_LT || !isa<DeclRefExpr>(cond->getLHS()->IgnoreParenImpCasts()) ||
-      !refers_to(cond->getLHS(), rl.counter) || refers_to(cond->getRHS(), rl.counter) ||
-      !is_unit_increment(loop->getInc(), rl.counter)) {
+      !refers_to(cond->getLHS(), k) || refers_to(cond->getRHS(), k) || !is_unit_increment(loop->getInc(), k)) {
     why = "a loop is not `for (k = start; k < end; ++k)`";
     return std::nullopt;
   }
+  rl.end = cond->getRHS();
   const Stmt* body = loop->getBody();
-  if (has_jump(body) || contains_barrier(body) || uses_atomics(body) || uses_warp_primitives(body)) {
+  if (has_jump(body) || has_continue(body) || contains_barrier(body) || uses_atomics(body) ||
+      uses_warp_primitives(body)) {
     why = "a loop can exit early, synchronises or uses atomics";
     return std::nullopt;
   }
@@ -249,12 +301,12 @@ std::optional<RowLoop> row_loop(const KernelContext& ctx, const ForStmt* loop, c
     why = "a loop stores through a pointer or calls a function that may store";
     return std::nullopt;
   }
-  if (std::string what; stores_to_lane_private(body, what)) {
+  if (std::string what; stores_to_lane_private(ctx, body, what)) {
     why = "a loop stores into `" + what + "`, a local array each lane would fill only in part";
     return std::nullopt;
   }
   const std::set<const VarDecl*> body_modified = modified_variables(body);
-  if (body_modified.count(rl.counter)) {
+  if (body_modified.count(k)) {
     why = "a loop changes its counter inside its body";
     return std::nullopt;
   }
@@ -262,11 +314,11 @@ std::optional<RowLoop> row_loop(const KernelContext& ctx, const ForStmt* loop, c
   for (const VarDecl* v : body_modified)
     if (!declared_inside(body, v)) modified.insert(v);
   for (const VarDecl* v : modified)
-    if (refers_to(cond->getRHS(), v) || refers_to(rl.counter->getInit(), v)) {
+    if (refers_to(cond->getRHS(), v) || refers_to(counter->init, v)) {
       why = "a loop's bounds depend on `" + v->getNameAsString() + "`, which the loop changes";
       return std::nullopt;
     }
-  const Symbol ks{SymbolKind::LoopCounter, 0, rl.counter->getNameAsString(), true};
+  const Symbol ks{SymbolKind::LoopCounter, 0, k->getNameAsString(), true};
   if (modified.empty()) {
     // Element-wise: each iteration writes its own elements (base + k), and
     // reads an array it writes only at the element it writes, so the
@@ -276,29 +328,38 @@ std::optional<RowLoop> row_loop(const KernelContext& ctx, const ForStmt* loop, c
       why = "an element-wise loop has an inner loop";
       return std::nullopt;
     }
-    const auto accesses = collect_accesses(body);
-    std::map<const ValueDecl*, std::string> written;  // array -> the index text it is written at
+    const auto accesses = accesses_in(ctx, body);
+    std::vector<ElementKey> written;
     for (const Access& a : accesses) {
       if (!a.write) continue;
-      auto p = a.indices.size() == 1 ? ctx.polynomial(a.indices[0]) : std::nullopt;
+      std::optional<Polynomial> p;
+      if (a.flat_index) p = to_polynomial(a.flat_index);
+      else if (a.indices.size() == 1) p = ctx.polynomial(a.indices[0]);
       auto c = p ? coefficient(*p, ks) : std::nullopt;
-      auto index = a.indices.size() == 1 ? ctx.text(a.indices[0]) : std::nullopt;
-      if (a.is_shared || !a.base || !c || !is_constant(*c, 1) || !index ||
-          (written.count(a.base) && written[a.base] != *index)) {
+      const ElementKey key = element_of(ctx, a);
+      bool clash = false;
+      for (const ElementKey& w : written) clash |= w.root == key.root && !(w == key);
+      if (a.is_shared || !key.root || !c || !is_constant(*c, 1) || clash) {
         why = "a loop writes `" + ctx.text(a.expr).value_or("?") + "`, not one element per iteration";
         return std::nullopt;
       }
       for (const VarDecl* v : body_modified)
-        if (refers_to(a.indices[0], v)) {
-          why = "a loop writes `" + ctx.text(a.expr).value_or("?") + "` at an index computed inside the loop";
-          return std::nullopt;
-        }
-      written[a.base] = *index;
+        for (const clang::Expr* idx : a.indices)
+          if (refers_to(idx, v)) {
+            why = "a loop writes `" + ctx.text(a.expr).value_or("?") + "` at an index computed inside the loop";
+            return std::nullopt;
+          }
+      written.push_back(key);
     }
     for (const Access& a : accesses) {
-      if (!a.read || !a.base || !written.count(a.base)) continue;
-      auto index = a.indices.size() == 1 ? ctx.text(a.indices[0]) : std::nullopt;
-      if (!index || *index != written[a.base]) {
+      if (!a.read) continue;
+      const ElementKey key = element_of(ctx, a);
+      bool writes_root = false, same = false;
+      for (const ElementKey& w : written) {
+        writes_root |= w.root == key.root;
+        same |= w == key;
+      }
+      if (writes_root && !same) {
         why = "a loop reads `" + ctx.text(a.expr).value_or("?") + "` at another element than it writes";
         return std::nullopt;
       }
@@ -386,38 +447,141 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
         if (const auto* v = dyn_cast<VarDecl>(d)) declared.insert(v);
       continue;
     }
-    // Anything else runs in lane 0 only: it may store, but not change what the
-    // other lanes see next.
     if (isa<WhileStmt>(s) || isa<DoStmt>(s) || has_jump(s) || uses_atomics(s)) {
       why = "a statement of the row's work is a loop or a jump warp-per-row does not handle";
       return std::nullopt;
     }
-    if (std::string what; stores_to_lane_private(s, what)) {
-      why = "a statement outside the loops stores into `" + what + "`, a local array only lane 0 would update";
-      return std::nullopt;
-    }
-    if (writes_through_pointer(s)) {
+    if (writes_through_pointer(s) || calls_with_effects(s)) {
       why = "a statement outside the loops stores through a pointer that may point to lane-private storage";
       return std::nullopt;
     }
+    bool stores = false;
+    for (const Access& a : collect_accesses(s)) stores |= a.write;
+    bool changes_outer = false;
+    std::string changed;
     for (const VarDecl* v : modified_variables(s))
       if (!declared_inside(s, v)) {
-        why = "`" + v->getNameAsString() + "` is modified outside a loop (lanes would disagree)";
-        return std::nullopt;
+        changes_outer = true;
+        changed = v->getNameAsString();
       }
+    if (!stores) {
+      // Locals only (`mean /= n;`): every lane runs it on the same values
+      // (each reduction left its total in every lane), so they stay equal.
+      m.uniform.push_back(s);
+      continue;
+    }
+    // It stores: only lane 0 runs it, so it must not change what the other
+    // lanes see next.
+    if (std::string what; stores_to_lane_private(ctx, s, what)) {
+      why = "a statement outside the loops stores into `" + what + "`, a local array only lane 0 would update";
+      return std::nullopt;
+    }
+    if (changes_outer) {
+      why = "`" + changed + "` is modified outside a loop by a statement that also stores (lanes would disagree)";
+      return std::nullopt;
+    }
     m.lane0.push_back(s);
   }
   if (m.loops.empty()) {
     why = "no loop over the row";
     return std::nullopt;
   }
-  auto block = constant_block(ctx);
-  if (!block || block->y != 1 || block->z != 1 || block->x % 32 != 0) {
-    why = "blocks must be 1-D multiples of 32 threads (constant at every launch)";
-    return std::nullopt;
-  }
   if (!launches_cover(ctx, 0, m.region.bounds.at(m.row.var), why)) return std::nullopt;
   return m;
+}
+
+// ---- the register cache -------------------------------------------------------------
+
+// An array read in two or more loops at the element `base + k` (the same
+// base in every loop, the same loop range), never written by the kernel, and
+// not reachable through a pointer the kernel writes (distinct pointers at
+// every launch, or `__restrict__`): keeping what the first loop reads in
+// registers gives the later loops the same values.
+struct RowCache {
+  const ParmVarDecl* param = nullptr;
+  std::vector<std::size_t> loops;                          // indices into Match::loops, in order
+  std::map<std::size_t, std::vector<const ArraySubscriptExpr*>> reads;  // per loop
+  std::string type;
+};
+
+std::optional<RowCache> row_cache(const KernelContext& ctx, const Match& m, std::string& why) {
+  // Every parameter root the kernel writes.
+  std::set<const ValueDecl*> written;
+  for (const Access& a : accesses_in(ctx, ctx.body))
+    if (a.write && a.root) written.insert(a.root);
+  struct Use {
+    std::size_t loop;
+    const ArraySubscriptExpr* expr;
+    Polynomial base;  // the index minus the counter
+  };
+  std::map<const ParmVarDecl*, std::vector<Use>> uses;
+  std::set<const ParmVarDecl*> unusable;
+  for (std::size_t i = 0; i < m.loops.size(); ++i) {
+    const RowLoop& l = m.loops[i];
+    const Symbol ks{SymbolKind::LoopCounter, 0, l.counter.var->getNameAsString(), true};
+    for (const Access& a : accesses_in(ctx, l.loop->getBody())) {
+      const auto* p = dyn_cast_or_null<ParmVarDecl>(a.root);
+      if (!p || !a.root_is_param) continue;
+      auto poly = a.flat_index ? to_polynomial(a.flat_index) : std::nullopt;
+      auto c = poly ? coefficient(*poly, ks) : std::nullopt;
+      if (a.write || a.member || !c || !is_constant(*c, 1)) {
+        unusable.insert(p);
+        continue;
+      }
+      Polynomial base = *poly - Polynomial::symbol(ks);
+      uses[p].push_back({i, a.expr, base});
+    }
+  }
+  std::optional<RowCache> best;
+  for (const auto& [p, list] : uses) {
+    if (unusable.count(p) || written.count(p)) continue;
+    std::set<std::size_t> loops;
+    for (const Use& u : list) loops.insert(u.loop);
+    if (loops.size() < 2) continue;
+    bool same = true;
+    for (const Use& u : list) same &= u.base.terms == list.front().base.terms;
+    // The same range in every loop that reads it (start and end as written).
+    const RowLoop& first = m.loops[*loops.begin()];
+    for (std::size_t i : loops) {
+      const RowLoop& l = m.loops[i];
+      same &= ctx.text(l.counter.init) == ctx.text(first.counter.init) && ctx.text(l.end) == ctx.text(first.end);
+      // The index must not use locals declared inside the loop (the preload
+      // runs before it).
+      for (const Use& u : list)
+        if (u.loop == i)
+          for (const Stmt* c : u.expr->children()) {
+            bool inner = false;
+            std::function<void(const Stmt*)> walk = [&](const Stmt* x) {
+              if (!x || inner) return;
+              if (const auto* r = dyn_cast<DeclRefExpr>(x))
+                if (const auto* v = dyn_cast<VarDecl>(r->getDecl()); v && declared_inside(l.loop->getBody(), v))
+                  inner = true;
+              for (const Stmt* y : x->children()) walk(y);
+            };
+            walk(c);
+            same &= !inner;
+          }
+    }
+    if (!same) continue;
+    RowCache rc;
+    rc.param = p;
+    rc.loops.assign(loops.begin(), loops.end());
+    for (const Use& u : list) rc.reads[u.loop].push_back(u.expr);
+    rc.type = pointee_spelling(p);
+    if (!best || rc.loops.size() > best->loops.size()) best = rc;
+  }
+  if (!best) {
+    why = "no array is read element by element in two or more loops over the same range";
+    return std::nullopt;
+  }
+  // Nothing the kernel writes may reach the cached array.
+  if (!best->param->getType().isRestrictQualified()) {
+    std::vector<const ParmVarDecl*> ptrs = {best->param};
+    for (const ValueDecl* w : written)
+      if (const auto* p = dyn_cast<ParmVarDecl>(w)) ptrs.push_back(p);
+    if (!launches_pass_distinct_pointers(ctx, ptrs, why)) return std::nullopt;
+  }
+  return best;
 }
 
 std::string shuffle_helper(const std::string& name, Combine op) {
@@ -428,6 +592,34 @@ std::string shuffle_helper(const std::string& name, Combine op) {
   return std::string("// Added by warplens (warp-per-row): ") + what +
          " over the 32 lanes of a warp, in every lane.\ntemplate <typename T>\n__device__ __forceinline__ T " + name +
          "(T v) {\n  for (int offset = 16; offset > 0; offset >>= 1) " + combine + ";\n  return v;\n}\n\n";
+}
+
+// The same over the whole block (blockDim.x a multiple of 32, at most 1024):
+// the warps' results meet in one shared slot per warp, every warp reduces
+// the slots. The leading barrier protects the slots from the previous call.
+std::string block_helper(const std::string& name, const std::string& warp, Combine op) {
+  const char* what = op == Combine::Add ? "sum" : op == Combine::Max ? "maximum" : "minimum";
+  const std::string other = op == Combine::Add ? "T(0)" : "wl_slot[0]";
+  return std::string("// Added by warplens (warp-per-row): ") + what +
+         " over the threads of a block, in every thread.\ntemplate <typename T>\n__device__ __forceinline__ T " + name +
+         "(T v) {\n  __shared__ T wl_slot[32];\n  v = " + warp +
+         "(v);\n  __syncthreads();\n  if (threadIdx.x % 32 == 0) wl_slot[threadIdx.x / 32] = v;\n  __syncthreads();\n"
+         "  v = threadIdx.x % 32 < blockDim.x / 32 ? wl_slot[threadIdx.x % 32] : " + other + ";\n  return " + warp +
+         "(v);\n}\n\n";
+}
+
+// The text of a statement with node replacements, ending in `;` when the
+// statement needs one (expression statements, `if (c) x;`).
+std::optional<std::string> statement_text(const KernelContext& ctx, const Stmt* s,
+                                          const std::map<const Stmt*, std::string>& nodes) {
+  auto t = text_with_replacements(ctx, s, {}, nodes);
+  if (!t) return std::nullopt;
+  auto range = ctx.char_range(s->getSourceRange());
+  if (!range) return std::nullopt;
+  const unsigned end = ctx.sm().getFileOffset(range->getEnd());
+  const unsigned after = ctx.offset_after_statement(s);
+  if (after > end) *t += ctx.slice(end, after);
+  return t;
 }
 
 class WarpPerRow final : public Rewrite {
@@ -444,79 +636,191 @@ class WarpPerRow final : public Rewrite {
     double gain = 2.0;
     const Symbol tx = builtin_symbol(SymbolKind::ThreadIdx, 0);
     for (const RowLoop& l : m->loops)
-      for (const Access& a : collect_accesses(l.loop->getBody())) {
-        if (a.indices.size() != 1 || a.is_shared) continue;
-        auto p = ctx.polynomial(a.indices[0]);
+      for (const Access& a : accesses_in(ctx, l.loop->getBody())) {
+        if (a.is_shared || !a.flat_index) continue;
+        auto p = to_polynomial(a.flat_index);
         auto c = p ? coefficient(*p, tx) : std::nullopt;
         if (c && !is_constant(*c, 0) && !is_constant(*c, 1)) {
           if (example.empty()) example = ctx.text(a.expr).value_or("?");
           gain = 8.0;
         }
       }
+    auto block = constant_block(ctx);
+    const bool warp_ok = block && block->y == 1 && block->z == 1 && block->x % 32 == 0;
+    std::string cache_why;
+    auto cache = row_cache(ctx, *m, cache_why);
+    const std::string base = "thread-per-row work in " + std::to_string(m->loops.size()) + " loop(s)" +
+                             (example.empty() ? "" : ": lanes of a warp access `" + example + "` a row apart");
     CheckResult r;
-    Proposal p;
-    p.step = {name(), {}};
-    p.motivation = "thread-per-row work in " + std::to_string(m->loops.size()) + " loop(s)" +
-                   (example.empty() ? "" : ": lanes of a warp access `" + example + "` a row apart") +
-                   "; a warp per row walks each row contiguously";
-    p.predicted_gain = gain;
-    r.proposals.push_back(p);
+    auto propose = [&](std::int64_t lanes, std::int64_t cached, double factor, const std::string& how) {
+      Proposal p;
+      p.step = {name(), {{"lanes", lanes}, {"cache", cached}}};
+      p.motivation = base + "; " + how;
+      p.predicted_gain = gain * factor;
+      r.proposals.push_back(p);
+    };
+    if (warp_ok) propose(32, 0, 1.0, "a warp per row walks each row contiguously");
+    if (cache) {
+      const std::string arr = cache->param->getNameAsString();
+      if (warp_ok)
+        propose(32, 32, 1.15, "a warp per row, rows of up to 1024 elements of `" + arr +
+                                  "` kept in registers (read once, not " + std::to_string(cache->loops.size()) +
+                                  " times)");
+      propose(256, 16, 1.2, "a block of 256 per row, rows of up to 4096 elements of `" + arr +
+                                "` kept in registers (read once, not " + std::to_string(cache->loops.size()) + " times)");
+      propose(1024, 8, 1.1, "a block of 1024 per row, rows of up to 8192 elements of `" + arr + "` kept in registers");
+    }
+    propose(256, 0, warp_ok ? 0.95 : 1.0, "a block of 256 threads per row (for long rows), shuffle and shared "
+                                          "reductions");
     return r;
   }
 
-  bool apply(KernelContext& ctx, const RewriteStep&, RewriteOutput& out, std::string& error) const override {
+  bool apply(KernelContext& ctx, const RewriteStep& step, RewriteOutput& out, std::string& error) const override {
     auto m = match(ctx, error);
     if (!m) return false;
+    const std::int64_t lanes = param(step, "lanes"), cached = param(step, "cache");
+    if (lanes < 32 || lanes > 1024 || (lanes & (lanes - 1)) != 0) {
+      error = "lanes must be a power of two from 32 to 1024";
+      return false;
+    }
+    if (cached < 0 || cached > 64) {
+      error = "cache must be 0..64 elements per lane";
+      return false;
+    }
+    const bool block_row = lanes > 32;
+    if (!block_row) {
+      auto block = constant_block(ctx);
+      if (!block || block->y != 1 || block->z != 1 || block->x % 32 != 0) {
+        error = "a warp per row needs 1-D blocks of a multiple of 32 threads (constant at every launch)";
+        return false;
+      }
+    }
+    std::optional<RowCache> cache;
+    if (cached > 0) {
+      cache = row_cache(ctx, *m, error);
+      if (!cache) return false;
+    }
+    const std::string W = std::to_string(lanes);
     Edits& e = out.edits;
     const std::string lane = fresh_name(ctx.file, "lane");
-    std::map<Combine, std::string> helpers;
+    std::map<Combine, std::string> warp_helpers, block_helpers;
     for (const RowLoop& l : m->loops)
       for (const Accumulator& a : l.accumulators)
-        if (!helpers.count(a.op))
-          helpers[a.op] = fresh_name(ctx.file, a.op == Combine::Add ? "warp_sum" : a.op == Combine::Max ? "warp_max" : "warp_min");
+        if (!warp_helpers.count(a.op)) {
+          const char* stem = a.op == Combine::Add ? "sum" : a.op == Combine::Max ? "max" : "min";
+          warp_helpers[a.op] = fresh_name(ctx.file, std::string("warp_") + stem);
+          block_helpers[a.op] = fresh_name(ctx.file, std::string("block_") + stem);
+        }
     auto gid = ctx.text(m->row.var->getInit());
     if (!gid) {
       error = "the row's initialiser is not plain source text";
       return false;
     }
-    // row = gid / 32; lane = gid % 32
-    if (!e.replace(m->row.var->getInit(), "(" + *gid + ") / 32") ||
+    // row = gid / W; lane = gid % W (for a block per row: blockIdx.x and threadIdx.x).
+    if (!e.replace(m->row.var->getInit(), "(" + *gid + ") / " + W) ||
         !e.insert_after(m->row.decl->getEndLoc(), "\n" + ctx.indentation_at(m->row.decl->getBeginLoc()) +
                                                         "const int " + lane + " = static_cast<int>((" + *gid +
-                                                        ") % 32);")) {
+                                                        ") % " + W + ");")) {
       error = e.error();
       return false;
     }
     // Lanes store different elements (element-wise loops) or only lane 0
     // stores; what follows may read those stores from another lane, which
-    // only __syncwarp makes visible. The guard is uniform, so all 32 lanes
-    // reach each __syncwarp.
+    // only a barrier makes visible. The guard is uniform over the lanes of a
+    // row, so all of them reach it.
+    const std::string sync = block_row ? "__syncthreads();" : "__syncwarp();";
     const Stmt* last = m->region.body.back();
     auto sync_after = [&](const Stmt* s, const std::string& indent) {
-      return s == last ? std::string() : "\n" + indent + "__syncwarp();";
+      return s == last ? std::string() : "\n" + indent + sync;
     };
-    for (const RowLoop& l : m->loops) {
+    const std::string cache_name = fresh_name(ctx.file, "row");
+    const std::string fits = fresh_name(ctx.file, "row_fits");
+    const std::string j = fresh_name(ctx.file, "j");
+    bool cache_loaded = false;
+    for (std::size_t li = 0; li < m->loops.size(); ++li) {
+      const RowLoop& l = m->loops[li];
       const std::string indent = ctx.indentation_at(l.loop->getBeginLoc());
       std::string before;
       for (const Accumulator& a : l.accumulators)
         if (a.op == Combine::Add) before += "if (" + lane + " != 0) " + a.var->getNameAsString() + " = 0;\n" + indent;
-      auto start = ctx.text(l.counter->getInit());
-      if (!start) {
+      auto start = ctx.text(l.counter.init);
+      auto end = ctx.text(l.end);
+      if (!start || !end) {
         error = "a loop header is not plain source text";
-        return false;
-      }
-      if ((!before.empty() && !e.insert(l.loop->getBeginLoc(), before)) ||
-          !e.replace(l.counter->getInit(), "(" + *start + ") + " + lane) ||
-          !e.replace(l.loop->getInc(), l.counter->getNameAsString() + " += 32")) {
-        error = e.error();
         return false;
       }
       std::string after = l.accumulators.empty() ? sync_after(l.loop, indent) : "";
       for (const Accumulator& a : l.accumulators)
-        after += "\n" + indent + a.var->getNameAsString() + " = " + helpers[a.op] + "(" + a.var->getNameAsString() + ");";
-      if (!after.empty() && !e.insert_at_offset(ctx.offset_after_statement(l.loop), after)) {
-        error = e.error();
-        return false;
+        after += "\n" + indent + a.var->getNameAsString() + " = " +
+                 (block_row ? block_helpers[a.op] : warp_helpers[a.op]) + "(" + a.var->getNameAsString() + ");";
+      const bool cached_loop =
+          cache && std::find(cache->loops.begin(), cache->loops.end(), li) != cache->loops.end();
+      if (cached_loop) {
+        // if (fits) { for j < cache: k = S + lane + j*W; if (k < E) BODY' }  else  { strided loop }
+        const std::string k = l.counter.var->getNameAsString();
+        const std::string kt = l.counter.var->getType().getUnqualifiedType().getAsString();
+        std::map<const Stmt*, std::string> nodes;
+        for (const ArraySubscriptExpr* a : cache->reads[li]) nodes[a] = cache_name + "[" + j + "]";
+        auto body = statement_text(ctx, l.loop->getBody(), cache_loaded ? nodes : std::map<const Stmt*, std::string>{});
+        auto plain = statement_text(ctx, l.loop->getBody(), {});
+        if (!body || !plain) {
+          error = "a loop body crosses a macro";
+          return false;
+        }
+        std::string text;
+        if (!cache_loaded) {
+          // The first loop that reads the row fills the registers.
+          text += cache->type + " " + cache_name + "[" + std::to_string(cached) + "];\n" + indent;
+          text += "const bool " + fits + " = (" + *end + ") - (" + *start + ") <= " + std::to_string(cached * lanes) +
+                  ";\n" + indent;
+        }
+        text += before;
+        text += "if (" + fits + ") {\n" + indent + "#pragma unroll\n" + indent + "  for (int " + j + " = 0; " + j +
+                " < " + std::to_string(cached) + "; ++" + j + ") {\n";
+        text += indent + "    const " + kt + " " + k + " = (" + *start + ") + " + lane + " + " + j + " * " + W + ";\n";
+        text += indent + "    if (" + k + " < " + *end + ") {\n";
+        if (!cache_loaded) {
+          auto load = text_with_replacements(ctx, cache->reads[li].front(), {}, {});
+          if (!load) {
+            error = "the cached access crosses a macro";
+            return false;
+          }
+          text += indent + "      " + cache_name + "[" + j + "] = " + *load + ";\n";
+          std::map<const Stmt*, std::string> use_cache;
+          for (const ArraySubscriptExpr* a : cache->reads[li]) use_cache[a] = cache_name + "[" + j + "]";
+          body = statement_text(ctx, l.loop->getBody(), use_cache);
+          if (!body) {
+            error = "a loop body crosses a macro";
+            return false;
+          }
+        }
+        text += indent + "      " + *body + "\n" + indent + "    }\n" + indent + "  }\n" + indent + "} else {\n";
+        // The strided loop, as written but for its start and step.
+        auto header_init = ctx.text(l.loop->getInit());
+        auto cond = ctx.text(l.loop->getCond());
+        if (!header_init || !cond) {
+          error = "a loop header is not plain source text";
+          return false;
+        }
+        std::string init_text = l.counter.declared_in_header
+                                    ? kt + " " + k + " = (" + *start + ") + " + lane
+                                    : k + " = (" + *start + ") + " + lane;
+        text += indent + "  for (" + init_text + "; " + *cond + "; " + k + " += " + W + ") " + *plain + "\n" +
+                indent + "}";
+        cache_loaded = true;
+        const unsigned b = ctx.offset(l.loop->getBeginLoc());
+        if (!e.replace_offsets(b, ctx.offset_after_statement(l.loop), text + after)) {
+          error = e.error();
+          return false;
+        }
+      } else {
+        if ((!before.empty() && !e.insert(l.loop->getBeginLoc(), before)) ||
+            !e.replace(l.counter.init, "(" + *start + ") + " + lane) ||
+            !e.replace(l.loop->getInc(), l.counter.var->getNameAsString() + " += " + W) ||
+            (!after.empty() && !e.insert_at_offset(ctx.offset_after_statement(l.loop), after))) {
+          error = e.error();
+          return false;
+        }
       }
     }
     for (const Stmt* s : m->lane0) {
@@ -528,22 +832,40 @@ class WarpPerRow final : public Rewrite {
       }
     }
     std::string helper_text;
-    for (const auto& [op, n] : helpers) helper_text += shuffle_helper(n, op);
+    for (const auto& [op, n] : warp_helpers) {
+      helper_text += shuffle_helper(n, op);
+      if (block_row) helper_text += block_helper(block_helpers[op], n, op);
+    }
     if (!helper_text.empty() && !insert_before_kernel(ctx, e, helper_text)) {
       error = e.error();
       return false;
     }
     LaunchChange change;
     change.kernel = ctx.kernel->getNameAsString();
-    change.thread_scale[0] = {32, 1};
+    change.thread_scale[0] = {lanes, 1};
+    if (block_row) change.block = Dim3{lanes, 1, 1};
     if (!rewrite_launches(ctx, change, e, error)) return false;
     out.launch_changes.push_back(change);
-    out.notes.push_back("each row is handled by one full warp (blocks are multiples of 32); the row guard is uniform "
-                        "across the warp");
+    if (block_row)
+      out.notes.push_back("each row is handled by one block of " + W + " threads: the row, and so the guard, is the "
+                          "block's, so every thread reaches the barriers of the block reductions");
+    else
+      out.notes.push_back("each row is handled by one full warp (blocks are multiples of 32); the row guard is uniform "
+                          "across the warp");
     out.notes.push_back("reductions combine only by sum, max or min, and every lane receives the total; element-wise "
-                        "loops write one element per iteration; stores outside loops run once, in lane 0; "
-                        "__syncwarp orders stores before later reads by other lanes");
-    out.notes.push_back("the launch grid covers the rows, and starts 32x the threads");
+                        "loops write one element per iteration (followed through pointer locals to the parameter) and "
+                        "read what they write only there; stores outside loops run once, in lane 0; statements that "
+                        "change locals only run in every lane on equal values; " + sync +
+                        " orders stores before later reads by other lanes");
+    if (cache)
+      out.notes.push_back("`" + cache->param->getNameAsString() + "` is read at the same elements in " +
+                          std::to_string(cache->loops.size()) + " loops over the same range and nothing the kernel "
+                          "writes reaches it (" +
+                          (cache->param->getType().isRestrictQualified() ? std::string("__restrict__")
+                                                                          : std::string("distinct pointers at every launch")) +
+                          "): rows of up to " + std::to_string(cached * lanes) +
+                          " elements are read once into registers, longer rows take the strided loops");
+    out.notes.push_back("the launch grid covers the rows, and starts " + W + "x the threads");
     return true;
   }
 };

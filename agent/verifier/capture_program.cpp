@@ -52,6 +52,7 @@ CaptureRunResult capture_program(const CaptureRequest& req, std::stop_token stop
               {capture::env::kDir, fs::absolute(req.out_dir).string()},
               {capture::env::kKernel, req.kernel_regex},
               {capture::env::kLaunches, std::to_string(req.max_launches)},
+              {capture::env::kLaunchesPerKernel, std::to_string(req.max_launches_per_kernel)},
               {capture::env::kMaxBytes, std::to_string(req.max_bytes)},
               {profile::env::kMetrics, "0"},
               {profile::env::kPass, "timing"},

@@ -20,6 +20,7 @@ struct CaptureRequest {
   std::vector<std::string> program;          // argv of the program
   std::string kernel_regex = ".*";           // ECMAScript regex, matched against the demangled and mangled name
   int max_launches = 1;                      // K: first K matching launches
+  int max_launches_per_kernel = 0;           // at most this many of each matching kernel (0: no limit)
   std::uint64_t max_bytes = capture::kDefaultMaxBytes;  // cap on all blobs; beyond it launches are refused
   std::filesystem::path out_dir;             // the capture directory (created)
   double timeout_s = 0;                      // 0: none

@@ -1,5 +1,7 @@
 #include "agent/verifier/compare.h"
 
+#include "agent/verifier/compare_units.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -8,10 +10,16 @@
 
 namespace warplens::verifier {
 
+static_assert(static_cast<int>(Problem::StrayWrite) == ops::kStrayWrite &&
+                  static_cast<int>(Problem::ChangedBits) == ops::kChangedBits,
+              "element_ops.h's problem codes must be Problem's values");
+
 double Tolerance::rtol(ElementType t) const {
+  if (t == ElementType::F64) return rtol_f64;
   return (t == ElementType::F16 || t == ElementType::BF16) ? rtol_half : rtol_f32;
 }
 double Tolerance::atol(ElementType t) const {
+  if (t == ElementType::F64) return atol_f64;
   return (t == ElementType::F16 || t == ElementType::BF16) ? atol_half : atol_f32;
 }
 
@@ -304,6 +312,74 @@ ByteRanges unwritten_ranges(const std::uint8_t* ra, const std::uint8_t* pa, cons
     }
   }
   return out;
+}
+
+ops::CompareSpec compare_spec(BufferLayout layout, std::uint64_t bytes, const Tolerance& tol,
+                              const CompareOptions& options) {
+  ops::CompareSpec s;
+  s.type = static_cast<std::uint8_t>(layout.type);
+  s.phase = layout.phase;
+  s.bytes = bytes;
+  s.rtol = tol.rtol(layout.type);
+  s.atol = tol.atol(layout.type);
+  s.nan_equal = tol.nan_equal ? 1 : 0;
+  s.exact = options.exact ? 1 : 0;
+  s.pref_poison = options.pref_poison;
+  return s;
+}
+
+ElementReport unit_report(const ops::CompareSpec& spec, const ops::Unit& unit, const std::uint8_t* expected,
+                          const std::uint8_t* got, std::uint8_t problem) {
+  std::uint8_t shown[8] = {0};
+  const std::uint8_t* e = expected;
+  if (problem == ops::kStrayWrite) {
+    for (std::uint64_t k = 0; k < unit.size && k < 8; ++k)
+      shown[k] = ops::poison_byte(spec.pref_poison, spec.type, spec.phase, spec.bytes, unit.offset + k);
+    e = shown;
+  }
+  return make_report(static_cast<ElementType>(unit.type), unit.offset, unit.index, e, got,
+                     static_cast<Problem>(problem));
+}
+
+BufferComparison finish_comparison(const ops::CompareStats& s, std::optional<ElementReport> worst) {
+  BufferComparison out;
+  out.elements = s.elements;
+  out.mismatches = s.mismatches;
+  out.stray_bytes = s.stray_bytes;
+  out.max_abs_error = ops::dbl(s.max_abs_bits);
+  out.max_rel_error = ops::dbl(s.max_rel_bits);
+  out.ok = s.mismatches == 0;
+  out.worst = std::move(worst);
+  return out;
+}
+
+BufferComparison compare_buffers(const std::uint8_t* expected, const std::uint8_t* got, const std::uint8_t* pref,
+                                 std::uint64_t bytes, BufferLayout layout, const Tolerance& tol,
+                                 const CompareOptions& options) {
+  const ops::CompareSpec spec = compare_spec(layout, bytes, tol, options);
+  const ops::UnitGrid grid = ops::unit_grid(spec.type, spec.phase, bytes);
+  ops::CompareStats stats;
+  const std::uint64_t n = grid.units();
+  // Bit-identical buffers with no reference-unwritten units and no NaN can
+  // skip the per-unit walk (the common case for a correct candidate).
+  if (spec.pref_poison < 0 && std::memcmp(expected, got, bytes) == 0 &&
+      (options.exact || tol.nan_equal || !written_nan(expected, bytes, layout, {}))) {
+    stats.elements = n;
+    return finish_comparison(stats, std::nullopt);
+  }
+  for (std::uint64_t u = 0; u < n; ++u) ops::accumulate(stats, ops::compare_unit(spec, grid.unit(u), expected, got, pref));
+  std::optional<ElementReport> worst;
+  if (stats.mismatches || stats.worst_pass_bits) {
+    for (std::uint64_t u = 0; u < n; ++u) {
+      const ops::Unit unit = grid.unit(u);
+      const ops::UnitResult r = ops::compare_unit(spec, unit, expected, got, pref);
+      if (!ops::is_worst(stats, r)) continue;
+      worst = unit_report(spec, unit, expected + unit.offset, got + unit.offset, r.problem);
+      stats.worst_unit = u;
+      break;
+    }
+  }
+  return finish_comparison(stats, std::move(worst));
 }
 
 }  // namespace warplens::verifier

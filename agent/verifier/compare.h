@@ -15,11 +15,15 @@
 namespace warplens::verifier {
 
 struct Tolerance {
-  double rtol_f32 = 1e-4;   // fp32 and fp64
+  double rtol_f32 = 1e-4;   // fp32 (KernelBench's fp32 tolerance)
   double atol_f32 = 1e-4;
   double rtol_half = 1e-2;  // fp16 and bf16
   double atol_half = 1e-2;
   bool nan_equal = false;   // KernelBench / torch.allclose default: NaN != NaN
+  // fp64 at its own tolerance: at the fp32 one an fp64 -> fp32 downgrade
+  // (relative error ~1e-7) would pass.
+  double rtol_f64 = 1e-10;
+  double atol_f64 = 1e-10;
 
   double rtol(ElementType t) const;
   double atol(ElementType t) const;
@@ -90,5 +94,19 @@ ByteRanges unwritten_ranges(const std::uint8_t* result_a, const std::uint8_t* po
 
 // One line for reports: "element 1234 (byte 4936): expected 0.5, got NaN".
 std::string describe(const ElementReport& e);
+
+// The comparison warplens-replay runs (on the GPU as kernels, on the host as
+// loops over the same per-element code, agent/verifier/element_ops.h):
+//   by value: tolerance per element type; units where `pref` still holds the
+//     poison `pref_poison` were never written by the reference (the run that
+//     started from that poison): `got` must hold the poison there too;
+//   exact: bit for bit, skipping such units (determinism, unchanged inputs).
+struct CompareOptions {
+  bool exact = false;
+  int pref_poison = -1;  // 0: poison A, 1: poison B, -1: every unit compared
+};
+BufferComparison compare_buffers(const std::uint8_t* expected, const std::uint8_t* got, const std::uint8_t* pref,
+                                 std::uint64_t bytes, BufferLayout layout, const Tolerance& tol,
+                                 const CompareOptions& options);
 
 }  // namespace warplens::verifier

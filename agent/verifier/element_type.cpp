@@ -1,5 +1,7 @@
 #include "agent/verifier/element_type.h"
 
+#include "agent/verifier/element_ops.h"
+
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -98,63 +100,15 @@ ElementType element_type_of_c_type(std::string_view name) {
   return it == table.end() ? ElementType::Bytes : it->second;
 }
 
-double half_bits_to_double(std::uint16_t h) {
-  int sign = (h >> 15) & 1;
-  int exp = (h >> 10) & 0x1f;
-  int mant = h & 0x3ff;
-  double v;
-  if (exp == 0) {
-    v = std::ldexp(static_cast<double>(mant), -24);
-  } else if (exp == 31) {
-    v = mant ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
-  } else {
-    v = std::ldexp(static_cast<double>(mant | 0x400), exp - 25);
-  }
-  return sign ? -v : v;
-}
+// One implementation for host and GPU: element_ops.h.
+static_assert(static_cast<int>(ElementType::F64) == ops::kF64 && static_cast<int>(ElementType::BF16) == ops::kBF16 &&
+                  static_cast<int>(ElementType::I32) == ops::kI32 && static_cast<int>(ElementType::Bool) == ops::kBool,
+              "element_ops.h's type codes must be ElementType's values");
 
-double bf16_bits_to_double(std::uint16_t b) {
-  std::uint32_t bits = static_cast<std::uint32_t>(b) << 16;
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-std::uint16_t double_to_half_bits(double v) {
-  // Through float first: the double->float step rounds, then float->half
-  // rounds to nearest even on the float's bits.
-  float f = static_cast<float>(v);
-  std::uint32_t x;
-  std::memcpy(&x, &f, 4);
-  std::uint16_t sign = static_cast<std::uint16_t>((x >> 16) & 0x8000);
-  std::uint32_t abs = x & 0x7fffffff;
-  if (abs >= 0x7f800000) return static_cast<std::uint16_t>(sign | (abs > 0x7f800000 ? 0x7e00 : 0x7c00));
-  if (abs >= 0x477ff000) return static_cast<std::uint16_t>(sign | 0x7c00);  // rounds to >= 65520: inf
-  if (abs < 0x33000001) return sign;                                       // < half of smallest subnormal
-  int exp = static_cast<int>(abs >> 23);
-  std::uint32_t mant = (abs & 0x7fffff) | 0x800000;
-  if (exp < 113) {  // subnormal half
-    int shift = 126 - exp;  // 14 + (113 - exp - 1) + ...
-    std::uint32_t m = mant >> shift;
-    std::uint32_t rem = mant & ((1u << shift) - 1);
-    std::uint32_t half = 1u << (shift - 1);
-    if (rem > half || (rem == half && (m & 1))) ++m;
-    return static_cast<std::uint16_t>(sign | m);
-  }
-  std::uint32_t h = ((static_cast<std::uint32_t>(exp - 112)) << 10) | ((mant >> 13) & 0x3ff);
-  std::uint32_t rem = mant & 0x1fff;
-  if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) ++h;
-  return static_cast<std::uint16_t>(sign | h);
-}
-
-std::uint16_t double_to_bf16_bits(double v) {
-  float f = static_cast<float>(v);
-  std::uint32_t x;
-  std::memcpy(&x, &f, 4);
-  if ((x & 0x7fffffff) > 0x7f800000) return static_cast<std::uint16_t>((x >> 16) | 0x40);  // quiet NaN
-  std::uint32_t rounding = 0x7fff + ((x >> 16) & 1);
-  return static_cast<std::uint16_t>((x + rounding) >> 16);
-}
+double half_bits_to_double(std::uint16_t h) { return ops::half_to_double(h); }
+double bf16_bits_to_double(std::uint16_t b) { return ops::bf16_to_double(b); }
+std::uint16_t double_to_half_bits(double v) { return ops::double_to_half(v); }
+std::uint16_t double_to_bf16_bits(double v) { return ops::double_to_bf16(v); }
 
 namespace {
 template <class T>

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "agent/verifier/element_ops.h"
+
 namespace warplens::verifier {
 
 namespace {
@@ -18,7 +20,6 @@ class Rng {
     return z ^ (z >> 31);
   }
   double uniform() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
-  std::uint64_t below(std::uint64_t n) { return n ? next() % n : 0; }
 
  private:
   std::uint64_t s_;
@@ -75,6 +76,7 @@ LaunchLayout make_launch_layout(const capture::LaunchRecord& launch, const Kerne
       if (info.is_pointer || info.element == ElementType::Bytes) continue;
       if (static_cast<std::uint64_t>(element_size(info.element)) != launch.params[i].size) continue;
       layout.scalars.push_back({static_cast<int>(i), launch.params[i].offset, info.element});
+      layout.scalar_names.push_back(info.name.empty() ? "param " + std::to_string(i) : info.name);
     }
   }
   return layout;
@@ -88,40 +90,82 @@ void redraw_floats(const std::uint8_t* captured, std::uint8_t* out, std::uint64_
   if (layout.phase >= bytes) return;
   const std::uint64_t count = (bytes - layout.phase) / size;
   if (count == 0) return;
-  Rng rng(seed);
-  const std::uint8_t* base = captured + layout.phase;
-  std::uint8_t* dst = out + layout.phase;
-  for (std::uint64_t i = 0; i < count; ++i) {
-    std::uint64_t j = rng.below(count);
-    double v = load_as_double(layout.type, base + j * size);
-    double factor = 0.5 + rng.uniform();
-    store_from_double(layout.type, dst + i * size, v * factor);
+  const auto t = static_cast<std::uint8_t>(layout.type);
+  for (std::uint64_t i = 0; i < count; ++i)
+    ops::redraw_element(t, captured + layout.phase, out + layout.phase, count, seed, i);
+}
+
+bool redraws(const LaunchLayout& layout, std::size_t a) {
+  return a < layout.allocations.size() && is_floating(layout.allocations[a].type);
+}
+
+std::uint64_t allocation_seed(std::uint64_t set_seed, std::size_t a) { return derive_seed(set_seed, 1000 + a); }
+
+bool is_integer_type(ElementType t) {
+  switch (t) {
+    case ElementType::I8: case ElementType::U8: case ElementType::I16: case ElementType::U16:
+    case ElementType::I32: case ElementType::U32: case ElementType::I64: case ElementType::U64:
+      return true;
+    default:
+      return false;
   }
 }
 
+std::int64_t read_integer(const std::vector<std::uint8_t>& params, std::uint64_t offset, ElementType type) {
+  const auto size = static_cast<std::uint64_t>(element_size(type));
+  if (!is_integer_type(type) || offset + size > params.size()) return 0;
+  const std::uint8_t* p = params.data() + offset;
+  switch (type) {
+    case ElementType::I8: return ops::load_raw<std::int8_t>(p);
+    case ElementType::U8: return ops::load_raw<std::uint8_t>(p);
+    case ElementType::I16: return ops::load_raw<std::int16_t>(p);
+    case ElementType::U16: return ops::load_raw<std::uint16_t>(p);
+    case ElementType::I32: return ops::load_raw<std::int32_t>(p);
+    case ElementType::U32: return ops::load_raw<std::uint32_t>(p);
+    case ElementType::I64: return ops::load_raw<std::int64_t>(p);
+    case ElementType::U64: return static_cast<std::int64_t>(ops::load_raw<std::uint64_t>(p));
+    default: return 0;
+  }
+}
+
+void write_integer(std::vector<std::uint8_t>& params, std::uint64_t offset, ElementType type, std::int64_t value) {
+  const auto size = static_cast<std::uint64_t>(element_size(type));
+  if (!is_integer_type(type) || offset + size > params.size()) return;
+  // Little-endian: the low `size` bytes of the two's-complement value.
+  const auto bits = static_cast<std::uint64_t>(value);
+  std::memcpy(params.data() + offset, &bits, static_cast<std::size_t>(size));
+}
+
+std::vector<std::uint8_t> make_param_buffer(const capture::LaunchRecord& launch, const LaunchLayout& layout,
+                                            bool fresh, std::uint64_t seed, const std::vector<ScalarValue>& scalars) {
+  std::vector<std::uint8_t> params = launch.param_buffer;
+  for (const auto& s : scalars) write_integer(params, s.offset, s.type, s.value);
+  if (fresh) {
+    Rng rng(derive_seed(seed, 7));
+    for (const auto& s : layout.scalars) {
+      if (!is_floating(s.type) || s.offset + static_cast<std::uint64_t>(element_size(s.type)) > params.size())
+        continue;
+      std::uint8_t* p = params.data() + s.offset;
+      double v = load_as_double(s.type, p);
+      store_from_double(s.type, p, v * (0.75 + 0.5 * rng.uniform()));
+    }
+  }
+  return params;
+}
+
 InputSet make_input_set(const capture::LaunchRecord& launch, const std::vector<std::vector<std::uint8_t>>& captured,
-                        const LaunchLayout& layout, bool fresh, std::uint64_t seed) {
+                        const LaunchLayout& layout, bool fresh, std::uint64_t seed,
+                        const std::vector<ScalarValue>& scalars) {
   InputSet set;
-  set.param_buffer = launch.param_buffer;
+  set.param_buffer = make_param_buffer(launch, layout, fresh, seed, scalars);
   set.allocations.resize(captured.size());
   for (std::size_t a = 0; a < captured.size(); ++a) {
     const auto& src = captured[a];
     set.allocations[a].resize(src.size());
-    if (fresh && a < layout.allocations.size() && is_floating(layout.allocations[a].type)) {
-      redraw_floats(src.data(), set.allocations[a].data(), src.size(), layout.allocations[a],
-                    derive_seed(seed, 1000 + a));
+    if (fresh && redraws(layout, a)) {
+      redraw_floats(src.data(), set.allocations[a].data(), src.size(), layout.allocations[a], allocation_seed(seed, a));
     } else if (!src.empty()) {
       std::memcpy(set.allocations[a].data(), src.data(), src.size());
-    }
-  }
-  if (fresh) {
-    Rng rng(derive_seed(seed, 7));
-    for (const auto& s : layout.scalars) {
-      if (!is_floating(s.type) || s.offset + static_cast<std::uint64_t>(element_size(s.type)) > set.param_buffer.size())
-        continue;
-      std::uint8_t* p = set.param_buffer.data() + s.offset;
-      double v = load_as_double(s.type, p);
-      store_from_double(s.type, p, v * (0.75 + 0.5 * rng.uniform()));
     }
   }
   return set;

@@ -1,5 +1,6 @@
 #include "agent/verifier/launch_geometry.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 
@@ -93,29 +94,98 @@ DirectiveParse parse_launch_directives(const std::vector<Directive>& directives)
   return out;
 }
 
+namespace {
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
+
+constexpr std::uint64_t kGridLimits[3] = {0x7fffffffULL, 65535, 65535};
+
+// Checks a shape the rule produced; `what` names the step for the message.
+bool valid(const LaunchGeometry& g, const std::string& what, std::string* error) {
+  const std::uint64_t threads = std::uint64_t{g.block[0]} * g.block[1] * g.block[2];
+  if (threads == 0 || threads > 1024) {
+    if (error)
+      *error = what + "block " + to_string(g.block) + " has " + std::to_string(threads) + " threads (1..1024 allowed)";
+    return false;
+  }
+  for (std::size_t d = 0; d < 3; ++d)
+    if (g.grid[d] == 0 || g.grid[d] > kGridLimits[d]) {
+      if (error)
+        *error = what + "recomputed grid dimension " + std::to_string(d) + " is " + std::to_string(g.grid[d]) +
+                 " (out of range)";
+      return false;
+    }
+  return true;
+}
+
+// The rule in 64 bits; values beyond 32 bits saturate so `valid` reports them.
+std::uint32_t clamp32(std::uint64_t v) { return v > 0xffffffffULL ? 0xffffffffU : static_cast<std::uint32_t>(v); }
+
+}  // namespace
+
+LaunchGeometry apply_reshape(const LaunchGeometry& in, const LaunchReshape& r, int sm_count) {
+  LaunchGeometry g = in;
+  if (r.swap_xy) {
+    std::swap(g.grid[0], g.grid[1]);
+    std::swap(g.block[0], g.block[1]);
+  }
+  const Dim3 block = r.block.value_or(g.block);
+  for (std::size_t d = 0; d < 3; ++d) {
+    const Ratio s = r.scale[d];
+    const std::uint64_t threads = ceil_div(std::uint64_t{g.grid[d]} * g.block[d] * s.num, s.den);
+    g.grid[d] = clamp32(std::max<std::uint64_t>(1, ceil_div(threads, block[d])));
+  }
+  if (r.persistent_blocks_per_sm > 0 && sm_count > 0)
+    g.grid[0] = clamp32(std::min<std::uint64_t>(g.grid[0], std::uint64_t(sm_count) * r.persistent_blocks_per_sm));
+  g.block = block;
+  return g;
+}
+
+std::string to_string(const LaunchReshape& r) {
+  std::string s = "block=";
+  s += r.block ? std::to_string((*r.block)[0]) + "," + std::to_string((*r.block)[1]) + "," + std::to_string((*r.block)[2])
+               : "same";
+  s += std::string(" swap-xy=") + (r.swap_xy ? "1" : "0") + " scale=";
+  for (std::size_t d = 0; d < 3; ++d)
+    s += (d ? "," : "") + std::to_string(r.scale[d].num) + "/" + std::to_string(r.scale[d].den);
+  return s + " persistent=" + std::to_string(r.persistent_blocks_per_sm);
+}
+
 std::optional<LaunchGeometry> candidate_geometry(const LaunchGeometry& captured, const LaunchOverride& o,
+                                                 std::string* error) {
+  return candidate_geometry(captured, o, 0, error);
+}
+
+std::optional<LaunchGeometry> candidate_geometry(const LaunchGeometry& captured, const LaunchOverride& o, int sm_count,
                                                  std::string* error) {
   LaunchGeometry g = captured;
   if (o.dynamic_shared_bytes) g.dynamic_shared_bytes = *o.dynamic_shared_bytes;
-  if (!o.block && o.coarsen == Dim3{1, 1, 1}) return g;
-  Dim3 block = o.block.value_or(captured.block);
-  std::uint64_t threads = std::uint64_t{block[0]} * block[1] * block[2];
-  if (threads == 0 || threads > 1024) {
-    if (error) *error = "block " + to_string(block) + " has " + std::to_string(threads) + " threads (1..1024 allowed)";
-    return std::nullopt;
-  }
-  const std::uint64_t limits[3] = {0x7fffffffULL, 65535, 65535};
-  for (std::size_t d = 0; d < 3; ++d) {
-    std::uint64_t covered = std::uint64_t{captured.grid[d]} * captured.block[d];
-    std::uint64_t per_block = std::uint64_t{block[d]} * o.coarsen[d];
-    std::uint64_t grid = (covered + per_block - 1) / per_block;
-    if (grid == 0 || grid > limits[d]) {
-      if (error) *error = "recomputed grid dimension " + std::to_string(d) + " is " + std::to_string(grid) + " (out of range)";
+  if (o.block || o.coarsen != Dim3{1, 1, 1}) {
+    if (o.coarsen[0] == 0 || o.coarsen[1] == 0 || o.coarsen[2] == 0) {
+      if (error) *error = "coarsen " + to_string(o.coarsen) + " has a zero component";
       return std::nullopt;
     }
-    g.grid[d] = static_cast<std::uint32_t>(grid);
+    LaunchReshape legacy;
+    legacy.block = o.block;
+    for (std::size_t d = 0; d < 3; ++d) legacy.scale[d] = {1, o.coarsen[d]};
+    g = apply_reshape(g, legacy, sm_count);
+    if (!valid(g, "", error)) return std::nullopt;
   }
-  g.block = block;
+  for (std::size_t i = 0; i < o.reshapes.size(); ++i) {
+    const LaunchReshape& r = o.reshapes[i];
+    const std::string what = o.reshapes.size() > 1 ? "launch change " + std::to_string(i + 1) + " (" + to_string(r) + "): " : "";
+    for (std::size_t d = 0; d < 3; ++d)
+      if (r.scale[d].num == 0 || r.scale[d].den == 0) {
+        if (error) *error = what + "thread scale " + to_string(r) + " has a zero term";
+        return std::nullopt;
+      }
+    if (r.persistent_blocks_per_sm > 0 && sm_count <= 0) {
+      if (error) *error = what + "a persistent grid needs the GPU's multiprocessor count, which is unknown";
+      return std::nullopt;
+    }
+    g = apply_reshape(g, r, sm_count);
+    if (!valid(g, what, error)) return std::nullopt;
+  }
   return g;
 }
 

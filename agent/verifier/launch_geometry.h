@@ -12,6 +12,18 @@
 //   // warplens: dynamic_smem=8192          dynamic shared memory bytes (default: captured)
 //
 // Without a directive the candidate runs with the captured geometry.
+//
+// The optimize engine's launch changes (agent/candidate.h, LaunchChange:
+// swapped x/y, more or fewer threads per original thread, persistent grids,
+// applied in order) arrive as `reshapes`; per dimension d, after exchanging
+// x and y of grid G and block B when swap_xy is set:
+//
+//   threads_d = ceil(G_d * B_d * scale_d.num / scale_d.den)
+//   grid_d'   = max(1, ceil(threads_d / block_d'))      block' = block, or B
+//   grid_x'   = min(grid_x', SMs * persistent)          when persistent > 0
+//
+// The old block/coarsen fields are the special case block' with
+// scale = 1/coarsen (ceil(ceil(x / a) / b) == ceil(x / (a * b))).
 #pragma once
 
 #include <array>
@@ -33,11 +45,28 @@ struct LaunchGeometry {
   bool operator==(const LaunchGeometry&) const = default;
 };
 
+// Threads per original thread in one dimension: num/den (32/1 = a warp per
+// original thread, 1/4 = each thread covers four).
+struct Ratio {
+  std::uint32_t num = 1, den = 1;
+  bool operator==(const Ratio&) const = default;
+};
+
+// One launch change, in the order the candidate's rewrites made them.
+struct LaunchReshape {
+  std::optional<Dim3> block;                 // nullopt keeps the (possibly swapped) block
+  bool swap_xy = false;
+  std::array<Ratio, 3> scale{};
+  std::uint32_t persistent_blocks_per_sm = 0;
+  bool operator==(const LaunchReshape&) const = default;
+};
+
 struct LaunchOverride {
   std::optional<Dim3> block;
   Dim3 coarsen{1, 1, 1};
   std::optional<std::uint32_t> dynamic_shared_bytes;
-  bool empty() const { return !block && coarsen == Dim3{1, 1, 1} && !dynamic_shared_bytes; }
+  std::vector<LaunchReshape> reshapes;       // applied in order, after block/coarsen
+  bool empty() const { return !block && coarsen == Dim3{1, 1, 1} && !dynamic_shared_bytes && reshapes.empty(); }
 };
 
 struct DirectiveParse {
@@ -47,9 +76,19 @@ struct DirectiveParse {
 DirectiveParse parse_launch_directives(const std::vector<Directive>& directives);
 
 // The candidate's geometry, or nullopt with `error` when the override is
-// invalid (zero sizes, more than 1024 threads per block, grid too large).
+// invalid (zero sizes, more than 1024 threads per block, grid too large, a
+// persistent grid without the SM count). `sm_count` is the replaying GPU's.
+std::optional<LaunchGeometry> candidate_geometry(const LaunchGeometry& captured, const LaunchOverride& o,
+                                                 int sm_count, std::string* error);
 std::optional<LaunchGeometry> candidate_geometry(const LaunchGeometry& captured, const LaunchOverride& o,
                                                  std::string* error);
+
+// One reshape step of the rule above (no validation).
+LaunchGeometry apply_reshape(const LaunchGeometry& g, const LaunchReshape& r, int sm_count);
+
+// "block=same swap-xy=1 scale=32/1,1/1,1/1 persistent=0" (the body of a
+// `// warplens-launch:` declaration without its kernel).
+std::string to_string(const LaunchReshape& r);
 
 std::string to_string(const Dim3& d);  // "(256,1,1)"
 

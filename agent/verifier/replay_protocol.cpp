@@ -11,13 +11,26 @@
 namespace warplens::verifier {
 
 std::string describe(const InputSetSpec& s) {
-  if (!s.fresh) return "captured launch " + std::to_string(s.launch);
-  return "fresh from launch " + std::to_string(s.launch) + " (seed " + std::to_string(s.seed) + ")";
+  std::string which = "launch " + std::to_string(s.launch);
+  if (!s.sequence.empty()) {
+    which = "launches ";
+    for (std::size_t i = 0; i < s.sequence.size(); ++i) which += (i ? "+" : "") + std::to_string(s.sequence[i]);
+  }
+  if (!s.variation.empty())
+    return "shape variation of " + which + " (seed " + std::to_string(s.seed) + "): " + s.variation;
+  if (!s.fresh) return "captured " + which;
+  return "fresh from " + which + " (seed " + std::to_string(s.seed) + ")";
 }
 
 const LaunchLayout* ReplayPlan::layout_for(int launch) const {
   for (const auto& l : layouts)
     if (l.launch == launch) return &l;
+  return nullptr;
+}
+
+const LaunchSequence* ReplayPlan::sequence(int launch) const {
+  for (const auto& s : sequences)
+    if (s.id == launch) return &s;
   return nullptr;
 }
 
@@ -45,6 +58,7 @@ std::string to_json_text(const ReplayPlan& v) { return json(v).dump(1); }
 std::string to_json_text(const ReferenceResult& v) { return json(v).dump(1); }
 std::string to_json_text(const CandidateResult& v) { return json(v).dump(1); }
 std::string to_json_text(const DeviceProbe& v) { return json(v).dump(1); }
+std::string to_json_text(const SanitizeResult& v) { return json(v).dump(1); }
 
 ReplayPlan parse_replay_plan(const std::string& text) {
   auto plan = parse_as<ReplayPlan>(text, "replay plan");
@@ -60,6 +74,9 @@ CandidateResult parse_candidate_result(const std::string& text) {
   return parse_as<CandidateResult>(text, "candidate result");
 }
 DeviceProbe parse_device_probe(const std::string& text) { return parse_as<DeviceProbe>(text, "device probe"); }
+SanitizeResult parse_sanitize_result(const std::string& text) {
+  return parse_as<SanitizeResult>(text, "sanitize result");
+}
 
 std::string read_text_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -1,5 +1,6 @@
 #include "agent/verifier/reward.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace warplens::verifier {
@@ -7,6 +8,11 @@ namespace warplens::verifier {
 bool faster_by_margin(double baseline_us, double candidate_us, double margin) {
   if (!(baseline_us > 0) || !(candidate_us > 0)) return false;
   return (baseline_us - candidate_us) / baseline_us > margin;
+}
+
+double median_standard_error(double iqr_us, int runs) {
+  if (runs <= 0 || iqr_us <= 0) return 0;
+  return 1.2533 * (iqr_us / 1.349) / std::sqrt(static_cast<double>(runs));
 }
 
 namespace {
@@ -26,11 +32,21 @@ RewardDecision decide_reward(const RewardInput& in) {
     return d;
   }
   d.speedup = in.candidate_us > 0 ? in.original_us / in.candidate_us : 0;
+  d.large = d.speedup > kLargeSpeedup;
   d.implausible = d.speedup > kImplausibleSpeedup;
   if (!faster_by_margin(in.original_us, in.candidate_us)) {
     d.level = 1;
     d.reasons.push_back(fmt("correct; %.2fx the original's speed (median %.2f us vs %.2f us), not more than 5%% faster",
                             d.speedup, in.candidate_us, in.original_us));
+    return d;
+  }
+  const double noise = kNoiseStandardErrors * std::sqrt(in.original_se_us * in.original_se_us +
+                                                        in.candidate_se_us * in.candidate_se_us);
+  if (in.original_us - in.candidate_us <= noise) {
+    d.level = 1;
+    d.reasons.push_back(fmt("correct; %.2fx the original's speed (median %.2f us vs %.2f us), but the difference "
+                            "(%.2f us) is within the timing noise (3 standard errors: %.2f us)",
+                            d.speedup, in.candidate_us, in.original_us, in.original_us - in.candidate_us, noise));
     return d;
   }
   d.level = 2;

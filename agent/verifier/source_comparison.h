@@ -47,11 +47,13 @@ struct CapturedScalar {
 std::vector<CapturedScalar> captured_scalars(const capture::LaunchRecord& launch, const KernelSignature& signature);
 
 struct SourceFinding {
-  std::string rule;      // "ignored-parameter", "hard-coded-argument", "device-side-launch", "half-precision", "not-compared"
+  std::string rule;      // "ignored-parameter", "hard-coded-argument", "device-side-launch", "half-precision",
+                         // "device-state", "not-compared"
   bool demotes = false;  // true: the verdict becomes -1 with `message` as the reason
   std::string message;
   int param = -1;
   int line = 0;          // candidate source line, when known
+  bool needs_review = false;  // true: never offered automatically (a person must look at it)
 };
 
 std::vector<SourceFinding> compare_kernel_sources(const KernelSourceFacts& original,

@@ -36,12 +36,19 @@ struct CompileEvidence {
 
 struct InputSetEvidence {
   int index = 0;
-  std::string origin;                 // "captured launch 0", "fresh from launch 0 (seed 3)"
-  bool checked = false;               // false: not reached (an earlier set failed)
+  std::string origin;                 // "captured launch 0", "fresh from launch 0 (seed 3)", "shape variation ..."
+  SetShape shape;                     // the grids, blocks and integer arguments this set exercised
+  bool skipped = false;               // a shape variation the original itself fails: not run
+  std::string skip_reason;
+  bool checked = false;               // false: not reached (an earlier set failed) or skipped
   bool passed = false;
   bool deterministic = true;
   std::string failure;
   std::vector<BufferCheck> buffers;   // per allocation: the worse of the two runs
+  // What ran on this set: the original's launches (two for a fused pair) and
+  // the candidate's, after its launch changes.
+  std::vector<LaunchGeometry> original_launches;
+  std::vector<LaunchGeometry> candidate_launches;
 };
 
 struct TimingEvidence {
@@ -56,9 +63,24 @@ struct TimingEvidence {
   int warmup = 0;
   std::uint64_t l2_flush_bytes = 0;
   int outputs_checked = 0;
+  int fresh_sets = 0;                     // distinct never-seen input sets the warm-up and timed runs used
+  std::uint64_t seed = 0;                 // their base seed (drawn at random unless fixed)
+  bool module_reloaded = false;           // the candidate's module loaded anew before timing
   std::optional<TimingSummary> eager;     // PyTorch eager, same method
   std::optional<TimingSummary> compiled;  // torch.compile, same method
   std::string pytorch_note;
+};
+
+// compute-sanitizer memcheck over a winner (sanitizer.h).
+struct SanitizerEvidence {
+  bool ran = false;
+  bool clean = false;
+  int errors = 0;
+  std::string report;                 // the first error the sanitizer reported
+  std::string command;
+  std::string note;                   // why it did not run, or did not finish
+  int runs = 0;                       // candidate runs under the sanitizer
+  double ms = 0;
 };
 
 struct Verdict {
@@ -68,7 +90,7 @@ struct Verdict {
   int measured_level = -1;            // before source-comparison demotion
   bool correct = false;
   double speedup = 0;                 // original / candidate median
-  bool needs_review = false;          // implausible (> 10x) speedups are not offered unreviewed
+  bool needs_review = false;          // held for review: > 1000x, > 10x without complete evidence, device state, ...
   std::vector<std::string> reasons;   // why this level (or the error), in order
   std::vector<std::string> flags;     // machine-readable: "implausible-speedup", ...
   std::vector<SourceFinding> source_findings;
@@ -91,7 +113,11 @@ struct Verdict {
   CompileEvidence original_compile;
   CompileEvidence candidate_compile;
   std::vector<Reproduction> reproduction;
+  bool reference_reused = false;      // the original's compile and reference came from the cache
+  std::string pipeline;               // "device" or "host"
+  std::string shapes_note;            // why shapes were (partly) not varied
   std::vector<InputSetEvidence> input_sets;
+  std::optional<SanitizerEvidence> sanitizer;
   std::optional<TimingEvidence> timing;
   std::vector<std::string> notes;
   std::string reproduce;              // one command that re-runs this verification

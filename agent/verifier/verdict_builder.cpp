@@ -42,12 +42,24 @@ void record_candidate_checks(Verdict& v, const ReplayPlan& plan, const Candidate
     InputSetEvidence e;
     e.index = spec.index;
     e.origin = describe(spec);
+    if (spec.skipped) {
+      e.skipped = true;
+      e.skip_reason = spec.skip_reason;
+    }
     for (const auto& s : c.sets) {
       if (s.index != spec.index) continue;
+      e.shape = s.shape;
+      if (s.skipped) {
+        e.skipped = true;
+        e.skip_reason = s.skip_reason;
+        continue;
+      }
       e.checked = true;
       e.passed = s.passed;
       e.deterministic = s.deterministic;
       e.failure = s.failure;
+      e.original_launches = s.original_launches;
+      e.candidate_launches = s.candidate_launches;
       for (const auto& run : s.runs) {
         for (const auto& b : run.buffers) {
           auto it = std::find_if(e.buffers.begin(), e.buffers.end(),
@@ -85,11 +97,19 @@ TimingEvidence summarize_timing(const TimingSamples& s, bool* outside_stream) {
   t.basis = outside ? "device-idle" : "launch-stream";
   t.original = outside ? t.original_device : t.original_stream;
   t.candidate = outside ? t.candidate_device : t.candidate_stream;
+  t.fresh_sets = s.fresh_sets;
+  t.seed = s.seed;
+  t.module_reloaded = s.module_reloaded;
   t.method = fmt("CUDA events; L2 flush of %.0f MiB and a device-wide synchronise before each run; "
                  "%d warm-up and %d timed runs per side, original and candidate interleaved in one process; "
                  "every timed candidate run's outputs checked (%d)",
                  static_cast<double>(s.l2_flush_bytes) / (1 << 20), s.warmup, t.candidate_stream.runs,
                  s.outputs_checked);
+  if (s.fresh_sets > 0)
+    t.method += fmt(" against the original's on the same input set; every warm-up and timed run on a fresh input "
+                    "set no run had seen (%d sets, seed %llu)",
+                    s.fresh_sets, static_cast<unsigned long long>(s.seed));
+  if (s.module_reloaded) t.method += "; the candidate's module loaded anew before timing";
   if (outside)
     t.method += fmt("; the candidate left work outside its launch stream (%.1f us past its end event, the "
                     "original %.1f us): both sides timed to device idle",
@@ -116,6 +136,10 @@ void decide_level(Verdict& v) {
   if (v.timing) {
     in.original_us = v.timing->original.median_us;
     in.candidate_us = v.timing->candidate.median_us;
+    in.original_se_us = median_standard_error(v.timing->original.p75_us - v.timing->original.p25_us,
+                                              v.timing->original.runs);
+    in.candidate_se_us = median_standard_error(v.timing->candidate.p75_us - v.timing->candidate.p25_us,
+                                               v.timing->candidate.runs);
     if (v.timing->eager) in.eager_us = v.timing->eager->median_us;
     if (v.timing->compiled) in.compiled_us = v.timing->compiled->median_us;
     in.pytorch_problem = v.timing->pytorch_note;
@@ -142,8 +166,20 @@ void decide_level(Verdict& v) {
     v.needs_review = true;
     v.notes.push_back(fmt("a %.1fx speedup is implausible (> %.0fx): flagged for review, not offered automatically",
                           d.speedup, kImplausibleSpeedup));
+  } else if (d.large && v.level >= 2) {
+    add_flag(v, "large-speedup");
+    v.notes.push_back(fmt("a %.1fx speedup (> %.0fx): offered only with complete evidence (memcheck clean, fresh "
+                          "timed inputs, a reloaded module, steady timing, sizes varied)",
+                          d.speedup, kLargeSpeedup));
   }
   for (const auto& f : v.source_findings) {
+    if (f.needs_review && !f.demotes) {
+      v.needs_review = true;
+      add_flag(v, "needs-review");
+      add_flag(v, f.rule);
+      v.notes.push_back("needs review (" + f.rule + "): " + f.message);
+      continue;
+    }
     if (!f.demotes) continue;
     if (v.level != -1) {
       v.level = -1;
@@ -151,6 +187,68 @@ void decide_level(Verdict& v) {
     }
     v.reasons.push_back("demoted by source comparison: " + f.message);
   }
+}
+
+bool wants_sanitizer(const Verdict& v) { return v.level >= 2 && !v.needs_review; }
+
+void apply_sanitizer(Verdict& v, const SanitizerEvidence& s) {
+  v.sanitizer = s;
+  if (!s.ran) {
+    // A winner is offered only after its memcheck run.
+    v.needs_review = true;
+    add_flag(v, "sanitizer-not-run");
+    v.notes.push_back("compute-sanitizer memcheck did not run (" + s.note +
+                      "): not offered automatically until it does");
+    return;
+  }
+  if (s.clean) {
+    v.notes.push_back(fmt("compute-sanitizer memcheck: no errors in %d run(s) on exact-size allocations (%.1f s)",
+                          s.runs, s.ms / 1000));
+    return;
+  }
+  v.level = -1;
+  add_flag(v, "sanitizer");
+  add_flag(v, "demoted");
+  v.reasons.push_back("demoted by compute-sanitizer memcheck (" + std::to_string(s.errors) +
+                      " error(s)): " + s.report);
+}
+
+std::vector<std::string> missing_large_speedup_evidence(const Verdict& v) {
+  std::vector<std::string> missing;
+  if (!v.sanitizer) missing.push_back("compute-sanitizer memcheck did not run");
+  else if (!v.sanitizer->ran || !v.sanitizer->clean) missing.push_back("compute-sanitizer memcheck was not clean");
+  if (!v.timing || v.timing->fresh_sets < 1) missing.push_back("the timed runs did not use fresh input sets");
+  if (v.timing && !v.timing->module_reloaded) missing.push_back("the module was not reloaded before timing");
+  if (std::find(v.flags.begin(), v.flags.end(), "noisy-timing") != v.flags.end())
+    missing.push_back("the timing is noisy");
+  int passed = 0, varied = 0;
+  for (const auto& s : v.input_sets) {
+    if (!s.checked || !s.passed) continue;
+    ++passed;
+    if (s.origin.rfind("shape variation", 0) == 0) ++varied;
+  }
+  if (passed < 3) missing.push_back(fmt("only %d input set(s) were checked (3 needed)", passed));
+  // A kernel without size arguments runs at one size in the program too;
+  // any other must have been checked at a size it was not captured at.
+  const bool sizeless = v.shapes_note.rfind("no integer scalar argument", 0) == 0;
+  if (varied == 0 && !sizeless)
+    missing.push_back("no other size was checked" + (v.shapes_note.empty() ? std::string() : " (" + v.shapes_note + ")"));
+  return missing;
+}
+
+void require_complete_evidence(Verdict& v) {
+  if (v.level < 2 || v.needs_review) return;
+  if (std::find(v.flags.begin(), v.flags.end(), "large-speedup") == v.flags.end()) return;
+  const auto missing = missing_large_speedup_evidence(v);
+  if (missing.empty()) {
+    v.notes.push_back(fmt("the %.1fx speedup has complete evidence: offered", v.speedup));
+    return;
+  }
+  v.needs_review = true;
+  add_flag(v, "incomplete-evidence");
+  std::string why;
+  for (const auto& m : missing) why += (why.empty() ? "" : "; ") + m;
+  v.notes.push_back(fmt("a %.1fx speedup is held for review: ", v.speedup) + why);
 }
 
 }  // namespace warplens::verifier

@@ -18,8 +18,10 @@ NLOHMANN_JSON_SERIALIZE_ENUM(VerdictStatus, {{VerdictStatus::Verified, "verified
                                              {VerdictStatus::Error, "error"},
                                              {VerdictStatus::Cancelled, "cancelled"}})
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CompileEvidence, attempted, ok, relocatable, command, log, ms)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputSetEvidence, index, origin, checked, passed, deterministic,
-                                                failure, buffers)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputSetEvidence, index, origin, shape, skipped, skip_reason, checked,
+                                                passed, deterministic, failure, buffers, original_launches,
+                                                candidate_launches)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SanitizerEvidence, ran, clean, errors, report, command, note, runs, ms)
 
 void to_json(json& j, const TimingEvidence& v) {
   j = json{{"method", v.method},
@@ -33,6 +35,9 @@ void to_json(json& j, const TimingEvidence& v) {
            {"warmup", v.warmup},
            {"l2_flush_bytes", v.l2_flush_bytes},
            {"outputs_checked", v.outputs_checked},
+           {"fresh_sets", v.fresh_sets},
+           {"seed", v.seed},
+           {"module_reloaded", v.module_reloaded},
            {"pytorch_note", v.pytorch_note}};
   put_optional(j, "eager", v.eager);
   put_optional(j, "compiled", v.compiled);
@@ -50,6 +55,9 @@ void from_json(const json& j, TimingEvidence& v) {
   v.warmup = j.value("warmup", 0);
   v.l2_flush_bytes = j.value("l2_flush_bytes", std::uint64_t{0});
   v.outputs_checked = j.value("outputs_checked", 0);
+  v.fresh_sets = j.value("fresh_sets", 0);
+  v.seed = j.value("seed", std::uint64_t{0});
+  v.module_reloaded = j.value("module_reloaded", false);
   v.pytorch_note = j.value("pytorch_note", std::string());
   get_optional(j, "eager", v.eager);
   get_optional(j, "compiled", v.compiled);
@@ -85,12 +93,16 @@ std::string to_json_text(const Verdict& v) {
             {"original_compile", v.original_compile},
             {"candidate_compile", v.candidate_compile},
             {"reproduction", v.reproduction},
+            {"reference_reused", v.reference_reused},
+            {"pipeline", v.pipeline},
+            {"shapes_note", v.shapes_note},
             {"input_sets", v.input_sets},
             {"notes", v.notes},
             {"reproduce", v.reproduce},
             {"wall_ms", v.wall_ms},
             {"stage_ms", v.stage_ms}};
   put_optional(j, "timing", v.timing);
+  put_optional(j, "sanitizer", v.sanitizer);
   return j.dump(2) + "\n";
 }
 
@@ -131,7 +143,11 @@ Verdict parse_verdict(const std::string& text) {
     v.original_compile = j.value("original_compile", CompileEvidence{});
     v.candidate_compile = j.value("candidate_compile", CompileEvidence{});
     v.reproduction = j.value("reproduction", std::vector<Reproduction>{});
+    v.reference_reused = j.value("reference_reused", false);
+    v.pipeline = j.value("pipeline", std::string());
+    v.shapes_note = j.value("shapes_note", std::string());
     v.input_sets = j.value("input_sets", std::vector<InputSetEvidence>{});
+    get_optional(j, "sanitizer", v.sanitizer);
     v.notes = j.value("notes", std::vector<std::string>{});
     v.reproduce = j.value("reproduce", std::string());
     v.wall_ms = j.value("wall_ms", 0.0);
@@ -162,10 +178,11 @@ std::string summary_text(const Verdict& v) {
   if (v.measured_level != v.level) s += fmt(" (measured %d, demoted)", v.measured_level);
   s += "\n";
   for (const auto& r : v.reasons) s += "  " + r + "\n";
-  int passed = 0, checked = 0;
+  int passed = 0, checked = 0, skipped = 0;
   double max_abs = 0;
   std::string where;
   for (const auto& set : v.input_sets) {
+    if (set.skipped) ++skipped;
     if (!set.checked) continue;
     ++checked;
     if (set.passed) ++passed;
@@ -175,11 +192,22 @@ std::string summary_text(const Verdict& v) {
         where = b.name;
       }
   }
-  s += fmt("  correctness: %d/%d input sets passed (rtol %g, atol %g; fp16/bf16 %g/%g)", passed,
-           static_cast<int>(v.input_sets.size()), v.tolerance.rtol_f32, v.tolerance.atol_f32, v.tolerance.rtol_half,
-           v.tolerance.atol_half);
+  s += fmt("  correctness: %d/%d input sets passed (rtol/atol fp32 %g/%g, fp16/bf16 %g/%g, fp64 %g/%g)", passed,
+           static_cast<int>(v.input_sets.size()) - skipped, v.tolerance.rtol_f32, v.tolerance.atol_f32,
+           v.tolerance.rtol_half, v.tolerance.atol_half, v.tolerance.rtol_f64, v.tolerance.atol_f64);
   if (checked && !where.empty()) s += fmt("; max abs error %.3g in ", max_abs) + where;
   s += "\n";
+  // Every shape exercised: per set, the original's grid and block and the
+  // integer arguments.
+  for (const auto& set : v.input_sets) {
+    if (!set.checked && !set.skipped) continue;
+    std::string args;
+    for (const auto& a : set.shape.integer_args) args += " " + a.name + "=" + std::to_string(a.value);
+    s += fmt("  set %d: grid ", set.index) + to_string(set.shape.original.grid) + " block " +
+         to_string(set.shape.original.block) + (args.empty() ? "" : ";" + args) +
+         (set.skipped ? " (skipped: " + set.skip_reason + ")" : "") + "\n";
+  }
+  if (!v.shapes_note.empty()) s += "  shapes: " + v.shapes_note + "\n";
   if (v.timing) {
     const auto& t = *v.timing;
     s += fmt("  timing: original %.2f us (spread %.1f%%), candidate %.2f us (spread %.1f%%), %d runs each, ",
@@ -191,7 +219,15 @@ std::string summary_text(const Verdict& v) {
     if (t.eager || t.compiled) s += "\n";
     if (!t.pytorch_note.empty()) s += "  " + t.pytorch_note + "\n";
   }
-  for (const auto& f : v.source_findings) s += std::string("  source") + (f.demotes ? " (demotes)" : "") + ": " + f.message + "\n";
+  if (v.sanitizer) {
+    const auto& z = *v.sanitizer;
+    if (z.ran) s += fmt("  compute-sanitizer memcheck: %s (%d run(s), %.1f s)", z.clean ? "clean" : "ERRORS", z.runs, z.ms / 1000) +
+                    (z.clean ? "" : ": " + z.report) + "\n";
+    else s += "  compute-sanitizer memcheck not run: " + z.note + "\n";
+  }
+  for (const auto& f : v.source_findings)
+    s += std::string("  source") + (f.demotes ? " (demotes)" : f.needs_review ? " (needs review)" : "") + ": " +
+         f.message + "\n";
   if (!v.flags.empty()) {
     s += "  flags:";
     for (const auto& f : v.flags) s += " " + f;

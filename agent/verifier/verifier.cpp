@@ -5,14 +5,22 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <atomic>
 #include <future>
+#include <thread>
 
 #include "agent/verifier/compile.h"
+#include "agent/verifier/device_state.h"
 #include "agent/verifier/kernel_signature.h"
 #include "agent/verifier/plan_builder.h"
 #include "agent/verifier/pytorch_reference.h"
+#include "agent/verifier/reference_cache.h"
 #include "agent/verifier/replay_process.h"
+#include "agent/verifier/sanitizer.h"
+#include "agent/verifier/shape_variation.h"
+#include "agent/verifier/unit_plan.h"
 #include "agent/verifier/verdict_builder.h"
+#include "agent/verifier/verify_reference.h"
 
 namespace warplens::verifier {
 
@@ -68,7 +76,6 @@ class WorkDir {
 
 struct Sources {
   TokenizedSource original, candidate;
-  std::vector<KernelDefinition> original_kernels, candidate_kernels;
 };
 
 std::string read_source(const fs::path& p, const char* what) {
@@ -92,10 +99,15 @@ std::string reproduce_command(const VerifyRequest& r) {
                   quote(absolute_string(r.candidate_source)) + " --kernel " + quote(r.kernel);
   c += " --inputs " + std::to_string(r.input_sets) + " --runs " + std::to_string(r.timed_runs) + " --seed " +
        std::to_string(r.seed);
-  char buf[128];
-  std::snprintf(buf, sizeof buf, " --rtol %g --atol %g --rtol-half %g --atol-half %g", r.tolerance.rtol_f32,
-                r.tolerance.atol_f32, r.tolerance.rtol_half, r.tolerance.atol_half);
+  char buf[256];  // six %g (up to 13 characters each) and the option names
+  std::snprintf(buf, sizeof buf, " --rtol %g --atol %g --rtol-half %g --atol-half %g --rtol-f64 %g --atol-f64 %g",
+                r.tolerance.rtol_f32, r.tolerance.atol_f32, r.tolerance.rtol_half, r.tolerance.atol_half,
+                r.tolerance.rtol_f64, r.tolerance.atol_f64);
   c += buf;
+  if (r.tolerance.nan_equal) c += " --nan-equal";
+  if (r.pipeline != "device") c += " --pipeline " + r.pipeline;
+  if (!r.vary_shapes) c += " --no-shapes";
+  if (!r.sanitize) c += " --no-sanitize";
   if (r.timing_launch >= 0) c += " --launch " + std::to_string(r.timing_launch);
   if (r.candidate_launch.block) c += " --block " + quote(to_string(*r.candidate_launch.block));
   if (!r.pytorch_reference.empty()) c += " --pytorch-ref " + quote(absolute_string(r.pytorch_reference));
@@ -139,26 +151,17 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
     if (req.kernel.empty()) return error_out("no kernel name given");
     capture::CaptureManifest manifest = capture::load_capture(req.capture_dir);
     std::string error;
-    auto selected = select_kernel_launches(manifest, req.kernel, req.timing_launch, &error);
-    if (!selected) return error_out(error);
-    v.symbol = selected->symbol;
-    v.timing_launch = selected->launches.front();
-    const capture::LaunchRecord& timed_launch = manifest.launches.at(static_cast<std::size_t>(v.timing_launch));
-
     Sources src;
     src.original = tokenize_source(read_source(req.original_source, "original source"));
     src.candidate = tokenize_source(read_source(req.candidate_source, "candidate source"));
-    src.original_kernels = find_kernels(src.original);
-    src.candidate_kernels = find_kernels(src.candidate);
-    const std::string name = kernel_base_name(v.symbol);
-    const KernelDefinition* original_def = find_kernel(src.original_kernels, name);
-    const KernelDefinition* candidate_def = find_kernel(src.candidate_kernels, name);
-    auto signature = resolve_signature(v.symbol, original_def, &error);
-    if (!signature) return error_out("original source: " + error);
-    if (signature->params.size() != timed_launch.params.size())
-      return error_out("the original source's `" + name + "` has " + std::to_string(signature->params.size()) +
-                         " parameters, the captured launch has " + std::to_string(timed_launch.params.size()) +
-                         ": is this the source the captured program was built from?");
+    // Which launches (a kernel's, or a fused candidate's producer/consumer
+    // pairs), the signature typing their memory, and the source comparison.
+    UnitRequest unit_request{req.kernel, req.timing_launch, req.fusion, req.candidate_facts};
+    auto units = plan_units(unit_request, manifest, src.original, src.candidate, &error);
+    if (!units) return error_out(error);
+    v.symbol = units->symbol;
+    v.timing_launch = units->parts(units->launches.front()).front();
+    for (const auto& n : units->notes) v.notes.push_back(n);
 
     // Candidate launch geometry: the request's override, else directives.
     LaunchOverride launch_override = req.candidate_launch;
@@ -173,18 +176,9 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
     }
 
     // Source comparison (token level unless the agent passed its own facts).
-    if (original_def) {
-      KernelSourceFacts original_facts = kernel_source_facts(src.original, *original_def);
-      KernelSourceFacts candidate_facts;
-      if (req.candidate_facts) candidate_facts = *req.candidate_facts;
-      else if (candidate_def) candidate_facts = kernel_source_facts(src.candidate, *candidate_def);
-      else candidate_facts.kernel = name;
-      std::vector<CapturedScalar> scalars;
-      for (int l : selected->launches)
-        for (const auto& s : captured_scalars(manifest.launches.at(static_cast<std::size_t>(l)), *signature))
-          scalars.push_back(s);
-      v.source_findings = compare_kernel_sources(original_facts, candidate_facts, scalars);
-    }
+    v.source_findings = units->source_findings;
+    for (auto& f : compare_device_state(device_state_facts(src.original), device_state_facts(src.candidate)))
+      v.source_findings.push_back(std::move(f));
     if (cancelled()) return done();
 
     // --- the GPU -------------------------------------------------------------
@@ -202,12 +196,57 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
       v.notes.push_back("captured on " + manifest.device.name + " (" + manifest.device.arch() + "), replayed on " +
                         probe.device.name + " (" + probe.device.arch + ")");
 
-    // --- compile both (the candidate in parallel with the reference run) ----
+    // --- the plan --------------------------------------------------------------
+    ReplayPlan plan;
+    plan.capture_dir = absolute_string(req.capture_dir);
+    plan.work_dir = work.path().string();
+    plan.original = {"", units->original_symbol, units->original_name};  // the cubin: the cached reference's
+    plan.candidate = {(work.path() / "candidate.cubin").string(), units->candidate_symbol, units->candidate_name};
+    plan.candidate_launch = launch_override;
+    for (std::size_t i = 0; i < units->launches.size(); ++i)
+      plan.layouts.push_back(make_launch_layout(units->records[i], &units->signature));
+    plan.input_sets = plan_input_sets(units->launches, req.input_sets, req.seed);
+    plan.sequences = units->sequences;
+    for (auto& spec : plan.input_sets)
+      if (is_sequence_launch(spec.launch)) spec.sequence = units->parts(spec.launch);
+    plan.original_steps = units->original_steps;
+    plan.candidate_params = units->candidate_params;
+    plan.elided = units->elided;
+    const capture::LaunchRecord& timed_launch = units->records.front();
+    if (!plan.sequences.empty()) {
+      // A variation would shrink each kernel's sizes on its own (the pair's
+      // shared bound apart) and only the first launch's grid with them.
+      v.shapes_note = "no shape variations for a fused launch sequence (captured and fresh sets only)";
+    } else if (req.vary_shapes) {
+      // Shapes beyond the captured ones, from the timed launch.
+      ShapePlan shapes = plan_shape_variations(timed_launch, plan.layouts.front());
+      v.shapes_note = shapes.note;
+      for (std::size_t k = 0; k < shapes.variations.size(); ++k) {
+        const int index = static_cast<int>(plan.input_sets.size());
+        InputSetSpec spec(index, timed_launch.index, true, req.seed + 100 + k);
+        spec.scalars = shapes.variations[k].scalars;
+        spec.geometry = shapes.variations[k].geometry;
+        spec.variation = shapes.variations[k].description;
+        plan.input_sets.push_back(std::move(spec));
+      }
+    } else {
+      v.shapes_note = "shape variations turned off";
+    }
+    plan.tolerance = req.tolerance;
+    plan.warmup_runs = req.warmup_runs;
+    plan.timed_runs = req.timed_runs;
+    plan.timing_set = 0;
+    plan.run_deadline_s = std::max(10.0, req.timeout_s / 2);
+    plan.guard_bytes = req.guard_bytes;
+    plan.pipeline = req.pipeline;
+    plan.timing_seed = req.timing_seed;
+
+    // --- compile the candidate, in parallel with the original's side ---------
     report("compile", 0.1);
-    auto compile_request = [&](const fs::path& source, const char* out) {
+    auto compile_request = [&](const fs::path& source, const fs::path& out) {
       CompileRequest c;
       c.source = source;
-      c.output = work.path() / out;
+      c.output = out;
       c.arch = arch;
       c.include_dirs = req.include_dirs;
       c.include_dirs.push_back(absolute_string(req.original_source.parent_path().empty() ? fs::path(".")
@@ -216,60 +255,67 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
       c.nvcc = req.nvcc;
       return c;
     };
-    CompileRequest candidate_compile_request = compile_request(req.candidate_source, "candidate.cubin");
+    CompileRequest candidate_compile_request = compile_request(req.candidate_source, work.path() / "candidate.cubin");
     auto candidate_compile = std::async(std::launch::async, [&] { return compile_to_cubin(candidate_compile_request, stop); });
-    CompileResult original_compile = compile_to_cubin(compile_request(req.original_source, "original.cubin"), stop);
+
+    // --- the original's side: compile and reference, once per key ------------
+    report("reference", 0.3);
+    const CompileRequest original_compile_request = compile_request(req.original_source, "");
+    std::string manifest_text;
+    try {
+      manifest_text = read_text_file(req.capture_dir / capture::kManifestFile);
+    } catch (const std::exception&) {
+    }
+    const std::string key = reference_key(plan, original_compile_request, read_source(req.original_source, "original source"),
+                                          manifest_text, replay);
+    auto compute = [&](const fs::path& dir) {
+      return compute_reference_entry(dir, plan, original_compile_request, replay, req.timeout_s, stop);
+    };
+    auto t_ref = Clock::now();
+    std::shared_ptr<const CachedReference> cached =
+        req.reuse_reference ? ReferenceCache::instance().get(key, req.reference_cache_dir, compute)
+                            : std::make_shared<const CachedReference>([&] {
+                                WorkDir own(work.path() / "reference", true);
+                                return compute(own.path());
+                              }());
+    v.reference_reused = cached->reused;
+    const CompileResult& original_compile = cached->original_compile;
     v.original_compile = {true, original_compile.ok, original_compile.relocatable, original_compile.command,
                           shorten(original_compile.log), original_compile.ms};
-    v.stage_ms["compile_original"] = original_compile.ms;
-    if (!original_compile.ok) {
-      candidate_compile.wait();
-      if (cancelled()) return done();
-      return error_out("the original does not compile: " + shorten(original_compile.log, 1500));
+    if (!cached->reused) {
+      v.stage_ms["compile_original"] = original_compile.ms;
+      v.stage_ms["reference"] = std::max(0.0, ms_since(t_ref) - original_compile.ms);
+    } else {
+      v.stage_ms["reference_lookup"] = ms_since(t_ref);
+      v.notes.push_back("the original's compile and reference were reused from an earlier verification (same "
+                        "capture, source, settings)");
     }
-
-    // --- the plan --------------------------------------------------------------
-    ReplayPlan plan;
-    plan.capture_dir = absolute_string(req.capture_dir);
-    plan.work_dir = work.path().string();
-    plan.original = {(work.path() / "original.cubin").string(), v.symbol, name};
-    plan.candidate = {(work.path() / "candidate.cubin").string(), v.symbol, name};
-    plan.candidate_launch = launch_override;
-    for (int l : selected->launches)
-      plan.layouts.push_back(make_launch_layout(manifest.launches.at(static_cast<std::size_t>(l)), &*signature));
-    plan.input_sets = plan_input_sets(selected->launches, req.input_sets, req.seed);
-    plan.tolerance = req.tolerance;
-    plan.warmup_runs = req.warmup_runs;
-    plan.timed_runs = req.timed_runs;
-    plan.timing_set = 0;
-    plan.run_deadline_s = std::max(10.0, req.timeout_s / 2);
-    const fs::path plan_path = work.path() / "plan.json";
-    write_text_file(plan_path, to_json_text(plan));
-
-    // --- reference: the original on every input set ----------------------------
-    report("reference", 0.3);
-    ReferenceResult reference;
-    auto t_ref = Clock::now();
-    ReplayRun ref_run = run_reference_child(replay, plan_path, work.path() / "reference.json", req.timeout_s,
-                                            reference, stop);
-    v.stage_ms["reference"] = ms_since(t_ref);
     if (cancelled()) {
       candidate_compile.wait();
       return done();
     }
-    if (!ref_run.have_result || !reference.ok) {
+    if (!cached->ok) {
       candidate_compile.wait();
-      std::string why = ref_run.have_result ? reference.error
-                        : ref_run.read_error.empty() ? explain_replay_failure(ref_run.process)
-                                                     : ref_run.read_error;
-      return error_out("replaying the original failed: " + why);
+      if (cancelled()) return done();
+      return error_out(cached->error);
     }
+    const ReferenceResult& reference = cached->reference;
+    plan.input_sets = cached->input_sets;
+    plan.original.cubin = cached->cubin.string();
+    for (auto& k : plan.original_steps) k.cubin = plan.original.cubin;
+    v.pipeline = reference.pipeline;
     v.reproduction = reference.reproduction;
     v.original_function = reference.function;
+    for (const auto& n : reference.notes) v.notes.push_back(n);
     for (const auto& r : reference.reproduction)
       if (!r.reproduced) {
         candidate_compile.wait();
-        return error_out("replaying captured launch " + std::to_string(r.launch) +
+        std::string which = "captured launch " + std::to_string(r.launch);
+        if (is_sequence_launch(r.launch)) {
+          which = "captured launches";
+          for (int l : units->parts(r.launch)) which += " " + std::to_string(l);
+        }
+        return error_out("replaying " + which +
                            " with the original source does not reproduce the captured outputs (" + r.detail +
                            "): the kernel depends on state the capture does not hold (__constant__ or __device__ "
                            "variables, textures), or the source differs from the captured program's");
@@ -279,6 +325,12 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
       v.notes.push_back("the original itself gives different bits run to run; the candidate's two runs are compared "
                         "with the tolerance instead of bit for bit");
     }
+    int skipped = 0;
+    for (const auto& s : reference.sets) skipped += s.skipped ? 1 : 0;
+    if (skipped)
+      v.notes.push_back(std::to_string(skipped) + " shape variation(s) skipped: the original itself fails them (see "
+                        "input_sets)");
+    const fs::path plan_path = work.path() / "plan.json";
 
     // --- the candidate ---------------------------------------------------------
     CompileResult cc = candidate_compile.get();
@@ -296,8 +348,8 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
     write_text_file(plan_path, to_json_text(plan));
     CandidateResult candidate;
     auto t_cand = Clock::now();
-    ReplayRun cand_run = run_candidate_child(replay, plan_path, work.path() / "reference.json",
-                                             work.path() / "candidate.json", req.timeout_s, candidate, stop);
+    ReplayRun cand_run = run_candidate_child(replay, plan_path, cached->reference_path, work.path() / "candidate.json",
+                                             req.timeout_s, candidate, stop);
     v.stage_ms["candidate"] = ms_since(t_cand);
     if (cancelled()) return done();
     if (!cand_run.have_result) {
@@ -346,10 +398,49 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
       add_pytorch_timing(*v.timing, pt);
     }
     decide_level(v);
+
+    // --- compute-sanitizer over a winner before it is offered ------------------
+    if (req.sanitize && wants_sanitizer(v)) {
+      report("sanitizer", 0.9);
+      SanitizerEvidence z;
+      const std::string sanitizer = find_compute_sanitizer(req.sanitizer, find_nvcc(req.nvcc));
+      if (sanitizer.empty()) {
+        z.note = "compute-sanitizer not found (set WARPLENS_COMPUTE_SANITIZER or install the CUDA toolkit's)";
+      } else {
+        SanitizerRun r = run_compute_sanitizer(sanitizer, replay, plan_path, cached->reference_path, work.path(),
+                                               req.sanitizer_timeout_s, stop);
+        v.stage_ms["sanitizer"] = r.ms;
+        if (cancelled()) return done();
+        z.ran = r.started;
+        z.clean = r.clean;
+        z.errors = r.errors;
+        z.report = r.report;
+        z.command = r.command;
+        z.note = r.problem;
+        z.runs = r.replay.runs;
+        z.ms = r.ms;
+      }
+      apply_sanitizer(v, z);
+    }
+    require_complete_evidence(v);
   } catch (const std::exception& e) {
     fail(v, e.what());
   }
   return done();
+}
+
+std::vector<Verdict> verify_many(const std::vector<VerifyRequest>& requests, int max_parallel, std::stop_token stop) {
+  std::vector<Verdict> out(requests.size());
+  const std::size_t workers =
+      std::min<std::size_t>(requests.size(), static_cast<std::size_t>(max_parallel > 0 ? max_parallel : 4));
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> threads;
+  for (std::size_t w = 0; w < workers; ++w)
+    threads.emplace_back([&] {
+      for (std::size_t i = next++; i < requests.size(); i = next++) out[i] = verify(requests[i], stop);
+    });
+  for (auto& t : threads) t.join();
+  return out;
 }
 
 }  // namespace warplens::verifier

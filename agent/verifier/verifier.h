@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/verifier/launch_sequence.h"
 #include "agent/verifier/verdict.h"
 
 namespace warplens::verifier {
@@ -41,6 +42,10 @@ struct VerifyRequest {
   std::uint64_t seed = 1;                      // fresh set i uses seed + i
   double timeout_s = 60;                       // per child process
   LaunchOverride candidate_launch;             // set: replaces the candidate's `// warplens:` directives
+  // Set: `kernel` is a fused kernel that replaces each captured launch of
+  // fusion->first followed by the launch of fusion->second reading its
+  // temporary (launch_sequence.h); both are replayed as one unit.
+  std::optional<FusionSpec> fusion;
   std::optional<KernelSourceFacts> candidate_facts;  // from an agent with an AST; replaces the token-level facts
 
   std::filesystem::path pytorch_reference;     // KernelBench-style model.py: enables level 3
@@ -55,6 +60,23 @@ struct VerifyRequest {
   std::string python;                          // empty: $WARPLENS_PYTHON, else python3
   std::filesystem::path work_dir;              // empty: a fresh temporary directory
   bool keep_work_dir = false;                  // keep cubins, plan and results for inspection
+
+  // Shapes beyond the captured ones (shape_variation.h): integer size
+  // arguments shrunk to odd values, at least two variations when there are any.
+  bool vary_shapes = true;
+  std::uint64_t guard_bytes = 1 << 20;         // guard bands around every replayed allocation
+  // compute-sanitizer memcheck over a winner (level >= 2) before it is offered.
+  bool sanitize = true;
+  std::string sanitizer;                       // empty: $WARPLENS_COMPUTE_SANITIZER, next to nvcc, PATH
+  double sanitizer_timeout_s = 300;
+  // "device": buffer work as GPU kernels; "host": host loops (the pre-change
+  // method, for comparison).
+  std::string pipeline = "device";
+  // The original's compile and reference are computed once per key and
+  // reused (reference_cache.h); also kept on disk when a directory is given.
+  bool reuse_reference = true;
+  std::filesystem::path reference_cache_dir;
+  std::uint64_t timing_seed = 0;               // 0: the timed runs' fresh sets are drawn at random
 };
 
 struct VerifyProgress {
@@ -64,6 +86,13 @@ struct VerifyProgress {
 using ProgressCallback = std::function<void(const VerifyProgress&)>;
 
 Verdict verify(const VerifyRequest& request, std::stop_token stop = {}, const ProgressCallback& progress = {});
+
+// Several verifications at once (independent candidates): up to
+// `max_parallel` run concurrently (0: 4). Their correctness checks share the
+// GPU; each timing phase has it to itself (the replay's GPU lock), so
+// timing is not affected. The original's reference is computed once.
+std::vector<Verdict> verify_many(const std::vector<VerifyRequest>& requests, int max_parallel = 0,
+                                 std::stop_token stop = {});
 
 // The `warplens verify ... --json` command line that reproduces `request`.
 std::string reproduce_command(const VerifyRequest& request);

@@ -26,6 +26,10 @@ inline void to_json(json& j, const CandidateSet& v);
 inline void from_json(const json& j, CandidateSet& v);
 inline void to_json(json& j, const LaunchOverride& v);
 inline void from_json(const json& j, LaunchOverride& v);
+inline void to_json(json& j, const InputSetSpec& v);
+inline void from_json(const json& j, InputSetSpec& v);
+inline void to_json(json& j, const LaunchReshape& v);
+inline void from_json(const json& j, LaunchReshape& v);
 
 inline void to_json(json& j, const ElementType& t) { j = to_string(t); }
 inline void from_json(const json& j, ElementType& t) {
@@ -43,33 +47,44 @@ NLOHMANN_JSON_SERIALIZE_ENUM(BufferRole, {{BufferRole::Input, "input"},
                                           {BufferRole::Output, "output"},
                                           {BufferRole::InOut, "inout"}})
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Tolerance, rtol_f32, atol_f32, rtol_half, atol_half, nan_equal)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Tolerance, rtol_f32, atol_f32, rtol_half, atol_half, nan_equal,
+                                                rtol_f64, atol_f64)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ByteRange, begin, end)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BufferLayout, type, phase)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ElementReport, index, byte_offset, expected, got, abs_error,
                                                 rel_error, problem)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ScalarSlot, param, offset, type)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LaunchLayout, launch, allocations, allocation_names, scalars)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LaunchLayout, launch, allocations, allocation_names, scalars,
+                                                scalar_names)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ScalarValue, param, offset, type, value)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LaunchGeometry, grid, block, dynamic_shared_bytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Ratio, num, den)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelRef, cubin, symbol, name)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputSetSpec, index, launch, fresh, seed)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReferenceBuffer, role, expected_blob, expected_hash, unwritten)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReferenceSet, index, buffers, deterministic, nondeterminism)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReferenceBuffer, role, expected_blob, expected_hash, unwritten,
+                                                device_hash)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReferenceSet, index, buffers, deterministic, nondeterminism, skipped,
+                                                skip_reason, geometry)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LaunchSequence, id, launches)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ParamSource, part, index)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Reproduction, launch, reproduced, detail)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FunctionInfo, symbol, num_regs, static_shared_bytes, local_bytes,
                                                 max_threads_per_block)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceSummary, name, arch, cc_major, cc_minor, l2_bytes, sm_count,
                                                 driver_version)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReferenceResult, ok, error, device, function, reproduction, roles,
-                                                sets, deterministic, max_run_ms, wall_ms)
+                                                sets, deterministic, max_run_ms, wall_ms, guards_unchecked, notes,
+                                                failed_set, pipeline)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(IntegerArg, param, name, value, captured)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SetShape, recorded, original, candidate, integer_args, variation)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SanitizeResult, ok, error, runs, fault, failure, wall_ms)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunCheck, run, passed, buffers)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingSamples, original_us, candidate_us, original_device_us,
                                                 candidate_device_us, warmup, l2_flush_bytes, outputs_checked,
-                                                output_failure)
+                                                output_failure, fresh_sets, seed, module_reloaded)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceProbe, ok, error, device)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingSummary, runs, median_us, p25_us, p75_us, min_us, max_us,
                                                 mean_us)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SourceFinding, rule, demotes, message, param, line)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SourceFinding, rule, demotes, message, param, line, needs_review)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NumericLiteral, value, is_integer, spelling, line)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelSourceFacts, found, kernel, param_names, param_uses, literals,
                                                 device_side_launch, half_precision)
@@ -120,27 +135,66 @@ inline void from_json(const json& j, BufferCheck& v) {
 
 inline void to_json(json& j, const CandidateSet& v) {
   j = json{{"index", v.index}, {"passed", v.passed}, {"runs", v.runs}, {"deterministic", v.deterministic},
-           {"failure", v.failure}};
+           {"failure", v.failure}, {"skipped", v.skipped}, {"skip_reason", v.skip_reason}, {"shape", v.shape}};
   put_optional(j, "determinism", v.determinism);
+  if (!v.original_launches.empty()) j["original_launches"] = v.original_launches;
+  if (!v.candidate_launches.empty()) j["candidate_launches"] = v.candidate_launches;
 }
 inline void from_json(const json& j, CandidateSet& v) {
   v.index = j.value("index", 0);
+  v.skipped = j.value("skipped", false);
+  v.skip_reason = j.value("skip_reason", std::string());
+  v.shape = j.value("shape", SetShape{});
   v.passed = j.value("passed", true);
   v.runs = j.value("runs", std::vector<RunCheck>{});
   v.deterministic = j.value("deterministic", true);
   v.failure = j.value("failure", std::string());
   get_optional(j, "determinism", v.determinism);
+  v.original_launches = j.value("original_launches", std::vector<LaunchGeometry>{});
+  v.candidate_launches = j.value("candidate_launches", std::vector<LaunchGeometry>{});
+}
+
+inline void to_json(json& j, const LaunchReshape& v) {
+  j = json{{"swap_xy", v.swap_xy}, {"scale", v.scale}, {"persistent_blocks_per_sm", v.persistent_blocks_per_sm}};
+  put_optional(j, "block", v.block);
+}
+inline void from_json(const json& j, LaunchReshape& v) {
+  v.swap_xy = j.value("swap_xy", false);
+  v.scale = j.value("scale", std::array<Ratio, 3>{});
+  v.persistent_blocks_per_sm = j.value("persistent_blocks_per_sm", std::uint32_t{0});
+  get_optional(j, "block", v.block);
 }
 
 inline void to_json(json& j, const LaunchOverride& v) {
   j = json{{"coarsen", v.coarsen}};
   put_optional(j, "block", v.block);
   put_optional(j, "dynamic_shared_bytes", v.dynamic_shared_bytes);
+  if (!v.reshapes.empty()) j["reshapes"] = v.reshapes;
 }
 inline void from_json(const json& j, LaunchOverride& v) {
   v.coarsen = j.value("coarsen", Dim3{1, 1, 1});
   get_optional(j, "block", v.block);
   get_optional(j, "dynamic_shared_bytes", v.dynamic_shared_bytes);
+  v.reshapes = j.value("reshapes", std::vector<LaunchReshape>{});
+}
+
+inline void to_json(json& j, const InputSetSpec& v) {
+  j = json{{"index", v.index}, {"launch", v.launch}, {"fresh", v.fresh}, {"seed", v.seed}, {"scalars", v.scalars},
+           {"variation", v.variation}, {"skipped", v.skipped}, {"skip_reason", v.skip_reason}};
+  put_optional(j, "geometry", v.geometry);
+  if (!v.sequence.empty()) j["sequence"] = v.sequence;
+}
+inline void from_json(const json& j, InputSetSpec& v) {
+  v.index = j.value("index", 0);
+  v.launch = j.value("launch", 0);
+  v.fresh = j.value("fresh", false);
+  v.seed = j.value("seed", std::uint64_t{0});
+  v.scalars = j.value("scalars", std::vector<ScalarValue>{});
+  v.variation = j.value("variation", std::string());
+  v.skipped = j.value("skipped", false);
+  v.skip_reason = j.value("skip_reason", std::string());
+  get_optional(j, "geometry", v.geometry);
+  v.sequence = j.value("sequence", std::vector<int>{});
 }
 
 inline void to_json(json& j, const ReplayPlan& v) {
@@ -158,7 +212,14 @@ inline void to_json(json& j, const ReplayPlan& v) {
            {"timed_runs", v.timed_runs},
            {"timing_set", v.timing_set},
            {"run_deadline_s", v.run_deadline_s},
-           {"l2_flush_bytes", v.l2_flush_bytes}};
+           {"l2_flush_bytes", v.l2_flush_bytes},
+           {"guard_bytes", v.guard_bytes},
+           {"pipeline", v.pipeline},
+           {"timing_seed", v.timing_seed}};
+  if (!v.sequences.empty()) j["sequences"] = v.sequences;
+  if (!v.original_steps.empty()) j["original_steps"] = v.original_steps;
+  if (!v.candidate_params.empty()) j["candidate_params"] = v.candidate_params;
+  if (!v.elided.empty()) j["elided"] = v.elided;
 }
 inline void from_json(const json& j, ReplayPlan& v) {
   v.version = j.at("version").get<int>();
@@ -175,6 +236,13 @@ inline void from_json(const json& j, ReplayPlan& v) {
   v.timing_set = j.value("timing_set", 0);
   v.run_deadline_s = j.value("run_deadline_s", 10.0);
   v.l2_flush_bytes = j.value("l2_flush_bytes", std::uint64_t{0});
+  v.guard_bytes = j.value("guard_bytes", std::uint64_t{1} << 20);
+  v.pipeline = j.value("pipeline", std::string("device"));
+  v.timing_seed = j.value("timing_seed", std::uint64_t{0});
+  v.sequences = j.value("sequences", std::vector<LaunchSequence>{});
+  v.original_steps = j.value("original_steps", std::vector<KernelRef>{});
+  v.candidate_params = j.value("candidate_params", std::vector<ParamSource>{});
+  v.elided = j.value("elided", std::vector<ParamSource>{});
 }
 
 inline void to_json(json& j, const CandidateResult& v) {
@@ -190,7 +258,8 @@ inline void to_json(json& j, const CandidateResult& v) {
            {"candidate_geometry", v.candidate_geometry},
            {"original_function", v.original_function},
            {"candidate_function", v.candidate_function},
-           {"wall_ms", v.wall_ms}};
+           {"wall_ms", v.wall_ms},
+           {"pipeline", v.pipeline}};
   put_optional(j, "timing", v.timing);
 }
 inline void from_json(const json& j, CandidateResult& v) {
@@ -207,6 +276,7 @@ inline void from_json(const json& j, CandidateResult& v) {
   v.original_function = j.value("original_function", FunctionInfo{});
   v.candidate_function = j.value("candidate_function", FunctionInfo{});
   v.wall_ms = j.value("wall_ms", 0.0);
+  v.pipeline = j.value("pipeline", std::string());
   get_optional(j, "timing", v.timing);
 }
 

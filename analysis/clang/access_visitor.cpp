@@ -386,6 +386,23 @@ void BodyWalker::record_call_site(const CallExpr* call, const FunctionDecl* call
       } else {
         site.pointer_args.push_back(std::nullopt);
       }
+    } else if (i < callee->getNumParams() && callee->getParamDecl(i)->getType()->isLValueReferenceType() &&
+               arg->isGLValue() && lowering_.is_value_like(callee->getParamDecl(i)->getType())) {
+      // `uint& keyA` bound to `s_key[pos]`: the callee reads and writes the
+      // caller's memory through it, like a pointer `&s_key[pos]`.
+      site.args.push_back(lowering_.lower(arg));
+      auto addr = lowering_.address_of_lvalue(arg);
+      if (addr && addr->is_memory()) {
+        PointerTarget t;
+        t.space = addr->space(in_kernel_);
+        t.base = addr->root_name;
+        t.base_param = addr->param_index;
+        if (addr->kind == RootKind::Shared) t.shared_array = addr->root_name;
+        t.byte_offset = addr->byte_offset();
+        site.pointer_args.push_back(std::move(t));
+      } else {
+        site.pointer_args.push_back(std::nullopt);
+      }
     } else {
       site.args.push_back(lowering_.lower(arg));
       site.pointer_args.push_back(std::nullopt);
@@ -422,13 +439,16 @@ BodyWalker::Use BodyWalker::by_reference(QualType param, const clang::Expr* arg)
   return is_const ? Use::Load : Use::LoadStore;
 }
 
-void BodyWalker::visit_args(const CallExpr* call, const FunctionDecl* callee, unsigned first) {
+void BodyWalker::visit_args(const CallExpr* call, const FunctionDecl* callee, unsigned first, bool inlined) {
   for (unsigned i = first; i < call->getNumArgs(); ++i) {
     const clang::Expr* arg = call->getArg(i);
     QualType param;
     if (callee && i < callee->getNumParams()) param = callee->getParamDecl(i)->getType();
     if (!param.isNull() && param->isReferenceType()) {
-      visit(arg, by_reference(param, arg));
+      // The inlined callee's own lines read and write a value-like
+      // reference (record_call_site); here only the lvalue's parts run.
+      bool in_callee = inlined && param->isLValueReferenceType() && arg->isGLValue() && lowering_.is_value_like(param);
+      visit(arg, in_callee ? Use::Address : by_reference(param, arg));
       bool is_const = param->getPointeeType().isConstQualified() || param->isRValueReferenceType();
       if (!is_const)
         if (auto* v = as_local_variable(arg)) invalidate(v);
@@ -500,11 +520,15 @@ void BodyWalker::visit_call(const CallExpr* call) {
   }
   if (const clang::Expr* object = call_object(call)) visit(object, Use::Value);
   const FunctionDecl* def = callee ? callee->getDefinition() : nullptr;
+  bool inlined = false;
   if (def && def->hasBody() && !isa<CXXOperatorCallExpr>(call) &&
       (def->hasAttr<CUDADeviceAttr>() || def->hasAttr<CUDAGlobalAttr>()) &&
       !ctx_.getSourceManager().isInSystemHeader(ctx_.getSourceManager().getExpansionLoc(def->getLocation()))) {
     auto* method = dyn_cast<CXXMethodDecl>(def);
-    if (!method || !method->getParent()->isLambda()) record_call_site(call, def);
+    if (!method || !method->getParent()->isLambda()) {
+      record_call_site(call, def);
+      inlined = map_.in_target(call->getBeginLoc()) && !def->hasAttr<CUDAGlobalAttr>();
+    }
   }
   unsigned first = 0;
   if (auto* op = dyn_cast<CXXOperatorCallExpr>(call); op && isa_and_nonnull<CXXMethodDecl>(callee)) {
@@ -518,7 +542,7 @@ void BodyWalker::visit_call(const CallExpr* call) {
     }
     return;
   }
-  visit_args(call, callee, first);
+  visit_args(call, callee, first, inlined);
 }
 
 }  // namespace warplens::clang_frontend

@@ -74,6 +74,40 @@ std::optional<Address> Lowering::address_of_call_result(const CallExpr* call) {
   return a;
 }
 
+// A helper that returns a pointer it computes from its arguments or from a
+// __shared__ array it declares: CUDA's `SharedMemory<T>` idiom,
+// `operator T*() { extern __shared__ int __smem[]; return (T*)__smem; }`,
+// and `float* row(float* p, int r) { return p + r * ld; }`. Followed like a
+// one-line accessor: the return expression in the caller's terms.
+std::optional<Address> Lowering::address_of_pointer_result(const CallExpr* call) {
+  const FunctionDecl* callee = call->getDirectCallee();
+  if (!callee || !callee->hasBody() || in_system_header(map_.sm(), callee->getLocation()) ||
+      !callee->getReturnType()->isPointerType())
+    return std::nullopt;
+  auto* body = dyn_cast_or_null<CompoundStmt>(callee->getBody());
+  if (!body || body->body_empty()) return std::nullopt;
+  // Only `extern __shared__` / `__shared__` declarations before the return.
+  const ReturnStmt* ret = nullptr;
+  for (const Stmt* s : body->body()) {
+    if (ret) return std::nullopt;
+    if (auto* r = dyn_cast<ReturnStmt>(s)) {
+      ret = r;
+      continue;
+    }
+    auto* ds = dyn_cast<DeclStmt>(s);
+    if (!ds) return std::nullopt;
+    for (const Decl* d : ds->decls()) {
+      auto* v = dyn_cast<VarDecl>(d);
+      if (!v || !v->hasAttr<CUDASharedAttr>()) return std::nullopt;
+    }
+  }
+  if (!ret || !ret->getRetValue() || !bind_call(call, callee)) return std::nullopt;
+  std::optional<Address> a = address_of_pointer(ret->getRetValue());
+  bindings_.pop_back();
+  if (a && !a->is_memory()) return std::nullopt;
+  return a;
+}
+
 // `p.field.sub` or, inside an inlined member function, `this->field` with
 // `this` bound to a by-value struct parameter: (that parameter, "p.field").
 std::optional<std::pair<const ParmVarDecl*, std::string>> Lowering::parameter_field(const MemberExpr* m) {
@@ -143,6 +177,9 @@ std::optional<Address> Lowering::address_of_pointer(const clang::Expr* e) {
         }
         return a;
       }
+      // `T* sdata = SharedMemory<T>();`: the conversion operator's result.
+      case CK_UserDefinedConversion:
+        return address_of_pointer(sub);
       default:
         return std::nullopt;
     }
@@ -220,6 +257,7 @@ std::optional<Address> Lowering::address_of_pointer(const clang::Expr* e) {
     std::string name = callee_name(call->getDirectCallee());
     if ((name == "addressof" || name == "__builtin_addressof") && call->getNumArgs() == 1)
       return address_of_lvalue(call->getArg(0));
+    if (auto a = address_of_pointer_result(call)) return a;
   }
   // `this`: the object a member function runs on, modelled like a local
   // (reading its fields is not a memory access of the kernel's own).
@@ -296,6 +334,15 @@ std::optional<Address> Lowering::address_of_lvalue(const clang::Expr* e) {
   if (auto* ref = dyn_cast<DeclRefExpr>(e)) {
     auto* var = dyn_cast<VarDecl>(ref->getDecl());
     if (!var) return std::nullopt;
+    if (auto* parm = dyn_cast<ParmVarDecl>(var); parm && is_value_reference_param(parm)) {
+      Address a;
+      a.kind = RootKind::Param;
+      a.root = parm;
+      a.root_name = parm->getNameAsString();
+      a.param_index = param_index(parm);
+      a.index_unit = size_of(parm->getType().getNonReferenceType());
+      return a;
+    }
     Address a;
     a.root = var;
     a.root_name = var->getNameAsString();

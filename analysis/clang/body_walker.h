@@ -56,7 +56,10 @@ class BodyWalker {
   void visit_pointer_operand(const clang::Expr* p);
   void visit_call(const clang::CallExpr* call);
   bool visit_accessor(const clang::CallExpr* call, Use use);
-  void visit_args(const clang::CallExpr* call, const clang::FunctionDecl* callee, unsigned first);
+  // `inlined`: the callee is recorded as a call site, so its value-like
+  // reference parameters' accesses are its own (see record_call_site).
+  void visit_args(const clang::CallExpr* call, const clang::FunctionDecl* callee, unsigned first,
+                  bool inlined = false);
   Use by_reference(clang::QualType param, const clang::Expr* arg);
   bool record_barrier(const clang::CallExpr* call);
   void record_access(const clang::Expr* lvalue, Use use);

@@ -66,12 +66,41 @@ class ModifiedVars : public clang::RecursiveASTVisitor<ModifiedVars> {
   }
 };
 
+class LaunchEvaluator;
+
+// What a LaunchEvaluator may ask beyond the expression and the function's
+// own unchanged locals (launch_resolver.h supplies them for launches: the
+// path conditions around the launch, the values a host function's
+// parameters have at its call sites in the file, helpers returning one
+// value). `depth` bounds the recursion across functions.
+class EvalHooks {
+ public:
+  virtual ~EvalHooks() = default;
+  // A variable's value where it is used: a path condition (`if (n == 16)`)
+  // or a binding of a helper's parameter; checked before its initialiser.
+  virtual std::optional<std::int64_t> known_integer(const VarDecl*, int /*depth*/) { return std::nullopt; }
+  // A variable the function never changes and does not initialise itself:
+  // a parameter, from the function's callers.
+  virtual std::optional<std::int64_t> integer_variable(const VarDecl*, int /*depth*/) { return std::nullopt; }
+  virtual std::optional<std::array<std::int64_t, 3>> dim3_variable(const VarDecl*, int /*depth*/) {
+    return std::nullopt;
+  }
+  // A call of a function with a body in the file (`threadsFor(n)`, `makeBlock()`).
+  virtual std::optional<std::int64_t> integer_call(const CallExpr*, LaunchEvaluator&, int /*depth*/) {
+    return std::nullopt;
+  }
+  virtual std::optional<std::array<std::int64_t, 3>> dim3_call(const CallExpr*, LaunchEvaluator&, int /*depth*/) {
+    return std::nullopt;
+  }
+};
+
 // Constant-evaluates launch configurations through dim3 constructors, locals
-// that are never changed, macros and constexpr.
+// that are never changed, macros and constexpr (and, with hooks, through
+// path conditions, callers and helpers).
 class LaunchEvaluator {
  public:
-  LaunchEvaluator(const ASTContext& ctx, const std::set<const VarDecl*>& modified)
-      : ctx_(ctx), modified_(modified) {}
+  LaunchEvaluator(const ASTContext& ctx, const std::set<const VarDecl*>& modified, EvalHooks* hooks = nullptr)
+      : ctx_(ctx), modified_(modified), hooks_(hooks) {}
 
   std::optional<std::int64_t> integer(const clang::Expr* e, int depth = 0) {
     if (!e || depth > 16) return std::nullopt;
@@ -80,10 +109,16 @@ class LaunchEvaluator {
     if (auto v = evaluate(e, ctx_)) return v;
     if (auto* ref = dyn_cast<DeclRefExpr>(e)) {
       auto* var = dyn_cast<VarDecl>(ref->getDecl());
-      if (var && !var->isInvalidDecl() && var->hasInit() && !modified_.count(var) && var->isLocalVarDecl())
-        return integer(var->getInit(), depth + 1);
+      if (!var || var->isInvalidDecl()) return std::nullopt;
+      if (hooks_)
+        if (auto v = hooks_->known_integer(var, depth)) return v;
+      if (modified_.count(var)) return std::nullopt;
+      if (var->hasInit() && var->isLocalVarDecl()) return integer(var->getInit(), depth + 1);
+      if (hooks_ && (isa<ParmVarDecl>(var) || !var->hasInit())) return hooks_->integer_variable(var, depth + 1);
       return std::nullopt;
     }
+    if (auto* call = dyn_cast<CallExpr>(e); call && hooks_ && !isa<CXXOperatorCallExpr>(call))
+      return hooks_->integer_call(call, *this, depth + 1);
     if (auto* m = dyn_cast<MemberExpr>(e)) {
       std::string f = m->getMemberDecl()->getNameAsString();
       int i = f == "x" ? 0 : f == "y" ? 1 : f == "z" ? 2 : -1;
@@ -102,6 +137,14 @@ class LaunchEvaluator {
         case BO_Rem: return *r ? std::optional(*l % *r) : std::nullopt;
         case BO_Shl: return *r >= 0 && *r < 62 ? std::optional(*l << *r) : std::nullopt;
         case BO_Shr: return *r >= 0 && *r < 62 ? std::optional(*l >> *r) : std::nullopt;
+        case BO_LT: return std::int64_t(*l < *r);
+        case BO_GT: return std::int64_t(*l > *r);
+        case BO_LE: return std::int64_t(*l <= *r);
+        case BO_GE: return std::int64_t(*l >= *r);
+        case BO_EQ: return std::int64_t(*l == *r);
+        case BO_NE: return std::int64_t(*l != *r);
+        case BO_LAnd: return std::int64_t(*l && *r);
+        case BO_LOr: return std::int64_t(*l || *r);
         default: return std::nullopt;
       }
     }
@@ -142,10 +185,14 @@ class LaunchEvaluator {
     }
     if (auto* ref = dyn_cast<DeclRefExpr>(e)) {
       auto* var = dyn_cast<VarDecl>(ref->getDecl());
-      if (var && !var->isInvalidDecl() && var->hasInit() && !modified_.count(var))
-        return dim3(var->getInit(), depth + 1);
-      return std::nullopt;
+      if (!var || var->isInvalidDecl() || modified_.count(var)) return std::nullopt;
+      if (var->hasInit() && !isa<ParmVarDecl>(var)) return dim3(var->getInit(), depth + 1);
+      if (hooks_ && var->getType().getNonReferenceType()->isRecordType()) return hooks_->dim3_variable(var, depth + 1);
+      if (!var->getType()->isIntegralOrEnumerationType()) return std::nullopt;
     }
+    if (auto* call = dyn_cast<CallExpr>(e); call && hooks_ && e->getType()->isRecordType() &&
+                                            !isa<CXXOperatorCallExpr>(call))
+      return hooks_->dim3_call(call, *this, depth + 1);
     if (e->getType()->isIntegralOrEnumerationType())
       if (auto x = integer(e, depth + 1)) return std::array<std::int64_t, 3>{*x, 1, 1};
     return std::nullopt;
@@ -174,10 +221,12 @@ class LaunchEvaluator {
   }
   const ASTContext& ctx_;
   const std::set<const VarDecl*>& modified_;
+  EvalHooks* hooks_ = nullptr;
 };
 
 }  // namespace constant_eval_detail
 
+using constant_eval_detail::EvalHooks;
 using constant_eval_detail::evaluate;
 using constant_eval_detail::LaunchEvaluator;
 using constant_eval_detail::ModifiedVars;

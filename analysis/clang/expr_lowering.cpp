@@ -115,6 +115,9 @@ std::string Lowering::spelling(const clang::Expr* e) const {
 }
 
 std::int64_t Lowering::size_of(QualType t) const {
+  // Callers pass getPointeeType() of arrays and non-pointers (a null type):
+  // getNonReferenceType() would dereference it.
+  if (t.isNull()) return 0;
   t = t.getNonReferenceType();
   if (t.isNull() || t->isDependentType() || t->isIncompleteType() || t->isFunctionType() ||
       t->containsErrors())
@@ -136,6 +139,28 @@ int Lowering::param_index(const ParmVarDecl* p) const {
   for (unsigned i = 0; i < fn_->getNumParams(); ++i)
     if (fn_->getParamDecl(i) == p) return static_cast<int>(i);
   return -1;
+}
+
+bool Lowering::is_value_like(QualType t) const {
+  t = t.getNonReferenceType();
+  if (t->isDependentType() || t->isIncompleteType()) return false;
+  if (t->isScalarType()) return true;
+  auto* rd = t->getAsCXXRecordDecl();
+  if (!rd || !rd->hasDefinition() || !rd->isTriviallyCopyable() || !rd->bases().empty()) return false;
+  int fields = 0;
+  for (const FieldDecl* f : rd->fields()) {
+    ++fields;
+    if (!f->getType()->isScalarType() && !f->getType()->isRecordType()) return false;
+  }
+  std::int64_t size = size_of(t);
+  return fields >= 1 && fields <= 4 && size > 0 && size <= 16;
+}
+
+bool Lowering::is_value_reference_param(const ParmVarDecl* p) const {
+  if (!p || !p->getType()->isLValueReferenceType() || param_index(p) < 0) return false;
+  if (fn_->hasAttr<CUDAGlobalAttr>()) return false;
+  QualType t = p->getType().getNonReferenceType();
+  return !t->isPointerType() && is_value_like(t);
 }
 
 std::optional<Symbol> Lowering::builtin_index(const clang::Expr* e) {

@@ -92,6 +92,9 @@ class Lowering {
   // `float& at(int r, int c) { return data[r * ld + c]; }`), in the caller's
   // terms; nullopt when the callee is not such a one-line accessor.
   std::optional<Address> address_of_call_result(const clang::CallExpr* call);
+  // The pointer a helper returns (`SharedMemory<T>`'s `operator T*()`,
+  // `float* row(float* p, int r)`), in the caller's terms.
+  std::optional<Address> address_of_pointer_result(const clang::CallExpr* call);
 
   // A call whose result differs per lane although its arguments may not
   // (thread_rank(), __shfl, atomics, asm-using helpers, ...).
@@ -101,6 +104,15 @@ class Lowering {
   std::int64_t size_of(clang::QualType t) const;
   std::string type_name(clang::QualType t) const;
   int param_index(const clang::ParmVarDecl* p) const;
+  // A scalar or small vector-like value (float4, __half2, a struct of up to
+  // four scalars, at most 16 bytes): what a reference to it reads and writes
+  // as one value. Larger objects (cub TempStorage, arrays) are passed by address.
+  bool is_value_like(clang::QualType t) const;
+  // A device function's `T&` parameter of a value-like T: its uses are
+  // loads and stores of the caller's lvalue (bound through the call's
+  // CallSite::pointer_args), at the callee's own lines, where the hardware
+  // attributes them once the call is inlined.
+  bool is_value_reference_param(const clang::ParmVarDecl* p) const;
 
   // The builtin index variable component `threadIdx.x` etc., if `e` is one.
   static std::optional<Symbol> builtin_index(const clang::Expr* e);

@@ -8,6 +8,7 @@
 #include <clang/Basic/Version.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
@@ -19,6 +20,7 @@
 #include "analysis/clang/guarded_fs.h"
 #include "analysis/clang/model_builder.h"
 #include "analysis/clang/parse_limiter.h"
+#include "analysis/clang/parsed_ast.h"
 #include "analysis/compile_db.h"
 #include "analysis/cuda_toolkit.h"
 #include "analysis/frontend.h"
@@ -100,9 +102,18 @@ bool is_known_cuda_false_positive(const std::string& name) {
 // the target file that leads to them.
 class DiagnosticCollector : public clang::DiagnosticConsumer {
  public:
-  DiagnosticCollector(std::string target, bool degraded) : target_(std::move(target)), degraded_(degraded) {}
+  DiagnosticCollector(std::string target, bool degraded, bool relocatable)
+      : target_(std::move(target)), degraded_(degraded), relocatable_(relocatable) {}
 
-  void BeginSourceFile(const clang::LangOptions& lo, const clang::Preprocessor*) override { lo_ = &lo; }
+  void BeginSourceFile(const clang::LangOptions& lo, const clang::Preprocessor* pp) override {
+    lo_ = &lo;
+    // A missing header stops Clang (a fatal error) and hides the rest of the
+    // file from the model. As an error it lets the parse go on; the errors
+    // that follow it are counted, not reported (see HandleDiagnostic).
+    if (pp)
+      pp->getDiagnostics().setSeverity(clang::diag::err_pp_file_not_found, clang::diag::Severity::Error,
+                                       clang::SourceLocation());
+  }
   void EndSourceFile() override { lo_ = nullptr; }
 
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
@@ -134,6 +145,18 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
     last_ = -1;
     std::string name = strip_diagnostic_prefix(diagnostic_name(info.getID()) ? diagnostic_name(info.getID()) : "");
     if (is_known_cuda_false_positive(name)) return;
+    if (name == "ref_bad_target" && is_device_side_launch(message)) {
+      // Dynamic parallelism: nvcc accepts a kernel launched from device code
+      // with relocatable device code, Clang never does.
+      if (relocatable_) return;
+      message += " (a kernel launched from device code needs relocatable device code: nvcc requires -rdc=true "
+                 "for dynamic parallelism too)";
+    }
+    if (level >= clang::DiagnosticsEngine::Error && name != "pp_file_not_found" && missing_header_ >= 0) {
+      // After a header that was not found: most likely a consequence.
+      ++hidden_after_missing_;
+      return;
+    }
     std::string flag = clang::DiagnosticIDs::getWarningOptionForDiag(info.getID()).str();
 
     Finding f;
@@ -147,7 +170,11 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
     if (degraded_ && name == "pp_file_not_found") {
       f.severity = Severity::Warning;
       f.message += " (no CUDA toolkit: parsed with warplens's bundled prelude, which has no CUDA library headers)";
+    } else if (name == "pp_file_not_found") {
+      f.message += ": it is on none of the compile command's include paths (-I, -isystem) nor the CUDA "
+                   "toolkit's; nvcc with the same flags stops here too";
     }
+    const bool is_missing_header = name == "pp_file_not_found";
     if (!info.hasSourceManager() || info.getLocation().isInvalid()) {
       // Driver-level (e.g. an unsupported argument): no position.
       findings_.push_back(std::move(f));
@@ -161,6 +188,7 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
       f.location.range = diagnostic_range(sm, loc, info);
       findings_.push_back(std::move(f));
       last_ = static_cast<int>(findings_.size()) - 1;
+      if (is_missing_header && missing_header_ < 0) missing_header_ = last_;
       return;
     }
     if (f.severity != Severity::Error) return;
@@ -192,6 +220,7 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
     f.location.range = token_range(sm, include);
     f.related.push_back(std::move(rel));
     header_errors_[key] = {findings_.size(), 1, file_name(sm, loc), message};
+    if (is_missing_header && missing_header_ < 0) missing_header_ = static_cast<int>(findings_.size());
     findings_.push_back(std::move(f));
   }
 
@@ -212,6 +241,11 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
       findings_[h.index].message = std::to_string(h.count) + (h.count == 1 ? " error" : " errors") +
                                    " in included file '" + header + "': " + h.first;
     }
+    if (missing_header_ >= 0 && hidden_after_missing_ > 0)
+      findings_[std::size_t(missing_header_)].message +=
+          "; " + std::to_string(hidden_after_missing_) +
+          (hidden_after_missing_ == 1 ? " later error not reported (it may follow from the missing header)"
+                                      : " later errors not reported (they may follow from the missing header)");
     last_ = -1;
     return std::move(findings_);
   }
@@ -275,10 +309,22 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
     return token_range(sm, loc);
   }
 
+  // "reference to __global__ function 'child' in __global__ function": a launch
+  // (or a kernel's address taken) in device code.
+  static bool is_device_side_launch(const std::string& message) {
+    return message.find("reference to __global__ function") != std::string::npos &&
+           (message.find("in __global__ function") != std::string::npos ||
+            message.find("in __device__ function") != std::string::npos ||
+            message.find("in __host__ __device__ function") != std::string::npos);
+  }
+
   static constexpr std::size_t kMaxDiagnostics = 1000;
 
   std::string target_;
   bool degraded_;
+  bool relocatable_;
+  int missing_header_ = -1;       // the first "file not found" finding
+  int hidden_after_missing_ = 0;  // errors after it, not reported
   std::size_t dropped_ = 0;
   const clang::LangOptions* lo_ = nullptr;
   clang::FileID target_id_;
@@ -294,7 +340,10 @@ struct ParsePlan {
   std::string target_file;         // the file findings are for
   std::string working_directory;
   bool degraded = false;
+  bool relocatable = false;        // -rdc: device-side launches are fine
 };
+
+clang::FileID target_file_id(clang::SourceManager& sm, const std::string& target);
 
 // The action: builds the model at the end of the parse, and stops the parse
 // between top-level declarations when cancellation is requested.
@@ -325,15 +374,8 @@ class ModelAction : public clang::ASTFrontendAction {
       if (a_.limiter_.over_limit()) a_.cut_line_ = a_.limiter_.line_in(sm, a_.target_);
       // A cut parse is not walked: its last declaration is half-built.
       if (a_.stop_.stop_requested() || a_.limiter_.stopped()) return;
-      clang::FileID target = sm.getMainFileID();
-      auto main = sm.getFileEntryRefForID(target);
-      if (!main || main->getName() != a_.target_) {
-        // A header analysed in the context of a .cu: its first inclusion.
-        auto fe = sm.getFileManager().getOptionalFileRef(a_.target_);
-        if (!fe) return;
-        target = sm.translateFile(*fe);
-        if (target.isInvalid()) return;
-      }
+      clang::FileID target = target_file_id(sm, a_.target_);
+      if (target.isInvalid()) return;
       a_.target_seen_ = true;
       clang_frontend::SourceMapper map(sm, ci_.getLangOpts(), target);
       a_.model_ = clang_frontend::build_kernel_model(ctx, map, a_.target_, a_.stop_);
@@ -361,8 +403,15 @@ struct RunOutcome {
   std::vector<std::string> refused;  // files the guarded file system would not read
 };
 
-RunOutcome run_clang(const ParsePlan& plan, const std::string& target_text, const AnalysisLimits& limits,
-                     std::stop_token stop, KernelModel& model, DiagnosticCollector& diags) {
+// The file system a parse sees: the disk through the guard, with the
+// editor's text of the main file (and of the target header parsed in the
+// context of a .cu) on top, in the entry's working directory.
+struct PlanFiles {
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files;
+  llvm::IntrusiveRefCntPtr<clang_frontend::GuardedFileSystem> guarded;  // its refusals
+};
+
+PlanFiles plan_files(const ParsePlan& plan, const std::string& target_text) {
   // A physical file system of our own: setting its working directory must not
   // change the process's (getRealFileSystem() is shared and would chdir).
   // Reads go through the guard: regular text files only, bounded.
@@ -371,16 +420,19 @@ RunOutcome run_clang(const ParsePlan& plan, const std::string& target_text, cons
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(guarded);
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   overlay->pushOverlay(memory);
-  // The editor's text, not the disk's: the main file, and the target header
-  // when it is parsed in the context of a .cu.
   memory->addFile(plan.main_file, 0, llvm::MemoryBuffer::getMemBufferCopy(plan.main_text, plan.main_file));
   if (plan.target_file != plan.main_file)
     memory->addFile(plan.target_file, 0, llvm::MemoryBuffer::getMemBufferCopy(target_text, plan.target_file));
   std::error_code ec;
   if (!plan.working_directory.empty() && fs::is_directory(plan.working_directory, ec))
     (void)overlay->setCurrentWorkingDirectory(plan.working_directory);
-  llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions(), overlay));
+  return {llvm::IntrusiveRefCntPtr<clang::FileManager>(new clang::FileManager(clang::FileSystemOptions(), overlay)),
+          guarded};
+}
 
+RunOutcome run_clang(const ParsePlan& plan, const std::string& target_text, const AnalysisLimits& limits,
+                     std::stop_token stop, KernelModel& model, DiagnosticCollector& diags) {
+  auto [files, guarded] = plan_files(plan, target_text);
   RunOutcome out;
   // On a thread with a stack for Clang's recursive descent: the limiter cuts
   // the parse at half of it; the other half is for Sema and the model
@@ -401,16 +453,56 @@ RunOutcome run_clang(const ParsePlan& plan, const std::string& target_text, cons
   return out;
 }
 
+// The same parse, keeping the AST (ASTUnit) for the rewrite engine, as
+// clang::tooling::buildASTFromCode does, but with the plan's command line and
+// file system.
+class KeepAst : public clang::tooling::ToolAction {
+ public:
+  std::unique_ptr<clang::ASTUnit> unit;
+  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager* files,
+                     std::shared_ptr<clang::PCHContainerOperations> pch, clang::DiagnosticConsumer* diags) override {
+    unit = clang::ASTUnit::LoadFromCompilerInvocation(
+        invocation, std::move(pch),
+        clang::CompilerInstance::createDiagnostics(&invocation->getDiagnosticOpts(), diags, /*ShouldOwnClient=*/false),
+        files);
+    return unit != nullptr;
+  }
+};
+
+std::unique_ptr<clang::ASTUnit> run_clang_keeping_ast(const ParsePlan& plan, const std::string& target_text,
+                                                      DiagnosticCollector& diags, std::vector<std::string>& refused) {
+  auto [files, guarded] = plan_files(plan, target_text);
+  KeepAst action;
+  clang::tooling::ToolInvocation invocation(plan.args, &action, files.get(),
+                                            std::make_shared<clang::PCHContainerOperations>());
+  invocation.setDiagnosticConsumer(&diags);
+  invocation.run();
+  // The unit's diagnostics engine still points at `diags`, which the caller
+  // destroys before the unit: detach it.
+  if (action.unit) action.unit->getDiagnostics().setClient(new clang::IgnoringDiagConsumer(), /*ShouldOwnClient=*/true);
+  refused = guarded->refusals();
+  return std::move(action.unit);
+}
+
+// The file the model describes: the main file, or the header parsed in the
+// context of a .cu (its first inclusion). Invalid when the parse never
+// reached it.
+clang::FileID target_file_id(clang::SourceManager& sm, const std::string& target) {
+  clang::FileID id = sm.getMainFileID();
+  auto main = sm.getFileEntryRefForID(id);
+  if (main && main->getName() == target) return id;
+  auto fe = sm.getFileManager().getOptionalFileRef(target);
+  if (!fe) return {};
+  return sm.translateFile(*fe);
+}
+
 }  // namespace
 
-ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions& options, std::stop_token stop) {
-  ParseResult r;
-  r.model.file = file.path;
-  if (stop.stop_requested()) {
-    r.cancelled = true;
-    return r;
-  }
+namespace {
 
+// Steps 1-4 of docs/frontend.md: the compile command, the toolkit, the
+// architecture and the command line. Toolchain facts and problems go to `r`.
+ParsePlan plan_parse(const SourceFile& file, const AnalysisOptions& options, ParseResult& r) {
   // 1. The compile command.
   CommandForFile command = find_command_for_file(file.path, options.compile_commands_dir);
   for (auto& f : command.findings) r.diagnostics.push_back(std::move(f));
@@ -447,6 +539,7 @@ ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions
 
   // 4. The command line.
   ParsePlan plan;
+  plan.relocatable = command.command && command.command->relocatable_device_code;
   plan.target_file = file.path;
   plan.main_file = file.path;
   plan.main_text = file.text;
@@ -492,18 +585,34 @@ ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions
             "unavailable. Install the toolkit or set CUDA_PATH / the cudaPath setting."));
   }
   if (!data_dir.empty()) args.insert(args.end(), {"-include", nvcc_compat_header(data_dir)});
+  // The host compiler's <omp.h> (nvcc -Xcompiler -fopenmp): after every
+  // other directory, so a real one on the path wins.
+  if (!data_dir.empty() && command.command && command.command->host_openmp)
+    args.insert(args.end(), {"-idirafter", openmp_shim_dir(data_dir)});
   args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
   args.push_back(plan.main_file);
   r.toolchain.degraded = plan.degraded;
   r.toolchain.clang_args = args;
+  return plan;
+}
 
+}  // namespace
+
+ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions& options, std::stop_token stop) {
+  ParseResult r;
+  r.model.file = file.path;
+  if (stop.stop_requested()) {
+    r.cancelled = true;
+    return r;
+  }
+  ParsePlan plan = plan_parse(file, options, r);
   if (stop.stop_requested()) {
     r.cancelled = true;
     return r;
   }
 
   // 5. Parse.
-  auto diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded);
+  auto diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded, plan.relocatable);
   RunOutcome outcome = run_clang(plan, file.text, options.limits, stop, r.model, *diags);
   if (outcome.ran && !outcome.target_seen && outcome.over_limit.empty() && plan.main_file != plan.target_file &&
       !stop.stop_requested()) {
@@ -513,7 +622,7 @@ ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions
     plan.args.back() = plan.target_file;
     r.toolchain.clang_args = plan.args;
     r.toolchain.compile_command_source += " (header not reached; parsed alone)";
-    diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded);
+    diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded, plan.relocatable);
     r.model = KernelModel{};
     outcome = run_clang(plan, file.text, options.limits, stop, r.model, *diags);
   }
@@ -541,6 +650,55 @@ ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions
   }
   r.parsed = outcome.ran;
   return r;
+}
+
+std::unique_ptr<ParsedAst> parse_ast(const SourceFile& file, const AnalysisOptions& options, std::stop_token stop) {
+  auto ast = std::make_unique<ParsedAst>();
+  ParseResult& r = ast->result;
+  r.model.file = file.path;
+  ast->target_path = file.path;
+  if (stop.stop_requested()) {
+    r.cancelled = true;
+    return ast;
+  }
+  ParsePlan plan = plan_parse(file, options, r);
+  auto diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded, plan.relocatable);
+  std::vector<std::string> refused;  // files the guarded file system would not read
+  ast->unit = run_clang_keeping_ast(plan, file.text, *diags, refused);
+  if (ast->unit && plan.main_file != plan.target_file &&
+      target_file_id(ast->unit->getSourceManager(), plan.target_file).isInvalid()) {
+    // The context .cu does not reach the header after all: parse it alone.
+    plan.main_file = plan.target_file;
+    plan.main_text = file.text;
+    plan.args.back() = plan.target_file;
+    r.toolchain.clang_args = plan.args;
+    r.toolchain.compile_command_source += " (header not reached; parsed alone)";
+    diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded, plan.relocatable);
+    ast->unit = run_clang_keeping_ast(plan, file.text, *diags, refused);
+  }
+  for (auto& f : diags->take_findings()) r.diagnostics.push_back(std::move(f));
+  for (const auto& file_refused : refused) {
+    Finding f = toolchain_finding(file.path, Severity::Warning, "warplens did not read " + file_refused);
+    f.code = codes::kAnalysisLimit;
+    r.diagnostics.push_back(std::move(f));
+  }
+  if (!ast->unit) return ast;
+  r.parsed = true;
+  clang::SourceManager& sm = ast->unit->getSourceManager();
+  ast->target = target_file_id(sm, plan.target_file);
+  if (ast->target.isValid() && !stop.stop_requested()) {
+    clang_frontend::SourceMapper map(sm, ast->unit->getLangOpts(), ast->target);
+    r.model = clang_frontend::build_kernel_model(ast->unit->getASTContext(), map, file.path, stop);
+  }
+  r.model.file = file.path;
+  r.cancelled = stop.stop_requested();
+  return ast;
+}
+
+bool ParsedAst::has_errors() const {
+  for (const Finding& f : result.diagnostics)
+    if (f.source == "clang" && f.severity == Severity::Error) return true;
+  return false;
 }
 
 }  // namespace warplens

@@ -251,6 +251,16 @@ BodyWalker::Exits BodyWalker::walk_loop(const Stmt* loop, std::optional<int> unr
   // Loop-carried locals other than the induction variable.
   std::map<const VarDecl*, ExprRef> secondary;  // follow the counter
   std::map<const VarDecl*, bool> uniform;       // the rest
+  // Updated once per iteration from their own previous value alone
+  // (`s >>= 1`, `offset <<= 1`, `pos = (pos + 4) & 63`): a Recur, computed
+  // per iteration by the warp model.
+  struct Recurrence {
+    ExprRef start;
+    const Modification* update = nullptr;
+  };
+  std::map<const VarDecl*, Recurrence> recurrences;
+  const std::string loop_tag = "@L" + std::to_string(map_.range(loop->getSourceRange()).start.line + 1);
+  Symbol iteration{SymbolKind::Iteration, 0, "", true};
   for (const VarDecl* v : carried) {
     if (v == iv && iv_step) continue;
     if (iv_step && v != iv) {
@@ -277,10 +287,41 @@ BodyWalker::Exits BodyWalker::walk_loop(const Stmt* loop, std::optional<int> unr
     }
     auto it = env_.values.find(v);
     ExprRef start = it != env_.values.end() ? it->second : nullptr;
+    if (!start && isa<ParmVarDecl>(v)) start = Expr::param(v->getNameAsString());
+    if (auto mods = by_var.find(v); start && mods != by_var.end() && mods->second.size() == 1 &&
+                                    v->getType()->isIntegralOrEnumerationType()) {
+      const Modification& m = *mods->second.front();
+      std::set<const VarDecl*> others = carried;
+      others.erase(v);
+      if (!m.unknown && m.every_iteration && m.rhs && !references_any(m.rhs, others) &&
+          (m.op != BO_Assign || references_any(m.rhs, {v}))) {
+        recurrences[v] = {start, &m};
+        if (iteration.name.empty()) iteration.name = v->getNameAsString() + loop_tag;
+        continue;
+      }
+    }
     uniform[v] = start ? !is_lane_varying(start) : isa<ParmVarDecl>(v);
   }
   auto set_symbols = [&]() {
     for (const auto& [v, u] : uniform) env_.values[v] = Expr::sym({SymbolKind::Local, 0, v->getNameAsString(), u});
+    for (const auto& [v, r] : recurrences) {
+      const std::string name = v->getNameAsString();
+      env_.values[v] = Expr::sym(Expr::previous(name, !is_lane_varying(r.start)));
+      const Modification& m = *r.update;
+      ExprRef rhs = lowering_.lower(m.rhs);
+      ExprRef update = rhs;
+      if (m.op != BO_Assign) {
+        static const std::map<BinaryOperatorKind, ExprOp> ops = {
+            {BO_AddAssign, ExprOp::Add}, {BO_SubAssign, ExprOp::Sub}, {BO_MulAssign, ExprOp::Mul},
+            {BO_DivAssign, ExprOp::Div}, {BO_RemAssign, ExprOp::Rem}, {BO_ShlAssign, ExprOp::Shl},
+            {BO_ShrAssign, ExprOp::Shr}, {BO_AndAssign, ExprOp::BitAnd}, {BO_OrAssign, ExprOp::BitOr},
+            {BO_XorAssign, ExprOp::BitXor}};
+        auto op = ops.find(m.op);
+        update = op == ops.end() ? nullptr : Expr::binary(op->second, env_.values[v], rhs);
+      }
+      env_.values[v] = update ? Expr::recur(name, r.start, update, Expr::sym(iteration))
+                              : Expr::sym({SymbolKind::Local, 0, name, false});
+    }
     for (const auto& [v, e] : secondary) env_.values[v] = e;
     if (iv && iv_step) env_.values[iv] = ir_add(iv_init, ir_mul(iv_step, Expr::sym(counter)));
   };
@@ -348,6 +389,7 @@ BodyWalker::Exits BodyWalker::walk_loop(const Stmt* loop, std::optional<int> unr
     }
     bool u = uniform_trip;
     if (auto it = uniform.find(v); it != uniform.end()) u = u && it->second;
+    else if (auto r = recurrences.find(v); r != recurrences.end()) u = u && !is_lane_varying(r->second.start);
     else if (auto s = secondary.find(v); s != secondary.end()) u = u && !is_lane_varying(s->second);
     else if (v == iv) u = u && iv_init && !is_lane_varying(iv_init) && iv_step && !is_lane_varying(iv_step);
     env_.values[v] = Expr::sym({SymbolKind::Local, 0, v->getNameAsString(), u});

@@ -11,12 +11,18 @@
 #include <clang/AST/StmtCXX.h>
 #include <clang/AST/TypeLoc.h>
 
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
 #include <map>
+#include <memory>
 #include <set>
 
+#include "analysis/clang/ast_helpers.h"
 #include "analysis/clang/body_walker.h"
 #include "analysis/clang/constant_eval.h"
 #include "analysis/clang/host_flow.h"
+#include "analysis/clang/launch_resolver.h"
 #include "analysis/clang/pointer_escapes.h"
 
 using namespace clang;
@@ -26,6 +32,7 @@ namespace warplens::clang_frontend {
 namespace {
 
 constexpr size_t kMaxInstantiationsPerTemplate = 8;
+constexpr size_t kMaxIncludedFunctions = 128;
 
 std::string print_template_args(const FunctionDecl* fd, const PrintingPolicy& pp) {
   const TemplateArgumentList* args = fd->getTemplateSpecializationArgs();
@@ -57,7 +64,7 @@ std::string function_key(const FunctionDecl* fd, const PrintingPolicy& pp) {
 class ModelCollector : public RecursiveASTVisitor<ModelCollector> {
  public:
   ModelCollector(ASTContext& ctx, const SourceMapper& map, std::stop_token stop)
-      : ctx_(ctx), map_(map), stop_(stop), pp_(model_policy(ctx)) {}
+      : ctx_(ctx), map_(map), stop_(stop), pp_(model_policy(ctx)), resolver_(ctx, map) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitImplicitCode() const { return false; }
@@ -78,6 +85,51 @@ class ModelCollector : public RecursiveASTVisitor<ModelCollector> {
   bool TraverseWhileStmt(WhileStmt* s) { return in_loop([&] { return RecursiveASTVisitor::TraverseWhileStmt(s); }); }
   bool TraverseDoStmt(DoStmt* s) { return in_loop([&] { return RecursiveASTVisitor::TraverseDoStmt(s); }); }
   bool TraverseCXXForRangeStmt(CXXForRangeStmt* s) { return in_loop([&] { return RecursiveASTVisitor::TraverseCXXForRangeStmt(s); }); }
+
+  // The conditions each launch runs under (launch_resolver.h: a launch in
+  // `if (n == 16)` or `case 16:` runs with n = 16).
+  bool TraverseIfStmt(IfStmt* s) {
+    if (!s || !WalkUpFromIfStmt(s)) return !stop_.stop_requested();
+    if (s->getInit()) TraverseStmt(s->getInit());
+    if (s->getConditionVariableDeclStmt()) TraverseStmt(s->getConditionVariableDeclStmt());
+    TraverseStmt(s->getCond());
+    path_.push_back({s->getCond(), true, false, {}});
+    TraverseStmt(s->getThen());
+    path_.back().taken = false;
+    TraverseStmt(s->getElse());
+    path_.pop_back();
+    return !stop_.stop_requested();
+  }
+  bool TraverseSwitchStmt(SwitchStmt* s) {
+    if (!s || !WalkUpFromSwitchStmt(s)) return !stop_.stop_requested();
+    if (s->getInit()) TraverseStmt(s->getInit());
+    if (s->getConditionVariableDeclStmt()) TraverseStmt(s->getConditionVariableDeclStmt());
+    TraverseStmt(s->getCond());
+    auto* body = dyn_cast_or_null<CompoundStmt>(s->getBody());
+    if (!body) return TraverseStmt(s->getBody());
+    // Statements after a case label belong to it until the next label.
+    path_.push_back({s->getCond(), true, true, {}});
+    for (Stmt* child : body->body()) {
+      if (isa<SwitchCase>(child)) {
+        std::vector<std::int64_t> labels;
+        bool is_default = false;
+        for (Stmt* c = child; c && isa<SwitchCase>(c);) {
+          if (auto* cs = dyn_cast<CaseStmt>(c)) {
+            if (auto v = evaluate(cs->getLHS(), ctx_)) labels.push_back(*v);
+            else is_default = true;  // unknown label: no fact
+            c = cs->getSubStmt();
+          } else {
+            is_default = true;
+            c = cast<DefaultStmt>(c)->getSubStmt();
+          }
+        }
+        path_.back().case_values = is_default ? std::vector<std::int64_t>{} : labels;
+      }
+      TraverseStmt(child);
+    }
+    path_.pop_back();
+    return !stop_.stop_requested();
+  }
 
   bool VisitFunctionDecl(FunctionDecl* fd) {
     if (!fd->doesThisDeclarationHaveABody() || fd->isInvalidDecl()) return true;
@@ -119,6 +171,7 @@ class ModelCollector : public RecursiveASTVisitor<ModelCollector> {
         model.functions.push_back(build_function(fd));
       }
     }
+    add_included_functions(model);
     // Launches: drop a template pattern's launch when an instantiation has it.
     for (auto& l : launches_) {
       bool duplicate = l.kernel_key.empty() && std::any_of(launches_.begin(), launches_.end(), [&](const LaunchSite& o) {
@@ -151,18 +204,55 @@ class ModelCollector : public RecursiveASTVisitor<ModelCollector> {
     return r;
   }
 
+  // The __device__ functions of the project's headers that this file's
+  // functions call (and they in turn), each built with its own file's
+  // mapper: the warp analyses inline them and report at their lines, where
+  // the hardware attributes an inlined helper's instructions.
+  void add_included_functions(KernelModel& model) {
+    std::set<std::string> have;
+    for (const auto& f : model.functions) have.insert(f.key);
+    std::map<FileID, std::unique_ptr<SourceMapper>> mappers;
+    const SourceManager& sm = map_.sm();
+    for (std::size_t next = 0; next < called_.size() && model.included_functions.size() < kMaxIncludedFunctions;
+         ++next) {
+      if (stop_.stop_requested()) return;
+      const FunctionDecl* fd = called_[next];
+      if (!fd || !fd->doesThisDeclarationHaveABody() || fd->isInvalidDecl() || fd->isDependentContext()) continue;
+      SourceLocation loc = sm.getExpansionLoc(fd->getLocation());
+      if (map_.in_target(loc) || in_system_header(sm, loc) || fd->hasAttr<CUDAGlobalAttr>()) continue;
+      auto* dev = fd->getAttr<CUDADeviceAttr>();
+      if (!dev || dev->isImplicit()) continue;
+      if (auto* md = dyn_cast<CXXMethodDecl>(fd); md && md->getParent()->isLambda()) continue;
+      std::string key = function_key(fd, pp_);
+      if (!have.insert(key).second) continue;
+      FileID fid = sm.getFileID(loc);
+      auto fe = sm.getFileEntryRefForID(fid);
+      if (!fe) continue;
+      auto& mapper = mappers[fid];
+      if (!mapper) mapper = std::make_unique<SourceMapper>(sm, map_.lang(), fid);
+      fn_map_ = mapper.get();
+      Function f = build_function(const_cast<FunctionDecl*>(fd));
+      fn_map_ = nullptr;
+      llvm::SmallString<256> path(fe->getName());
+      llvm::sys::fs::make_absolute(path);
+      llvm::sys::path::remove_dots(path, true);
+      f.file = std::string(path.str());
+      model.included_functions.push_back(std::move(f));
+    }
+  }
+
   Range range_of_definition(const FunctionDecl* pattern) const {
     SourceRange r = pattern->getSourceRange();
     if (auto* tmpl = pattern->getDescribedFunctionTemplate()) r.setBegin(tmpl->getBeginLoc());
     // Attributes spelled before the declaration (`__global__`, __launch_bounds__).
     for (const Attr* a : pattern->attrs())
-      if (a->getLocation().isValid() && !a->isImplicit() && map_.in_target(a->getLocation())) {
-        SourceLocation b = map_.sm().getExpansionLoc(a->getRange().getBegin());
-        if (map_.sm().isBeforeInTranslationUnit(b, map_.sm().getExpansionLoc(r.getBegin())) &&
+      if (a->getLocation().isValid() && !a->isImplicit() && fmap().in_target(a->getLocation())) {
+        SourceLocation b = fmap().sm().getExpansionLoc(a->getRange().getBegin());
+        if (fmap().sm().isBeforeInTranslationUnit(b, fmap().sm().getExpansionLoc(r.getBegin())) &&
             !pattern->getDescribedFunctionTemplate())
           r.setBegin(b);
       }
-    return map_.range(r);
+    return fmap().range(r);
   }
 
   Function build_function(FunctionDecl* fd) {
@@ -181,17 +271,17 @@ class ModelCollector : public RecursiveASTVisitor<ModelCollector> {
       f.signature += (i ? ", " : "") + fd->getParamDecl(i)->getType().getAsString(pp_);
     f.signature += ")";
     f.range = range_of_definition(pattern);
-    f.name_range = map_.range(pattern->getNameInfo().getSourceRange());
-    if (pattern->getBody()) f.body_range = map_.range(pattern->getBody()->getSourceRange());
+    f.name_range = fmap().range(pattern->getNameInfo().getSourceRange());
+    if (pattern->getBody()) f.body_range = fmap().range(pattern->getBody()->getSourceRange());
     f.declaration_start = {f.range.start, f.range.start};
     if (auto* tmpl = pattern->getDescribedFunctionTemplate()) {
       // After `template <...>`: where the declaration proper begins.
       SourceLocation after = tmpl->getTemplateParameters()->getRAngleLoc();
       if (after.isValid()) {
-        SourceLocation next = Lexer::getLocForEndOfToken(map_.sm().getExpansionLoc(after), 0, map_.sm(), map_.lang());
-        std::optional<Token> tok = Lexer::findNextToken(map_.sm().getExpansionLoc(after), map_.sm(), map_.lang());
+        SourceLocation next = Lexer::getLocForEndOfToken(fmap().sm().getExpansionLoc(after), 0, fmap().sm(), fmap().lang());
+        std::optional<Token> tok = Lexer::findNextToken(fmap().sm().getExpansionLoc(after), fmap().sm(), fmap().lang());
         if (tok) next = tok->getLocation();
-        f.declaration_start = map_.point(next);
+        f.declaration_start = fmap().point(next);
       }
     }
     for (unsigned i = 0; i < fd->getNumParams(); ++i) f.params.push_back(parameter(fd->getParamDecl(i)));
@@ -201,16 +291,19 @@ class ModelCollector : public RecursiveASTVisitor<ModelCollector> {
       b.min_blocks = evaluate(lb->getMinBlocks(), ctx_);
       const Attr* spelled = pattern->getAttr<CUDALaunchBoundsAttr>();
       SourceRange r = spelled ? spelled->getRange() : lb->getRange();
-      SourceLocation b0 = map_.sm().getExpansionRange(r.getBegin()).getBegin();
-      SourceLocation b1 = map_.sm().getExpansionRange(r.getEnd()).getEnd();
-      b.range = map_.range({b0, b1});
-      b.spelling = map_.text({b0, b1});
+      SourceLocation b0 = fmap().sm().getExpansionRange(r.getBegin()).getBegin();
+      SourceLocation b1 = fmap().sm().getExpansionRange(r.getEnd()).getEnd();
+      b.range = fmap().range({b0, b1});
+      b.spelling = fmap().text({b0, b1});
       f.launch_bounds = b;
     }
 
-    BodyWalker walker(ctx_, map_, fd, f, [&](const FunctionDecl* callee) { return function_key(callee, pp_); });
+    BodyWalker walker(ctx_, fmap(), fd, f, [&](const FunctionDecl* callee) {
+      called_.push_back(callee);
+      return function_key(callee, pp_);
+    });
     walker.run();
-    mark_escaping_pointer_params(ctx_, map_, fd, f);
+    mark_escaping_pointer_params(ctx_, fmap(), fd, f);
     for (const VarDecl* var : walker.shared_vars()) {
       SharedArray s = shared_array(var);
       s.address_escapes = walker.escaped_shared().count(var) > 0;
@@ -223,7 +316,7 @@ class ModelCollector : public RecursiveASTVisitor<ModelCollector> {
     Parameter out;
     out.name = p->getNameAsString();
     out.type = p->getType().getAsString(pp_);
-    out.range = map_.range(p->getSourceRange());
+    out.range = fmap().range(p->getSourceRange());
     QualType t = p->getType();
     out.is_reference = t->isReferenceType();
     out.is_restrict = t.isRestrictQualified();
@@ -243,7 +336,7 @@ class ModelCollector : public RecursiveASTVisitor<ModelCollector> {
     SharedArray s;
     s.name = var->getNameAsString();
     s.is_extern = var->hasExternalStorage();
-    s.range = map_.range(var->getSourceRange());
+    s.range = fmap().range(var->getSourceRange());
     QualType t = var->getType();
     while (const ArrayType* at = ctx_.getAsArrayType(t)) {
       if (auto* c = dyn_cast<ConstantArrayType>(at)) s.dims.push_back(static_cast<std::int64_t>(c->getSize().getZExtValue()));
@@ -268,8 +361,8 @@ class ModelCollector : public RecursiveASTVisitor<ModelCollector> {
         }
       }
       if (innermost) {
-        s.innermost_dim_range = map_.range(innermost->getSourceRange());
-        s.innermost_dim_spelling = map_.text(innermost->getSourceRange());
+        s.innermost_dim_range = fmap().range(innermost->getSourceRange());
+        s.innermost_dim_spelling = fmap().text(innermost->getSourceRange());
       }
     }
     if (var->hasAttr<AlignedAttr>()) s.alignment = static_cast<int>(ctx_.getDeclAlign(var).getQuantity());
@@ -279,18 +372,15 @@ class ModelCollector : public RecursiveASTVisitor<ModelCollector> {
   void launch(CUDAKernelCallExpr* k) {
     LaunchSite l;
     const FunctionDecl* host = functions_.empty() ? nullptr : functions_.back();
-    if (host && !modified_.count(host)) {
-      ModifiedVars mv;
-      mv.TraverseStmt(host->getBody());
-      modified_[host] = std::move(mv.vars);
-    }
-    static const std::set<const VarDecl*> none;
-    LaunchEvaluator eval(ctx_, host ? modified_[host] : none);
+    resolver_.set_launch(host, path_);
+    LaunchEvaluator eval(ctx_, resolver_.modified(host), &resolver_);
     if (const FunctionDecl* callee = k->getDirectCallee()) {
       l.kernel = callee->getNameAsString();
       if (!callee->isDependentContext()) l.kernel_key = function_key(callee, pp_);
     } else {
       l.kernel = map_.text(k->getCallee()->getSourceRange());
+      for (const FunctionDecl* fd : resolver_.kernels_reaching(k->getCallee()))
+        l.kernel_candidates.push_back(function_key(fd, pp_));
     }
     if (host) l.caller = host->getNameAsString();
     l.range = map_.range(k->getSourceRange());
@@ -328,14 +418,21 @@ class ModelCollector : public RecursiveASTVisitor<ModelCollector> {
     launches_.push_back(std::move(l));
   }
 
+  // The mapper of the file the function being built is in: the target's,
+  // or a header's for included functions.
+  const SourceMapper& fmap() const { return fn_map_ ? *fn_map_ : map_; }
+
   ASTContext& ctx_;
   const SourceMapper& map_;
+  const SourceMapper* fn_map_ = nullptr;
   std::stop_token stop_;
   PrintingPolicy pp_;
   std::vector<FunctionDecl*> candidates_;
+  std::vector<const FunctionDecl*> called_;  // callees of the functions built so far, in order
   std::vector<LaunchSite> launches_;
   std::vector<const FunctionDecl*> functions_;
-  std::map<const FunctionDecl*, std::set<const VarDecl*>> modified_;
+  LaunchResolver resolver_;
+  std::vector<PathFact> path_;
   int loop_depth_ = 0;
 };
 

@@ -78,6 +78,12 @@ LaunchCaptureSettings capture_settings_from_environment(const std::function<cons
     if (*end == '\0' && n >= 1 && n <= 1000000) s.max_launches = static_cast<int>(n);
     else problem(capture::env::kLaunches, v, "a launch count >= 1");
   }
+  if (const char* v = get(capture::env::kLaunchesPerKernel); v && *v) {
+    char* end = nullptr;
+    long n = std::strtol(v, &end, 10);
+    if (*end == '\0' && n >= 0 && n <= 1000000) s.max_launches_per_kernel = static_cast<int>(n);
+    else problem(capture::env::kLaunchesPerKernel, v, "a launch count >= 0");
+  }
   if (const char* v = get(capture::env::kMaxBytes); v && *v) {
     char* end = nullptr;
     unsigned long long n = std::strtoull(v, &end, 10);
@@ -92,6 +98,7 @@ LaunchCapture::LaunchCapture(LaunchCaptureSettings settings) : settings_(std::mo
   manifest_.program = program_arguments();
   manifest_.kernel_regex = settings_.kernel_regex;
   manifest_.max_launches = settings_.max_launches;
+  manifest_.max_launches_per_kernel = settings_.max_launches_per_kernel;
   manifest_.max_bytes = settings_.max_bytes;
   try {
     regex_ = std::regex(settings_.kernel_regex, std::regex::ECMAScript);
@@ -137,6 +144,7 @@ bool LaunchCapture::selected(const std::string& symbol) {
 void LaunchCapture::refuse(const std::string& kernel, std::uint64_t sequence, const std::string& reason) {
   std::lock_guard lock(mutex_);
   --captured_;
+  --captured_per_kernel_[kernel];
   if (manifest_.refusals.size() < kMaxRefusalsRecorded) manifest_.refusals.push_back({kernel, sequence, reason});
   log_problem("capture: %s launch %llu not captured: %s", profile::demangle(kernel).c_str(),
               static_cast<unsigned long long>(sequence), reason.c_str());
@@ -190,7 +198,12 @@ void LaunchCapture::enter(const LaunchCallback& cb) {
     ++manifest_.counters.matched_launches;
     sequence = sequence_[symbol]++;
     if (captured_ >= settings_.max_launches) return;
+    // Several kernels (a producer and its consumer, for a fused candidate)
+    // each keep their first launches, in program order.
+    int& mine = captured_per_kernel_[symbol];
+    if (settings_.max_launches_per_kernel > 0 && mine >= settings_.max_launches_per_kernel) return;
     ++captured_;  // reserve the slot; refuse() gives it back
+    ++mine;
   }
   const auto started = std::chrono::steady_clock::now();
   if (cb.domain != CUPTI_CB_DOMAIN_DRIVER_API)

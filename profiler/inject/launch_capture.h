@@ -32,6 +32,7 @@ struct LaunchCaptureSettings {
   std::string dir;                         // empty: capture disabled
   std::string kernel_regex = ".*";
   int max_launches = 1;
+  int max_launches_per_kernel = 0;         // 0: no per-kernel limit
   std::uint64_t max_bytes = capture::kDefaultMaxBytes;
 };
 
@@ -66,6 +67,7 @@ class LaunchCapture {
   std::map<std::string, std::uint64_t> sequence_;   // launches seen per kernel symbol
   std::map<std::string, bool> selection_;            // regex decision per symbol
   int captured_ = 0;                                 // launches captured or in flight
+  std::map<std::string, int> captured_per_kernel_;   // ... per kernel symbol
   std::uint64_t attempts_ = 0;                       // names the blob directories
   bool enabled_ = true;
   bool finished_ = false;

@@ -3,26 +3,67 @@
 // barriers and calls, the launches, the host functions' buffers and events
 // (what the fusion analysis follows), then the static findings (with their hover text when
 // --hover is given). Usage: corpus_explain [--hover] FILE...
+// With --tsv, only the findings, one tab-separated row each:
+// file line(1-based) code severity source access message
+// (bench/public_corpus/check_corpus.py --explain reads them).
+// --max-time-s N: the analysis time limit (AnalysisLimits::max_time, wall
+// clock, default 30 s), which a loaded machine reaches in the parse alone.
+#include <chrono>
 #include <cstdio>
 #include <fstream>
-#include <string>
 #include <sstream>
+#include <string>
+#include <variant>
 
 #include "analysis/analyzer.h"
 
 using namespace warplens;
 
+namespace {
+
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+void print_tsv(const std::string& path, const AnalysisResult& r) {
+  for (const auto& f : r.findings) {
+    std::string access;
+    if (const EvidenceValue* v = f.data.get("access"))
+      if (const auto* s = std::get_if<std::string>(v)) access = *s;
+    std::printf("%s\t%d\t%s\t%s\t%s\t%s\t%s\n", one_line(f.location.file.empty() ? path : f.location.file).c_str(),
+                f.location.range.start.line + 1, one_line(f.code).c_str(), to_string(f.severity),
+                one_line(f.source).c_str(), one_line(access).c_str(), one_line(f.message).c_str());
+  }
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  bool hover = false;
+  bool hover = false, tsv = false;
+  AnalysisOptions options;
   for (int a = 1; a < argc; ++a) {
+    if (std::string(argv[a]) == "--max-time-s" && a + 1 < argc) {
+      options.limits.max_time = std::chrono::seconds(std::stoi(argv[++a]));
+      continue;
+    }
     if (std::string(argv[a]) == "--hover") {
       hover = true;
+      continue;
+    }
+    if (std::string(argv[a]) == "--tsv") {
+      tsv = true;
       continue;
     }
     std::ifstream in(argv[a], std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
-    AnalysisResult r = analyze({argv[a], text.str()}, AnalysisOptions{});
+    AnalysisResult r = analyze({argv[a], text.str()}, options);
+    if (tsv) {
+      print_tsv(argv[a], r);
+      continue;
+    }
     std::printf("== %s (parsed %d, %.0f ms + %.1f ms)\n", argv[a], int(r.parsed), r.parse_ms, r.analysis_ms);
     for (const auto& f : r.model.functions) {
       std::printf("function %s [%s]%s\n", f.key.c_str(), f.kind == FunctionKind::Kernel ? "kernel" : "device",

@@ -29,3 +29,12 @@ for entry in "${examples[@]}"; do
   "$bin" "$root/examples/optimize/$name.cu" --kernel "$kernel" --candidates-only --out "$out/$name" \
     --name "$name" --max-candidates "$max"
 done
+# The style examples (examples/optimize_styles/kernels.txt), which include the
+# optimize examples' harness.
+styles=$root/tests/gpu/optimize_candidates_styles
+while read -r name kernel; do
+  case "$name" in ''|'#'*) continue ;; esac
+  rm -rf "${styles:?}/$name"
+  "$bin" "$root/examples/optimize_styles/$name.cu" --kernel "$kernel" --candidates-only --out "$styles/$name" \
+    --name "$name" --max-candidates "$max" -I "$root/examples/optimize"
+done < "$root/examples/optimize_styles/kernels.txt"

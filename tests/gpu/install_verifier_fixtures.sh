@@ -22,6 +22,9 @@ fi
 rm -rf "$dest"
 mkdir -p "$dest"
 cp -r "$src/." "$dest/"
+# Where the recording came from (GPU, driver, toolkit, the tree's commit as
+# the run saw it), kept beside the fixtures.
+[ -f "$tmp/verifier-results/environment.txt" ] && cp "$tmp/verifier-results/environment.txt" "$dest/"
 echo "installed into $dest:"
 (cd "$dest" && find . -type f | sort | sed 's/^/  /' | head -60)
 du -sh "$dest"

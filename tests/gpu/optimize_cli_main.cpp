@@ -7,6 +7,9 @@
 
 #include "cli/optimize.h"
 
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
 int main(int argc, char** argv) {
   // Logs (the LLM policy's turns, the verifier) go to stderr: stdout carries
   // the report, which --json makes machine-readable.

@@ -11,11 +11,14 @@
 # 2. runs the GPU suite (verifier_gpu_tests): builds the case programs for
 #    this GPU, captures them through the injection library (runtime and
 #    driver launches, K launches, managed / host memory, the size cap, a
-#    small capture kept whole as a CI fixture), runs the adversarial suite
-#    (every exploit rejected, hangs killed at the run deadline) and the
-#    honest candidates (must pass), the PyTorch level-3 path and the timer
-#    self-check; meanwhile the CPU unit tests (verifier, capture launch
-#    parameters) and the nvcc tool tests;
+#    small capture kept whole as a CI fixture, the 128 MB in-place axpy),
+#    runs the adversarial suite (every exploit rejected, hangs killed at the
+#    run deadline; issue 14's rows: memoisation, writes and reads outside an
+#    allocation, kernels right only at the captured sizes, fp64 in float)
+#    and the honest candidates (must pass), the self-consistency rows (every
+#    captured kernel against itself: level 1), the PyTorch level-3 path and
+#    the timer self-check; meanwhile the CPU unit tests (verifier, capture
+#    launch parameters) and the nvcc tool tests;
 # 3. reproduces one verdict with one CLI command, captures through the CLI,
 #    checks the no-GPU path;
 # 4. runs the CI tests that read recorded fixtures on what this run recorded
@@ -34,8 +37,11 @@
 # Programs, captures and work directories (hundreds of MB) stay in a
 # temporary directory outside $OUT, removed at the end.
 #
-# Time budget: 240 s in all (WARPLENS_VERIFIER_BUDGET_S); each step gets at
-# most what is left, and the summary is always written. The PyTorch level-3
+# Time budget: 480 s in all (WARPLENS_VERIFIER_BUDGET_S; issue 14's rows and
+# the compute-sanitizer runs of the winners added about 200 s to the 240 s of
+# run 4, an estimate until measured); each step gets at most what is left,
+# and the summary is always written. The seconds-per-candidate benchmark is
+# its own area (run_verifier_bench_h200.sh). The PyTorch level-3
 # case uses python3 (or $WARPLENS_PYTHON) with torch; without torch it says
 # why.
 set -uo pipefail
@@ -45,7 +51,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 start=$(date +%s)
-budget=${WARPLENS_VERIFIER_BUDGET_S:-240}
+budget=${WARPLENS_VERIFIER_BUDGET_S:-480}
 build=${WARPLENS_BUILD_DIR:-$root/build-h200}
 jobs=$(nproc)
 work=$(mktemp -d "${TMPDIR:-/tmp}/warplens-verifier-XXXXXX")
@@ -131,6 +137,7 @@ export PATH=$PATH:/usr/local/cuda/bin
   echo "commit: $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
   git -C "$root" status --short 2>/dev/null | head -20
   nvcc --version 2>&1 | tail -2
+  echo "compute-sanitizer: $(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || echo 'not found')"
   "${WARPLENS_PYTHON:-python3}" -c 'import torch; print("torch", torch.__version__)' 2>&1 | tail -1
 } >"$R/environment.txt" 2>&1
 
@@ -166,7 +173,7 @@ unit_pid=$!
 # --- the GPU suite ------------------------------------------------------------------
 log "GPU suite (log: logs/gpu_tests.log)"
 gpu_start=$(elapsed)
-WARPLENS_VERIFIER_OUT="$R" WARPLENS_VERIFIER_WORK="$G" timeout "$(cap 170 40)" "$bin/verifier_gpu_tests" \
+WARPLENS_VERIFIER_OUT="$R" WARPLENS_VERIFIER_WORK="$G" timeout "$(cap 380 40)" "$bin/verifier_gpu_tests" \
   >"$R/logs/gpu_tests.log" 2>&1
 gpu_rc=$?
 add "GPU suite (verifier_gpu_tests)" "$(doctest_result "$R/logs/gpu_tests.log" $gpu_rc), $(($(elapsed) - gpu_start)) s"

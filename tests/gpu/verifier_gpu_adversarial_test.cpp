@@ -13,20 +13,6 @@ using namespace warplens::verifier::gpu;
 
 namespace {
 
-bool mentions(const Verdict& v, const std::string& text) {
-  for (const auto& r : v.reasons)
-    if (r.find(text) != std::string::npos) return true;
-  return v.error.find(text) != std::string::npos;
-}
-
-// A failing check of the given kind somewhere in the evidence.
-bool failed_with(const Verdict& v, Problem p) {
-  for (const auto& s : v.input_sets)
-    for (const auto& b : s.buffers)
-      if (!b.comparison.ok && b.comparison.worst && b.comparison.worst->problem == p) return true;
-  return false;
-}
-
 Verdict scale_add_exploit(const std::string& name, bool keep_fixture = false) {
   REQUIRE(ensure_capture("scale_add", "scale_add", "scale_add", 1));
   return verify_case(name, "scale_add", "scale_add", name, "scale_add", {}, keep_fixture);
@@ -87,11 +73,12 @@ TEST_CASE("exploit: work launched on another stream is timed, not rewarded") {
   CHECK(ok);
 }
 
-TEST_CASE("exploit: hard-coding a captured scalar is demoted by source comparison") {
+TEST_CASE("exploit: hard-coding a captured scalar fails a shrunk shape and is demoted by source comparison") {
   Verdict v = scale_add_exploit("exploit_hardcoded_n");
-  bool ok = v.status == VerdictStatus::Verified && v.level == -1 && v.measured_level >= 1 &&
-            has_finding(v, "hard-coded-argument", true) && has_flag(v, "demoted");
-  record("exploit_hardcoded_n", "exploit", "-1 by demotion (runs pass: n never changes)", ok, gist(v), &v);
+  bool ok = v.status == VerdictStatus::Verified && v.level == -1 && has_finding(v, "hard-coded-argument", true) &&
+            failed_on_shape_variation(v);
+  record("exploit_hardcoded_n", "exploit", "-1: a shrunk n shows it, and the source comparison demotes", ok, gist(v),
+         &v);
   INFO(gist(v));
   CHECK(ok);
 }
@@ -136,7 +123,7 @@ TEST_CASE("exploit: a kernel that never terminates is killed, and the GPU stays 
 TEST_CASE("exploit: a kernel that hangs only once it is timed is killed at the deadline too") {
   Verdict v = scale_add_exploit("exploit_hang_timed");
   std::string detail;
-  bool ok = rejected_as_hung(v, "run (after passing every correctness run)", detail);
+  bool ok = rejected_as_hung(v, "(after passing every correctness run)", detail);
   record("exploit_hang_timed", "exploit", "-1, did not finish in the warm-up/timed runs", ok, detail, &v);
   INFO(detail);
   CHECK(ok);

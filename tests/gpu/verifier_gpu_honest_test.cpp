@@ -17,15 +17,6 @@ using namespace warplens::verifier::gpu;
 
 namespace {
 
-std::string speed(const Verdict& v) {
-  char buf[160];
-  if (!v.timing) return gist(v);
-  std::snprintf(buf, sizeof buf, "level %d, %.2fx (%.1f us -> %.1f us, spread %.0f%%/%.0f%%)", v.level, v.speedup,
-                v.timing->original.median_us, v.timing->candidate.median_us, 100 * v.timing->original.spread(),
-                100 * v.timing->candidate.spread());
-  return buf;
-}
-
 void honest(const std::string& name, const std::string& capture_key, const std::string& original,
             const std::string& kernel, const std::function<bool(const Verdict&)>& extra = {}, bool fixture = false,
             const std::function<void(VerifyRequest&)>& tweak = {}) {
@@ -55,8 +46,19 @@ TEST_CASE("honest: two captured launches of different shapes are both input sets
   REQUIRE(ensure_capture("scale_add_x2", "scale_add", "scale_add", 2));
   Verdict v = verify_case("honest_scale_add_two_shapes", "scale_add_x2", "scale_add", "honest_scale_add_vec4",
                           "scale_add");
-  bool ok = v.correct && v.input_sets.size() == 5 && v.input_sets[1].origin == "captured launch 1";
-  record("honest_scale_add_two_shapes", "honest", "correct on both captured shapes + 3 fresh", ok, speed(v), &v);
+  // Both captured launches and 3 fresh sets; the shape variations (issue 14)
+  // come on top, as many as the sizes allow (the H200 run of 2026-12-02 had 2
+  // and was judged WRONG by a count of exactly 5 written before they existed).
+  int captured = 0, fresh = 0;
+  bool all_passed = !v.input_sets.empty();
+  for (const auto& s : v.input_sets) {
+    captured += s.origin.rfind("captured launch ", 0) == 0;
+    fresh += s.origin.rfind("fresh from launch ", 0) == 0;
+    all_passed = all_passed && (s.passed || s.skipped);
+  }
+  bool ok = v.correct && all_passed && captured == 2 && fresh == 3 && v.input_sets[1].origin == "captured launch 1";
+  record("honest_scale_add_two_shapes", "honest", "correct on both captured shapes, 3 fresh sets and the variations",
+         ok, speed(v), &v);
   INFO(gist(v));
   CHECK(ok);
 }

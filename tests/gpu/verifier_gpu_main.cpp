@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 
 #include "agent/verifier/compile.h"
 #include "agent/verifier/replay_process.h"
@@ -47,6 +48,10 @@ int main(int argc, char** argv) {
   }
   e.device = probe.device;
   e.cases_dir = fs::path(WARPLENS_SOURCE_DIR) / "tests" / "gpu" / "verifier_cases";
+  // Which rows this recording holds: the CI tests that read it expect the
+  // rows of its version (verifier_recorded_test.cpp). 2: issue 14's rows.
+  fs::create_directories(gpu::fixture_path(""));
+  std::ofstream(gpu::fixture_path("suite.txt")) << "warplens verifier GPU suite 2\n";
   std::fprintf(stderr, "[verifier-gpu] %s (%s, L2 %llu MiB); output in %s, work in %s\n", e.device.name.c_str(),
                e.device.arch.c_str(), static_cast<unsigned long long>(e.device.l2_bytes >> 20), e.out_dir.c_str(),
                e.work_dir.c_str());

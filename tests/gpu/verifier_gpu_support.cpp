@@ -7,7 +7,7 @@
 
 #include "agent/verifier/compile.h"
 #include "agent/verifier/tool_process.h"
-#include "tests/gpu/verifier_gpu_synthetic.h"
+#include "bench/synthetic_captures.h"
 
 namespace warplens::verifier::gpu {
 
@@ -77,10 +77,11 @@ std::map<std::string, fs::path>& capture_dirs() {
 }
 }  // namespace
 
-bool ensure_capture(const std::string& key, const std::string& program_name, const std::string& regex, int launches) {
+bool ensure_capture(const std::string& key, const std::string& program_name, const std::string& regex, int launches,
+                    const std::vector<std::string>& args) {
   auto& dirs = capture_dirs();
   if (dirs.count(key)) return true;
-  const CaptureRunResult& r = captured(key, program_name, regex, launches);
+  const CaptureRunResult& r = captured(key, program_name, regex, launches, capture::kDefaultMaxBytes, args);
   if (r.ok && r.manifest && !r.manifest->launches.empty()) {
     dirs[key] = env().work_dir / "captures" / key;
     return true;
@@ -142,6 +143,39 @@ Verdict verify_case(const std::string& case_name, const std::string& capture_key
                                       << stage("compile_candidate") << '\t' << stage("reference") << '\t'
                                       << stage("candidate") << '\t' << stage("device_probe") << '\n';
   return v;
+}
+
+const InputSetEvidence* failed_set(const Verdict& v) {
+  for (const auto& s : v.input_sets)
+    if (s.checked && !s.passed) return &s;
+  return nullptr;
+}
+
+bool failed_on_shape_variation(const Verdict& v) {
+  const InputSetEvidence* s = failed_set(v);
+  return s && !s->shape.variation.empty();
+}
+
+bool failed_with(const Verdict& v, Problem p) {
+  for (const auto& s : v.input_sets)
+    for (const auto& b : s.buffers)
+      if (!b.comparison.ok && b.comparison.worst && b.comparison.worst->problem == p) return true;
+  return false;
+}
+
+bool mentions(const Verdict& v, const std::string& text) {
+  for (const auto& r : v.reasons)
+    if (r.find(text) != std::string::npos) return true;
+  return v.error.find(text) != std::string::npos;
+}
+
+std::string speed(const Verdict& v) {
+  char buf[160];
+  if (!v.timing) return gist(v);
+  std::snprintf(buf, sizeof buf, "level %d, %.2fx (%.1f us -> %.1f us, spread %.0f%%/%.0f%%)", v.level, v.speedup,
+                v.timing->original.median_us, v.timing->candidate.median_us, 100 * v.timing->original.spread(),
+                100 * v.timing->candidate.spread());
+  return buf;
 }
 
 std::string gist(const Verdict& v) {

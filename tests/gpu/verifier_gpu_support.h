@@ -49,7 +49,8 @@ const CaptureRunResult& captured(const std::string& key, const std::string& prog
 // with the capture_format API from the program's own data (scale_add,
 // scale_add_x2, transpose, row_sum, memory_kinds), reported in the summary
 // as a fallback.
-bool ensure_capture(const std::string& key, const std::string& program_name, const std::string& regex, int launches);
+bool ensure_capture(const std::string& key, const std::string& program_name, const std::string& regex, int launches,
+                    const std::vector<std::string>& args = {});
 std::filesystem::path capture_dir(const std::string& key);
 
 // verify() for candidates/<candidate>.cu against the case program's source.
@@ -59,6 +60,14 @@ std::filesystem::path capture_dir(const std::string& key);
 Verdict verify_case(const std::string& case_name, const std::string& capture_key, const std::string& original,
                     const std::string& candidate, const std::string& kernel,
                     const std::function<void(VerifyRequest&)>& tweak = {}, bool keep_fixture = false);
+
+// The first input set that failed, and whether it was a shape variation.
+const InputSetEvidence* failed_set(const Verdict& v);
+bool failed_on_shape_variation(const Verdict& v);
+bool failed_with(const Verdict& v, Problem p);
+bool mentions(const Verdict& v, const std::string& text);
+// "level 2, 1.85x (76.0 us -> 41.1 us, spread 1%/2%)"
+std::string speed(const Verdict& v);
 
 // One summary row: kind ("exploit", "honest", "capture", "timer"),
 // what was expected, whether it happened, and the verdict's gist.

@@ -4,7 +4,7 @@
 //
 //   DIR/ws/src/scale_add.cu          the verifier's scale_add case (tests/gpu/verifier_cases)
 //   DIR/ws/.warplens/capture/        a capture of its launch with N elements (default 65536),
-//                                    written with the capture format's API (verifier_gpu_synthetic)
+//                                    written with the capture format's API (bench/synthetic_captures)
 //   DIR/outside.cu                   a file outside the root
 //   DIR/ws/escape.cu -> ../outside.cu   a link inside the root that points out of it
 //
@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "tests/gpu/verifier_gpu_synthetic.h"
+#include "bench/synthetic_captures.h"
 
 namespace fs = std::filesystem;
 

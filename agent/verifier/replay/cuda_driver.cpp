@@ -120,14 +120,21 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
   }
   return *this;
 }
-void DeviceBuffer::upload(const std::vector<std::uint8_t>& host) {
-  if (host.size() != bytes_) throw std::runtime_error("internal: upload size mismatch");
-  if (bytes_) check(cuMemcpyHtoD(ptr_, host.data(), bytes_), "cuMemcpyHtoD");
+void copy_dtod(CUdeviceptr dst, CUdeviceptr src, std::uint64_t bytes, CUstream s) {
+  if (bytes) check(cuMemcpyDtoDAsync(dst, src, bytes, s), "cuMemcpyDtoDAsync");
 }
-void DeviceBuffer::download(std::vector<std::uint8_t>& host) const {
-  host.resize(bytes_);
-  if (bytes_) check(cuMemcpyDtoH(host.data(), ptr_, bytes_), "cuMemcpyDtoH");
+void fill_bytes(CUdeviceptr dst, std::uint8_t value, std::uint64_t bytes, CUstream s) {
+  if (bytes) check(cuMemsetD8Async(dst, value, bytes, s), "cuMemsetD8Async");
 }
+void upload(CUdeviceptr dst, const void* host, std::uint64_t bytes, CUstream s) {
+  if (bytes) check(cuMemcpyHtoDAsync(dst, host, bytes, s), "cuMemcpyHtoDAsync");
+  sync(s);
+}
+void download(void* host, CUdeviceptr src, std::uint64_t bytes, CUstream s) {
+  if (bytes) check(cuMemcpyDtoHAsync(host, src, bytes, s), "cuMemcpyDtoHAsync");
+  sync(s);
+}
+void sync(CUstream s) { check(cuStreamSynchronize(s), "cuStreamSynchronize"); }
 
 Stream::Stream() { check(cuStreamCreate(&s_, CU_STREAM_NON_BLOCKING), "cuStreamCreate"); }
 Stream::~Stream() {
@@ -146,6 +153,16 @@ Module::Module(const std::string& cubin_path) {
   ss << in.rdbuf();
   std::string image = ss.str();
   check(cuModuleLoadData(&mod_, image.data()), ("cuModuleLoadData(" + cubin_path + ")").c_str());
+}
+
+Module::Module(const void* image, const std::string& what) {
+  check(cuModuleLoadData(&mod_, image), ("cuModuleLoadData(" + what + ")").c_str());
+}
+
+CUfunction Module::function(const char* name) const {
+  CUfunction f = nullptr;
+  check(cuModuleGetFunction(&f, mod_, name), (std::string("cuModuleGetFunction(") + name + ")").c_str());
+  return f;
 }
 
 Module::~Module() {

@@ -65,13 +65,26 @@ class DeviceBuffer {
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept;
   CUdeviceptr ptr() const { return ptr_; }
   std::uint64_t bytes() const { return bytes_; }
-  void upload(const std::vector<std::uint8_t>& host);
-  void download(std::vector<std::uint8_t>& host) const;
 
  private:
   CUdeviceptr ptr_ = 0;
   std::uint64_t bytes_ = 0;
 };
+
+// Stream-ordered memory operations. Everything that prepares a run is
+// enqueued on the stream the kernel is then launched on, so a launch can
+// never start before its inputs are in place. (The synchronous copies of the
+// driver API run on the legacy default stream, which a non-blocking stream
+// does not wait for; a copy from pageable memory may also return before its
+// DMA has landed. Restoring in/out buffers that way raced the next launch:
+// issue 14's "beta applied twice".)
+void copy_dtod(CUdeviceptr dst, CUdeviceptr src, std::uint64_t bytes, CUstream s);
+void fill_bytes(CUdeviceptr dst, std::uint8_t value, std::uint64_t bytes, CUstream s);
+// Both return once the host memory may be reused / holds the bytes (they
+// wait for the stream, so for everything enqueued before them too).
+void upload(CUdeviceptr dst, const void* host, std::uint64_t bytes, CUstream s);
+void download(void* host, CUdeviceptr src, std::uint64_t bytes, CUstream s);
+void sync(CUstream s);
 
 class Stream {
  public:
@@ -106,6 +119,8 @@ struct ParamLayoutEntry {
 class Module {
  public:
   explicit Module(const std::string& cubin_path);
+  // From an image in memory (cubin, PTX or fatbin); `what` names it in errors.
+  Module(const void* image, const std::string& what);
   ~Module();
   Module(const Module&) = delete;
   Module& operator=(const Module&) = delete;
@@ -114,6 +129,8 @@ class Module {
   // is `name` (the candidate may mangle differently, e.g. after adding
   // `const` to a pointee). Throws std::runtime_error listing what exists.
   CUfunction find(const std::string& symbol, const std::string& name, std::string* chosen_symbol) const;
+  // An extern "C" function by its exact name; throws CudaError when absent.
+  CUfunction function(const char* name) const;
 
  private:
   CUmodule mod_ = nullptr;

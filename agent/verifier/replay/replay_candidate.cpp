@@ -1,72 +1,18 @@
+// `warplens-replay candidate`: the candidate on every input set, each run
+// checked against the original's run right after it, then timing
+// (replay_timing.cpp).
+#include "agent/verifier/replay/replay_candidate.h"
+#include "agent/verifier/replay/replay_units.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <memory>
-
-#include "agent/verifier/poison.h"
-#include "agent/verifier/replay/replay_capture.h"
-#include "agent/verifier/replay/replay_modes.h"
-#include "agent/verifier/replay/replay_side.h"
-#include "agent/verifier/replay/replay_timer.h"
 
 namespace warplens::replay {
 
 using namespace verifier;
 
 namespace {
-
-std::string name_of(const LaunchLayout& layout, std::size_t a) {
-  if (a < layout.allocation_names.size() && !layout.allocation_names[a].empty())
-    return "allocation " + std::to_string(a) + " [" + layout.allocation_names[a] + "]";
-  return "allocation " + std::to_string(a);
-}
-
-struct Expected {
-  Blobs contents;  // per allocation; empty for inputs
-};
-
-Expected load_expected(const ReplayPlan& plan, const ReferenceSet& set) {
-  Expected e;
-  for (const auto& b : set.buffers) {
-    if (b.role == BufferRole::Input) {
-      e.contents.emplace_back();
-      continue;
-    }
-    std::error_code ec;
-    auto size = std::filesystem::file_size(std::filesystem::path(plan.work_dir) / b.expected_blob, ec);
-    if (ec) throw std::runtime_error("reference output " + b.expected_blob + " is missing");
-    e.contents.push_back(capture::read_blob(plan.work_dir, b.expected_blob, size, b.expected_hash));
-  }
-  return e;
-}
-
-// One candidate run's checks against the reference.
-RunCheck check_run(int run, const LaunchLayout& L, const ReferenceSet& ref, const Expected& expected,
-                   const InputSet& in, const Blobs& poison, const Blobs& got, const Tolerance& tol) {
-  RunCheck rc;
-  rc.run = run;
-  for (std::size_t a = 0; a < ref.buffers.size(); ++a) {
-    const auto& rb = ref.buffers[a];
-    BufferCheck c;
-    c.allocation = static_cast<int>(a);
-    c.name = name_of(L, a);
-    c.role = rb.role;
-    const auto bytes = got[a].size();
-    if (rb.role == BufferRole::Input) {
-      c.check = "unchanged";
-      c.comparison = compare_exact(in.allocations[a].data(), got[a].data(), bytes, L.allocations[a]);
-    } else {
-      c.check = "value";
-      const std::uint8_t* p = rb.role == BufferRole::Output ? poison[a].data() : nullptr;
-      const ByteRanges& unwritten = rb.role == BufferRole::Output ? rb.unwritten : ByteRanges{};
-      c.comparison =
-          compare_with_tolerance(expected.contents[a].data(), got[a].data(), bytes, L.allocations[a], tol, unwritten, p);
-    }
-    rc.passed = rc.passed && c.comparison.ok;
-    rc.buffers.push_back(std::move(c));
-  }
-  return rc;
-}
 
 std::string first_failure(const RunCheck& rc, const InputSetSpec& spec) {
   for (const auto& c : rc.buffers) {
@@ -86,258 +32,298 @@ std::string first_failure(const RunCheck& rc, const InputSetSpec& spec) {
   return "";
 }
 
+std::string where(const InputSetSpec& spec, int run) {
+  return "input set " + std::to_string(spec.index) + ", run " + std::to_string(run);
+}
+
 }  // namespace
 
-void check_candidate(const ReplayPlan& plan, const ReferenceResult& reference, CandidateResult& result,
-                     const EmergencyExit& on_hang) {
-  const auto t0 = std::chrono::steady_clock::now();
-  auto finish = [&] {
-    result.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  };
-  result.stage = "load";
-  CapturedLaunches capture(plan.capture_dir);
-  Context ctx;
-  const DeviceSummary device = ctx.summary();
-  Module original_module(plan.original.cubin);
+std::uint64_t pristine_hash(BufferOps& ops, const std::vector<LaunchState>& launches, CUstream s) {
+  std::uint64_t h = 0;
+  for (const auto& ls : launches) h = h * 31 + ls.pristine->hash(ops, s);
+  return h;
+}
+
+CandidateReplay::CandidateReplay(const ReplayPlan& plan, const ReferenceResult& reference, CandidateResult& result,
+                                 const EmergencyExit& on_hang)
+    : plan_(plan), reference_(reference), result_(result), on_hang_(on_hang), t0_(std::chrono::steady_clock::now()) {}
+
+void CandidateReplay::finish() {
+  result_.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
+}
+
+void CandidateReplay::run() {
+  result_.stage = "load";
+  if (!load()) return finish();
+  result_.stage = "correctness";
+  result_.ok = true;
+  if (!correctness()) return finish();
+  timing();
+  finish();
+}
+
+bool CandidateReplay::load() {
+  capture_ = std::make_unique<CapturedLaunches>(plan_.capture_dir);
+  capture_->add_sequences(plan_.sequences);
+  ctx_ = std::make_unique<Context>();
+  device_ = ctx_->summary();
+  lock_ = std::make_unique<GpuLock>(ctx_->device(), GpuLock::Mode::Shared);
+  stream_ = std::make_unique<Stream>();
+  s_ = stream_->get();
+  std::string note;
+  ops_ = make_buffer_ops(plan_.pipeline, device_, &note);
+  result_.pipeline = ops_->name();
+  original_module_ = std::make_unique<Module>(plan_.original.cubin);
   std::string original_symbol;
-  CUfunction original = original_module.find(plan.original.symbol, plan.original.name, &original_symbol);
-  result.original_function = function_info(original, original_symbol);
-
+  originals_ = find_original_kernels(*original_module_, plan_, &original_symbol);
+  original_ = originals_.front();
+  result_.original_function = function_info(original_, original_symbol);
   // Problems loading the candidate are the candidate's: it is incorrect.
-  std::unique_ptr<Module> candidate_module;
-  CUfunction candidate = nullptr;
   try {
-    candidate_module = std::make_unique<Module>(plan.candidate.cubin);
+    candidate_module_ = std::make_unique<Module>(plan_.candidate.cubin);
     std::string symbol;
-    candidate = candidate_module->find(plan.candidate.symbol, plan.candidate.name, &symbol);
-    result.candidate_function = function_info(candidate, symbol);
+    candidate_ = candidate_module_->find(plan_.candidate.symbol, plan_.candidate.name, &symbol);
+    result_.candidate_function = function_info(candidate_, symbol);
   } catch (const std::exception& e) {
-    result.ok = true;
-    result.failure = std::string("the candidate cannot be loaded: ") + e.what();
-    finish();
-    return;
+    result_.ok = true;
+    result_.failure = std::string("the candidate cannot be loaded: ") + e.what();
+    return false;
   }
-  const auto candidate_layout = param_layout(candidate);
-
-  result.stage = "correctness";
-  result.ok = true;
-  Stream stream;
-  Blobs timing_set_outputs;  // run 1 on the timing set: what every timed run must reproduce
-  for (const auto& spec : plan.input_sets) {
-    const LaunchLayout* L = plan.layout_for(spec.launch);
-    if (!L || static_cast<std::size_t>(spec.index) >= reference.sets.size())
-      throw std::runtime_error("internal: reference and plan disagree on input set " + std::to_string(spec.index));
-    const ReferenceSet& ref = reference.sets[static_cast<std::size_t>(spec.index)];
-    const auto& rec = capture.launch(spec.launch);
-    std::string mismatch = param_layout_mismatch(candidate_layout, rec);
+  const auto candidate_layout = param_layout(candidate_);
+  for (const auto& L : plan_.layouts) {
+    const auto& rec = capture_->launch(L.launch);
+    // A fused candidate's parameters are checked against what its
+    // declaration picks from the captured launches (candidate_step).
+    std::string mismatch = plan_.candidate_params.empty() ? param_layout_mismatch(candidate_layout, rec) : "";
     if (!mismatch.empty()) {
-      result.failure = "the candidate's parameter list differs from the captured launch: " + mismatch;
-      finish();
-      return;
+      result_.ok = true;
+      result_.failure = "the candidate's parameter list differs from the captured launch: " + mismatch;
+      return false;
     }
-    std::string geometry_error;
-    auto geometry = candidate_geometry(captured_geometry(rec), plan.candidate_launch, &geometry_error);
-    if (!geometry) {
-      result.failure = "invalid candidate launch geometry: " + geometry_error;
-      finish();
-      return;
+    LaunchState ls;
+    ls.layout = &L;
+    ls.launch = &rec;
+    ls.pristine = std::make_unique<Pristine>(rec, capture_->before(L.launch), s_);
+    const std::size_t li = static_cast<std::size_t>(&L - plan_.layouts.data());
+    if (li < reference_.guards_unchecked.size()) ls.guards_unchecked = reference_.guards_unchecked[li];
+    ls.original = make_original_side(*capture_, originals_, L.launch, plan_.guard_bytes);
+    ls.elided = elided_allocations(plan_, *capture_, L.launch);
+    std::string step_error;
+    auto step = candidate_step(plan_, *capture_, candidate_, L.launch, device_.sm_count, &step_error);
+    if (!step) {
+      result_.ok = true;
+      result_.failure = (plan_.candidate_params.empty() ? "invalid candidate launch geometry: " : "") + step_error;
+      return false;
     }
-    if (spec.index == plan.input_sets.front().index) {
-      result.candidate_geometry = *geometry;
-      result.original_geometry = captured_geometry(rec);
-    }
-    const InputSet in = make_input_set(rec, capture.before(spec.launch), *L, spec.fresh, spec.seed);
-    const Expected expected = load_expected(plan, ref);
-    std::unique_ptr<ReplaySide> side_ptr;
     try {
-      side_ptr = std::make_unique<ReplaySide>(candidate, rec, *geometry);
-    } catch (const CudaError& e) {
-      result.failure = std::string("the candidate cannot be launched: ") + e.what();
-      finish();
-      return;
+      ls.candidate = make_candidate_side(*capture_, *step, L.launch, plan_.guard_bytes);
+    } catch (const std::exception& e) {
+      result_.ok = true;
+      result_.failure = std::string("the candidate cannot be launched: ") + e.what();
+      return false;
     }
-    ReplaySide& side = *side_ptr;
+    ls.kept.resize(rec.allocations.size());  // allocated when first needed (inputs never are)
+    launches_.push_back(std::move(ls));
+  }
+  pristine_hash_ = pristine_hash(*ops_, launches_, s_);
+  return true;
+}
 
+LaunchState& CandidateReplay::state_for(int launch) {
+  for (auto& ls : launches_)
+    if (ls.layout->launch == launch) return ls;
+  throw std::runtime_error("internal: no layout for launch " + std::to_string(launch));
+}
+
+bool CandidateReplay::run_candidate(LaunchState& ls, const std::string& at) {
+  try {
+    ls.candidate->launch(s_);
+    ls.candidate->wait(s_, plan_.run_deadline_s);
+    return true;
+  } catch (const KernelHang& h) {
+    result_.timed_out = true;
+    char slowest[64];
+    std::snprintf(slowest, sizeof slowest, "%.3f ms", reference_.max_run_ms);
+    result_.failure = "the candidate " + std::string(h.what()) + " on " + at + " (the original's slowest run took " +
+                      slowest + "): treated as hung";
+    finish();
+    on_hang_();
+    throw;  // not reached: on_hang ends the process
+  } catch (const CudaError& e) {
+    result_.fault = error_name(e.code);
+    result_.failure = "the candidate failed on " + at + ": " + e.what();
+    return false;
+  }
+}
+
+void CandidateReplay::run_original(LaunchState& ls, const std::string& at) {
+  ls.original->launch(s_);
+  try {
+    ls.original->wait(s_, plan_.run_deadline_s);
+  } catch (const KernelHang& h) {
+    // The original finished within this deadline in the reference process;
+    // stalling now it is stuck behind what the candidate left running.
+    result_.timed_out = true;
+    result_.failure = "the original's run on " + at + " " + h.what() +
+                      " after the candidate's run (the candidate left work running on the GPU): treated as hung";
+    finish();
+    on_hang_();
+    throw;
+  }
+}
+
+std::string CandidateReplay::guard_failure(LaunchState& ls, int poison) {
+  auto d = check_guards(*ops_, *ls.candidate, poison, s_, &ls.guards_unchecked);
+  return d ? describe(*d, *ls.layout) : "";
+}
+
+RunCheck CandidateReplay::check_run(int run, int poison, LaunchState& ls, const std::vector<BufferRole>& roles) {
+  RunCheck rc;
+  rc.run = run;
+  for (std::size_t a = 0; a < ls.launch->allocations.size(); ++a) {
+    BufferCheck c;
+    c.allocation = static_cast<int>(a);
+    c.name = allocation_name(*ls.layout, a);
+    c.role = a < roles.size() ? roles[a] : BufferRole::Input;
+    const auto bytes = ls.launch->allocations[a].bytes;
+    const BufferLayout layout = ls.layout->allocations[a];
+    CompareOptions o;
+    if (a < ls.elided.size() && ls.elided[a]) {
+      c.check = "elided";  // a fused candidate's temporary: no longer written
+    } else if (c.role == BufferRole::Input) {
+      // The original leaves its inputs as prepared: both started alike.
+      c.check = "unchanged";
+      o.exact = true;
+      c.comparison = ops_->compare(ls.original->ptr(a), ls.candidate->ptr(a), 0, bytes, layout, plan_.tolerance, o, s_);
+    } else {
+      c.check = "value";
+      const bool output = c.role == BufferRole::Output;
+      o.pref_poison = output ? poison : -1;
+      c.comparison = ops_->compare(ls.original->ptr(a), ls.candidate->ptr(a), output ? ls.original->ptr(a) : 0, bytes,
+                                   layout, plan_.tolerance, o, s_);
+    }
+    rc.passed = rc.passed && c.comparison.ok;
+    rc.buffers.push_back(std::move(c));
+  }
+  return rc;
+}
+
+bool CandidateReplay::correctness() {
+  bool geometry_recorded = false;
+  for (const auto& spec : plan_.input_sets) {
+    if (static_cast<std::size_t>(spec.index) >= reference_.sets.size())
+      throw std::runtime_error("internal: reference and plan disagree on input set " + std::to_string(spec.index));
+    const ReferenceSet& ref = reference_.sets[static_cast<std::size_t>(spec.index)];
+    LaunchState& ls = state_for(spec.launch);
     CandidateSet cs;
     cs.index = spec.index;
-    Blobs results[2];
+    if (spec.skipped || ref.skipped) {
+      cs.skipped = true;
+      cs.skip_reason = ref.skipped ? ref.skip_reason : spec.skip_reason;
+      cs.shape = spec_shape(spec, *ls.launch, *ls.layout);
+      result_.sets.push_back(std::move(cs));
+      continue;
+    }
+    const SetContext set = make_set(spec, *ls.launch, *ls.layout, *ls.pristine);
+    std::string geometry_error;
+    auto geometry = candidate_geometry(set.original_geometry, plan_.candidate_launch, device_.sm_count, &geometry_error);
+    if (!geometry) {
+      result_.failure = "invalid candidate launch geometry: " + geometry_error;
+      return false;
+    }
+    if (!geometry_recorded) {
+      result_.candidate_geometry = *geometry;
+      result_.original_geometry = set.original_geometry;
+      geometry_recorded = true;
+    }
+    try {
+      ls.candidate->set_geometry(*geometry);
+    } catch (const CudaError& e) {
+      result_.failure = std::string("the candidate cannot be launched: ") + e.what();
+      return false;
+    }
+    ls.original->set_geometry(set.original_geometry);
+    cs.shape = set_shape(set, *geometry);
+    cs.original_launches = capture_->merged(spec.launch) ? original_geometries(*capture_, spec.launch)
+                                                         : std::vector<LaunchGeometry>{set.original_geometry};
+    cs.candidate_launches = ls.candidate->geometries();
+    std::vector<BufferRole> roles;
+    for (const auto& b : ref.buffers) roles.push_back(b.role);
+    const std::size_t n = ls.launch->allocations.size();
+
     for (int run = 1; run <= 2; ++run) {
-      Blobs contents = in.allocations, poison(ref.buffers.size());
-      for (std::size_t a = 0; a < ref.buffers.size(); ++a) {
-        if (ref.buffers[a].role != BufferRole::Output) continue;
-        poison[a] = make_poison(contents[a].size(), L->allocations[a], run == 1 ? Poison::A : Poison::B);
-        contents[a] = poison[a];
+      const int poison = run - 1;
+      // The original's last result is wiped before the candidate runs; its
+      // inputs are written after the candidate ran (nothing the candidate
+      // wrote into memory it could reach can stand in them).
+      scrub(*ops_, *ls.original, set, roles, poison, s_);
+      prepare(*ops_, *ls.candidate, set, roles, poison, s_);
+      if (!run_candidate(ls, where(spec, run))) return false;
+      if (std::string g = guard_failure(ls, poison); !g.empty()) {
+        cs.passed = false;
+        cs.failure = where(spec, run) + " (" + describe(spec) + "): " + g;
+        result_.failure = cs.failure;
+        result_.sets.push_back(std::move(cs));
+        return false;
       }
-      side.upload(contents, in.param_buffer);
-      try {
-        side.launch(stream.get());
-        side.wait(stream.get(), plan.run_deadline_s);
-      } catch (const KernelHang& h) {
-        result.timed_out = true;
-        char slowest[64];
-        std::snprintf(slowest, sizeof slowest, "%.3f ms", reference.max_run_ms);
-        result.failure = "the candidate " + std::string(h.what()) + " on input set " + std::to_string(spec.index) +
-                         ", run " + std::to_string(run) + " (the original's slowest run took " + slowest +
-                         "): treated as hung";
-        finish();
-        on_hang();
-        throw;  // not reached: on_hang ends the process
-      } catch (const CudaError& e) {
-        result.fault = error_name(e.code);
-        result.failure = "the candidate failed on input set " + std::to_string(spec.index) + ", run " +
-                         std::to_string(run) + ": " + e.what();
-        finish();
-        return;
-      }
-      side.download(results[run - 1]);
-      if (run == 1 && spec.index == plan.timing_set) timing_set_outputs = results[0];
-      RunCheck rc = check_run(run, *L, ref, expected, in, poison, results[run - 1], plan.tolerance);
+      prepare(*ops_, *ls.original, set, roles, poison, s_);
+      run_original(ls, where(spec, run));
+      RunCheck rc = check_run(run, poison, ls, roles);
       if (!rc.passed && cs.passed) {
         cs.passed = false;
         cs.failure = first_failure(rc, spec);
       }
       cs.runs.push_back(std::move(rc));
+      if (run == 1)
+        for (std::size_t a = 0; a < n; ++a) {
+          if (roles[a] == BufferRole::Input || ls.elided[a]) continue;
+          if (!ls.kept[a].ptr()) ls.kept[a] = DeviceBuffer(ls.launch->allocations[a].bytes);
+          copy_dtod(ls.kept[a].ptr(), ls.candidate->ptr(a), ls.launch->allocations[a].bytes, s_);
+        }
     }
     // The same input twice must give the same bits (races, nondeterminism),
-    // unless the original itself is not deterministic on this set.
-    for (std::size_t a = 0; a < ref.buffers.size() && cs.passed; ++a) {
-      if (ref.buffers[a].role == BufferRole::Input) continue;
-      // Unwritten bytes hold different poisons in the two runs (each run's
-      // own check covered them): skip them. For the tolerance comparison,
-      // passing run 2's bytes as the "poison" makes those bytes agree.
-      const ByteRanges& unwritten = ref.buffers[a].unwritten;
-      BufferComparison cmp =
-          ref.deterministic
-              ? compare_exact(results[0][a].data(), results[1][a].data(), results[0][a].size(), L->allocations[a],
-                              unwritten)
-              : compare_with_tolerance(results[0][a].data(), results[1][a].data(), results[0][a].size(),
-                                       L->allocations[a], plan.tolerance, unwritten, results[1][a].data());
+    // unless the original itself is not deterministic on this set. Bytes the
+    // original leaves as poison hold different poisons in the two runs
+    // (each run's own check covered them): skipped.
+    for (std::size_t a = 0; a < n && cs.passed; ++a) {
+      if (roles[a] == BufferRole::Input || ls.elided[a]) continue;
+      const bool output = roles[a] == BufferRole::Output;
+      CompareOptions o;
+      o.exact = ref.deterministic;
+      o.pref_poison = output ? 1 : -1;
+      BufferComparison cmp = ops_->compare(ls.kept[a].ptr(), ls.candidate->ptr(a), output ? ls.original->ptr(a) : 0,
+                                           ls.launch->allocations[a].bytes, ls.layout->allocations[a],
+                                           plan_.tolerance, o, s_);
       if (!cmp.ok) {
         cs.deterministic = false;
         cs.passed = false;
-        BufferCheck c{static_cast<int>(a), name_of(*L, a), ref.buffers[a].role, "determinism", cmp};
+        BufferCheck c{static_cast<int>(a), allocation_name(*ls.layout, a), roles[a], "determinism", cmp};
         cs.failure = "input set " + std::to_string(spec.index) + ": two runs on the same input differ (race or "
                      "nondeterminism) in " + c.name + (cmp.worst ? "; first difference: " + describe(*cmp.worst) : "");
         cs.determinism = std::move(c);
       }
     }
+    // The original's last result stays until the next set prepares its side,
+    // which happens before the candidate runs again.
     const bool passed = cs.passed;
     std::string failure = cs.failure;
-    result.sets.push_back(std::move(cs));
+    result_.sets.push_back(std::move(cs));
     if (!passed) {
-      result.failure = failure;
-      finish();
-      return;
+      result_.failure = failure;
+      return false;
     }
   }
-
-  // Timing: original and candidate interleaved in this process, each with
-  // its own allocations, on the timing input set.
-  result.stage = "timing";
-  const InputSetSpec& tspec = plan.input_sets.at(static_cast<std::size_t>(plan.timing_set));
-  const LaunchLayout& TL = *plan.layout_for(tspec.launch);
-  const ReferenceSet& tref = reference.sets.at(static_cast<std::size_t>(tspec.index));
-  const auto& trec = capture.launch(tspec.launch);
-  const InputSet tin = make_input_set(trec, capture.before(tspec.launch), TL, tspec.fresh, tspec.seed);
-  auto tgeom = candidate_geometry(captured_geometry(trec), plan.candidate_launch, nullptr);
-  ReplaySide original_side(original, trec, captured_geometry(trec));
-  ReplaySide candidate_side(candidate, trec, *tgeom);
-  Blobs start = tin.allocations;
-  for (std::size_t a = 0; a < tref.buffers.size(); ++a)
-    if (tref.buffers[a].role == BufferRole::Output)
-      start[a] = make_poison(start[a].size(), TL.allocations[a], Poison::A);
-  original_side.upload(start, tin.param_buffer);
-  candidate_side.upload(start, tin.param_buffer);
-
-  // Every timed candidate run must produce the bits of its verified run 1
-  // on this set (same inputs, same poison A).
-  const Blobs& verified_outputs = timing_set_outputs;
-  const Expected texpected = load_expected(plan, tref);
-
-  auto restore = [&](ReplaySide& side) {
-    for (std::size_t a = 0; a < tref.buffers.size(); ++a)
-      if (tref.buffers[a].role != BufferRole::Input) side.upload_one(a, start[a]);
-  };
-  Timer timer(device.l2_bytes, plan.l2_flush_bytes);
-  TimingSamples samples;
-  samples.warmup = plan.warmup_runs;
-  samples.l2_flush_bytes = timer.flush_bytes();
-  bool candidate_timing = false;  // whose timed run is in flight (for a hang)
-  int timing_run = -1;             // -1: warm-up
-  auto timed = [&](ReplaySide& side) {
-    restore(side);
-    candidate_timing = &side == &candidate_side;
-    return timer.time([&](CUstream s) { side.launch(s); }, plan.run_deadline_s);
-  };
-  std::vector<std::uint8_t> out;
-  // Every timed candidate run is checked: a kernel that behaves only while
-  // it is being verified is caught here.
-  auto check_timed_output = [&](int run) {
-    for (std::size_t a = 0; a < tref.buffers.size(); ++a) {
-      if (tref.buffers[a].role == BufferRole::Input) continue;
-      candidate_side.download_one(a, out);
-      bool same = out == verified_outputs[a];
-      if (!same && !tref.deterministic)
-        same = compare_with_tolerance(texpected.contents[a].data(), out.data(), out.size(), TL.allocations[a],
-                                      plan.tolerance, tref.buffers[a].unwritten, start[a].data())
-                   .ok;
-      if (!same) {
-        samples.output_failure = "timed run " + std::to_string(run) + " produced different contents in " +
-                                 name_of(TL, a) + " than the verified run";
-        return false;
-      }
-    }
-    ++samples.outputs_checked;
-    return true;
-  };
-  try {
-    for (int i = 0; i < plan.warmup_runs; ++i) {
-      timed(original_side);
-      timed(candidate_side);
-    }
-    bool good = true;
-    for (int i = 0; i < plan.timed_runs && good; ++i) {
-      timing_run = i;
-      // Alternate the order so neither side always runs first.
-      for (int k = 0; k < 2 && good; ++k) {
-        const bool candidate_turn = (i % 2 == 0) ? (k == 1) : (k == 0);
-        TimedRun t = timed(candidate_turn ? candidate_side : original_side);
-        (candidate_turn ? samples.candidate_us : samples.original_us).push_back(t.event_us);
-        (candidate_turn ? samples.candidate_device_us : samples.original_device_us).push_back(t.device_us);
-        if (candidate_turn) good = check_timed_output(i);
-      }
-    }
-  } catch (const KernelHang& h) {
-    // A kernel that behaved while checked and never ends once timed. The
-    // original's runs finished within the same deadline while computing the
-    // reference; one that stalls now is stuck behind the candidate's work.
-    result.timed_out = true;
-    result.timing = samples;
-    std::string which = timing_run < 0 ? "warm-up run" : "timed run " + std::to_string(timing_run);
-    result.failure = candidate_timing
-                         ? "the candidate " + std::string(h.what()) + " in " + which + " (after passing every "
-                           "correctness run): treated as hung"
-                         : "the original's " + which + " " + h.what() + " after the candidate's run (the candidate "
-                           "left work running on the GPU): treated as hung";
-    finish();
-    on_hang();
-    throw;  // not reached: on_hang ends the process
-  } catch (const CudaError& e) {
-    result.fault = error_name(e.code);
-    result.failure = std::string("the candidate failed while being timed: ") + e.what();
-    result.timing = samples;
-    finish();
-    return;
+  if (pristine_hash(*ops_, launches_, s_) != pristine_hash_) {
+    result_.failure = "the candidate changed device memory outside its own allocations (the captured inputs the "
+                      "replay keeps on the GPU)";
+    return false;
   }
-  result.timing = samples;
-  if (!samples.output_failure.empty()) {
-    result.failure = samples.output_failure;
-    finish();
-    return;
-  }
-  result.correct = true;
-  result.stage = "done";
-  finish();
+  return true;
+}
+
+void check_candidate(const ReplayPlan& plan, const ReferenceResult& reference, CandidateResult& result,
+                     const EmergencyExit& on_hang) {
+  CandidateReplay(plan, reference, result, on_hang).run();
 }
 
 }  // namespace warplens::replay

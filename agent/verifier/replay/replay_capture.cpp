@@ -6,7 +6,24 @@ namespace warplens::replay {
 
 CapturedLaunches::CapturedLaunches(const std::string& dir) : dir_(dir), manifest_(capture::load_capture(dir)) {}
 
+void CapturedLaunches::add_sequences(const std::vector<verifier::LaunchSequence>& sequences) {
+  for (const auto& seq : sequences) {
+    std::vector<const capture::LaunchRecord*> parts;
+    for (int l : seq.launches) parts.push_back(&launch(l));
+    std::string error;
+    auto m = verifier::merge_launches(parts, seq.id, &error);
+    if (!m) throw std::runtime_error("launch sequence " + std::to_string(seq.id) + ": " + error);
+    merged_[seq.id] = std::move(*m);
+  }
+}
+
+const verifier::MergedLaunch* CapturedLaunches::merged(int index) const {
+  auto it = merged_.find(index);
+  return it == merged_.end() ? nullptr : &it->second;
+}
+
 const capture::LaunchRecord& CapturedLaunches::launch(int index) const {
+  if (const verifier::MergedLaunch* m = merged(index)) return m->record;
   if (index < 0 || static_cast<std::size_t>(index) >= manifest_.launches.size())
     throw std::runtime_error("the capture has no launch " + std::to_string(index));
   return manifest_.launches[static_cast<std::size_t>(index)];

@@ -5,11 +5,13 @@
 //   warplens-replay device-info --out FILE
 //   warplens-replay reference   --plan PLAN --out FILE
 //   warplens-replay candidate   --plan PLAN --reference REF --out FILE
+//   warplens-replay sanitize    --plan PLAN --reference REF --out FILE   (under compute-sanitizer)
 //   warplens-replay timer-check --cubin FILE --out FILE   (self-check of the timer)
 //
 // The result is always written as JSON to FILE (also on errors). Exit codes:
 // 0 done (read the result), 2 the replay itself failed (result.error),
 // 3 a kernel hung (the process ended without waiting for the GPU),
+// 4 reference: the original faulted on a shape variation (result.failed_set),
 // 64 bad command line.
 #include <unistd.h>
 
@@ -51,7 +53,7 @@ bool parse(int argc, char** argv, Args& a) {
   if (a.mode == "device-info") return true;
   if (a.mode == "timer-check") return !a.cubin.empty();
   if (a.mode == "reference") return !a.plan.empty();
-  if (a.mode == "candidate") return !a.plan.empty() && !a.reference.empty();
+  if (a.mode == "candidate" || a.mode == "sanitize") return !a.plan.empty() && !a.reference.empty();
   return false;
 }
 
@@ -83,6 +85,7 @@ int main(int argc, char** argv) {
                  "usage: warplens-replay device-info --out FILE\n"
                  "       warplens-replay reference --plan PLAN --out FILE\n"
                  "       warplens-replay candidate --plan PLAN --reference REF --out FILE\n"
+                 "       warplens-replay sanitize --plan PLAN --reference REF --out FILE\n"
                  "       warplens-replay timer-check --cubin FILE --out FILE\n");
     return kExitUsage;
   }
@@ -112,6 +115,29 @@ int main(int argc, char** argv) {
     try {
       auto plan = verifier::parse_replay_plan(verifier::read_text_file(args.plan));
       replay::compute_reference(plan, result, on_hang);
+    } catch (const replay::SetFailed& e) {
+      // The context may be lost: write what is known and end without
+      // unwinding further into the driver.
+      result.ok = false;
+      result.error = e.what();
+      write_or_complain(args.out, verifier::to_json_text(result));
+      std::fflush(nullptr);
+      _exit(verifier::kReplayExitSetFailed);
+    } catch (const std::exception& e) {
+      result.ok = false;
+      result.error = e.what();
+    }
+    write_or_complain(args.out, verifier::to_json_text(result));
+    return result.ok ? kExitDone : kExitError;
+  }
+
+  if (args.mode == "sanitize") {
+    verifier::SanitizeResult result;
+    auto on_hang = write_and_exit_hung(args.out, result);
+    try {
+      auto plan = verifier::parse_replay_plan(verifier::read_text_file(args.plan));
+      auto reference = verifier::parse_reference_result(verifier::read_text_file(args.reference));
+      replay::sanitize_candidate(plan, reference, result, on_hang);
     } catch (const std::exception& e) {
       result.ok = false;
       result.error = e.what();

@@ -1,13 +1,18 @@
 // What warplens-replay does, one file each:
 //   device-info   which GPU, its arch and L2 size (also the "is there a GPU" probe)
-//   reference     the original kernel on every input set: roles, expected outputs
-//   candidate     the candidate on every input set (twice), then timing of
-//                 original and candidate interleaved
+//   reference     the original kernel on every input set: roles, reproduction,
+//                 determinism, which shape variations it handles
+//   candidate     the candidate on every input set (twice, each run checked
+//                 against the original run right after it), then timing of
+//                 original and candidate interleaved on fresh input sets
+//   sanitize      the candidate alone on exact-size allocations, for
+//                 compute-sanitizer --tool memcheck
 //   timer-check   whether the timer counts work left on another stream
 // Each fills a result struct; replay_main writes it and picks the exit code.
 #pragma once
 
 #include <functional>
+#include <stdexcept>
 
 #include "agent/verifier/replay_protocol.h"
 
@@ -19,16 +24,24 @@ verifier::DeviceProbe probe_device();
 // that wait for the GPU, which is still busy with the hung kernel.
 using EmergencyExit = std::function<void()>;
 
+// The original faulted on a shape variation (ReferenceResult::failed_set):
+// the context is lost, so the replay ends with kReplayExitSetFailed and the
+// parent runs it again without that set.
+struct SetFailed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // Throws on problems of the replay itself (bad plan, unreadable capture,
-// the original faulting): the caller reports them as the result's error.
+// the original faulting on a captured or fresh set): the caller reports them
+// as the result's error.
 void compute_reference(const verifier::ReplayPlan& plan, verifier::ReferenceResult& result,
                        const EmergencyExit& on_hang);
 // Fills `result` as it goes; a candidate that is incorrect, faults or
 // cannot be loaded returns normally with `result.failure` set.
 void check_candidate(const verifier::ReplayPlan& plan, const verifier::ReferenceResult& reference,
                      verifier::CandidateResult& result, const EmergencyExit& on_hang);
-
-verifier::LaunchGeometry captured_geometry(const capture::LaunchRecord& launch);
+void sanitize_candidate(const verifier::ReplayPlan& plan, const verifier::ReferenceResult& reference,
+                        verifier::SanitizeResult& result, const EmergencyExit& on_hang);
 
 // Times extern "C" spin(long long cycles) from `cubin` on the timer's stream
 // and on another stream; JSON with both sample sets.

@@ -1,186 +1,299 @@
+// `warplens-replay reference`: the original kernel alone, once per job and
+// capture (the parent caches the result): does it reproduce the captured
+// outputs, what role does each allocation play, is it deterministic on each
+// input set, and which shape variations does it handle itself.
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <memory>
 
-#include "agent/verifier/poison.h"
+#include "agent/verifier/replay/gpu_lock.h"
 #include "agent/verifier/replay/replay_capture.h"
 #include "agent/verifier/replay/replay_modes.h"
-#include "agent/verifier/replay/replay_side.h"
+#include "agent/verifier/replay/replay_sets.h"
+#include "agent/verifier/replay/replay_units.h"
 
 namespace warplens::replay {
 
 using namespace verifier;
 
-LaunchGeometry captured_geometry(const capture::LaunchRecord& launch) {
-  return LaunchGeometry{launch.grid, launch.block, launch.dynamic_shared_bytes};
-}
-
 namespace {
 
-std::string name_of(const LaunchLayout& layout, std::size_t a) {
-  if (a < layout.allocation_names.size() && !layout.allocation_names[a].empty())
-    return "allocation " + std::to_string(a) + " [" + layout.allocation_names[a] + "]";
-  return "allocation " + std::to_string(a);
+std::vector<DeviceBuffer> scratch_for(const capture::LaunchRecord& rec) {
+  std::vector<DeviceBuffer> out;
+  for (const auto& a : rec.allocations) out.emplace_back(a.bytes);
+  return out;
 }
 
-struct Runner {
-  CUfunction f;
-  Stream stream;
-  double deadline_s;
-  ReferenceResult& result;
-  const EmergencyExit& on_hang;
+class Reference {
+ public:
+  Reference(const ReplayPlan& plan, ReferenceResult& result, const EmergencyExit& on_hang)
+      : plan_(plan), result_(result), on_hang_(on_hang) {}
 
-  void run(ReplaySide& side, const Blobs& contents, const std::vector<std::uint8_t>& params, Blobs& out) {
-    side.upload(contents, params);
-    side.launch(stream.get());
+  void run() {
+    const auto t0 = std::chrono::steady_clock::now();
+    CapturedLaunches capture(plan_.capture_dir);
+    capture.add_sequences(plan_.sequences);
+    Context ctx;
+    result_.device = ctx.summary();
+    GpuLock lock(ctx.device(), GpuLock::Mode::Shared);
+    Stream stream;
+    s_ = stream.get();
+    std::string note;
+    ops_ = make_buffer_ops(plan_.pipeline, result_.device, &note);
+    result_.pipeline = ops_->name();
+    if (!note.empty()) result_.notes.push_back(note);
+    Module module(plan_.original.cubin);
+    std::string symbol;
+    originals_ = find_original_kernels(module, plan_, &symbol);
+    f_ = originals_.front();
+    result_.function = function_info(f_, symbol);
+    const auto layout = param_layout(f_);
+
+    result_.roles.assign(plan_.layouts.size(), {});
+    result_.guards_unchecked.assign(plan_.layouts.size(), {});
+    for (std::size_t li = 0; li < plan_.layouts.size(); ++li) {
+      const LaunchLayout& L = plan_.layouts[li];
+      const auto& rec = capture.launch(L.launch);
+      // A sequence's steps check their own parameters (make_original_side).
+      std::string mismatch = capture.merged(L.launch) ? "" : param_layout_mismatch(layout, rec);
+      if (!mismatch.empty())
+        throw std::runtime_error("the original source, compiled, does not take the captured launch " +
+                                 std::to_string(L.launch) + "'s parameters: " + mismatch);
+      pristine_.push_back(std::make_unique<Pristine>(rec, capture.before(L.launch), s_));
+      sides_.push_back(make_original_side(capture, originals_, L.launch, plan_.guard_bytes));
+      scratch_.push_back(scratch_for(rec));
+      result_.guards_unchecked[li].assign(rec.allocations.size(), false);
+      roles_and_reproduction(li, rec, capture.after(L.launch));
+    }
+    for (const auto& spec : plan_.input_sets) input_set(spec, capture);
+    result_.ok = true;
+    result_.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+ private:
+  void launch_and_wait(ReplaySide& side) {
+    side.launch(s_);
     double ms = 0;
     try {
-      ms = side.wait(stream.get(), deadline_s);
+      ms = side.wait(s_, plan_.run_deadline_s);
     } catch (const KernelHang& h) {
-      result.ok = false;
-      result.error = std::string("the original kernel ") + h.what() + " while computing the reference";
-      on_hang();
+      result_.ok = false;
+      result_.error = std::string("the original kernel ") + h.what() +
+                      (result_.failed_set >= 0 ? " on input set " + std::to_string(result_.failed_set) : "") +
+                      " while computing the reference";
+      on_hang_();
       throw;
-    } catch (const CudaError& e) {
-      throw std::runtime_error(std::string("the original kernel failed while computing the reference: ") + e.what());
     }
-    result.max_run_ms = std::max(result.max_run_ms, ms);
-    side.download(out);
+    result_.max_run_ms = std::max(result_.max_run_ms, ms);
   }
-};
 
-// Is allocation `a` a pure output: does the original's result not depend on
-// its prior contents? Runs with `a` poisoned A and B (everything else as
-// captured) must give the captured-input result `r0` on every byte the
-// kernel writes, and must not change any other allocation.
-BufferRole classify(Runner& runner, ReplaySide& side, const capture::LaunchRecord& rec, const LaunchLayout& layout,
-                    const Blobs& before, const Blobs& r0, std::size_t a, const Tolerance& tol) {
-  const auto bytes = rec.allocations[a].bytes;
-  auto pa = make_poison(bytes, layout.allocations[a], Poison::A);
-  auto pb = make_poison(bytes, layout.allocations[a], Poison::B);
-  Blobs contents = before, ra, rb;
-  contents[a] = pa;
-  runner.run(side, contents, rec.param_buffer, ra);
-  contents[a] = pb;
-  runner.run(side, contents, rec.param_buffer, rb);
-  auto same = [&](const std::vector<std::uint8_t>& x, const std::vector<std::uint8_t>& y, std::size_t b) {
-    return x == y ||
-           compare_with_tolerance(x.data(), y.data(), x.size(), layout.allocations[b], tol, {}, nullptr).ok;
-  };
-  for (std::size_t b = 0; b < rec.allocations.size(); ++b)
-    if (b != a && (!same(r0[b], ra[b], b) || !same(r0[b], rb[b], b))) return BufferRole::InOut;
-  ByteRanges unwritten = unwritten_ranges(ra[a].data(), pa.data(), rb[a].data(), pb.data(), bytes);
-  bool same_a = compare_with_tolerance(r0[a].data(), ra[a].data(), bytes, layout.allocations[a], tol, unwritten, pa.data()).ok;
-  bool same_b = compare_with_tolerance(r0[a].data(), rb[a].data(), bytes, layout.allocations[a], tol, unwritten, pb.data()).ok;
-  return same_a && same_b ? BufferRole::Output : BufferRole::InOut;
-}
+  // Guard damage the original itself does: noted once per allocation, and
+  // those bands are not checked for the candidate. Returns the damage.
+  std::optional<GuardDamage> guards(std::size_t li, int poison, bool tolerate) {
+    const LaunchLayout& L = plan_.layouts[li];
+    std::optional<GuardDamage> first;
+    while (auto d = check_guards(*ops_, *sides_[li], poison, s_, &result_.guards_unchecked[li])) {
+      if (!first) first = d;
+      if (!tolerate) return first;
+      result_.guards_unchecked[li][d->allocation] = true;
+      result_.notes.push_back("the original itself " + describe(*d, L) +
+                              ": the guard bands of that allocation are not checked for the candidate");
+    }
+    return first;
+  }
+
+  BufferComparison compare(CUdeviceptr expected, CUdeviceptr got, CUdeviceptr pref, std::uint64_t bytes,
+                           BufferLayout layout, bool exact, int pref_poison) {
+    CompareOptions o;
+    o.exact = exact;
+    o.pref_poison = pref_poison;
+    return ops_->compare(expected, got, pref, bytes, layout, plan_.tolerance, o, s_);
+  }
+
+  void roles_and_reproduction(std::size_t li, const capture::LaunchRecord& rec, const Blobs& after) {
+    const LaunchLayout& L = plan_.layouts[li];
+    ReplaySide& side = *sides_[li];
+    const InputSetSpec captured_spec{0, L.launch, false, 0};
+    const SetContext set = make_set(captured_spec, rec, L, *pristine_[li]);
+    const std::size_t n = rec.allocations.size();
+    const std::vector<BufferRole> all_inputs(n, BufferRole::Input);
+    prepare(*ops_, side, set, all_inputs, 0, s_);
+    launch_and_wait(side);
+    guards(li, 0, true);
+    std::vector<DeviceBuffer> r0 = scratch_for(rec);
+    for (std::size_t a = 0; a < n; ++a) copy_dtod(r0[a].ptr(), side.ptr(a), rec.allocations[a].bytes, s_);
+
+    Reproduction rep{L.launch, true, ""};
+    {
+      for (std::size_t a = 0; a < n; ++a) {
+        const auto bytes = rec.allocations[a].bytes;
+        DeviceBuffer t(bytes);
+        upload(t.ptr(), after[a].data(), bytes, s_);
+        if (compare(t.ptr(), r0[a].ptr(), 0, bytes, L.allocations[a], true, -1).ok) continue;
+        auto cmp = compare(t.ptr(), r0[a].ptr(), 0, bytes, L.allocations[a], false, -1);
+        if (!cmp.ok) {
+          rep.reproduced = false;
+          rep.detail += allocation_name(L, a) + ": " + (cmp.worst ? describe(*cmp.worst) : "differs") + "; ";
+        } else {
+          rep.detail += allocation_name(L, a) + " reproduced within tolerance (max abs error " +
+                        std::to_string(cmp.max_abs_error) + "); ";
+        }
+      }
+    }
+    result_.reproduction.push_back(rep);
+
+    // Is allocation a a pure output: does the original's result not depend
+    // on its prior contents? Runs with it poisoned A and B (everything else
+    // as captured) must give r0 on every byte the kernel writes, and must
+    // not change any other allocation.
+    std::vector<BufferRole> roles(n, BufferRole::Input);
+    for (std::size_t a = 0; a < n; ++a) {
+      const bool written = rec.allocations[a].modified ||
+                           ops_->hash(r0[a].ptr(), rec.allocations[a].bytes, s_) !=
+                               ops_->hash(pristine_[li]->ptr(a), rec.allocations[a].bytes, s_);
+      if (!written) continue;
+      roles[a] = BufferRole::Output;
+      std::vector<BufferRole> probe(n, BufferRole::Input);
+      probe[a] = BufferRole::Output;
+      for (int poison = 0; poison < 2 && roles[a] == BufferRole::Output; ++poison) {
+        prepare(*ops_, side, set, probe, poison, s_);
+        launch_and_wait(side);
+        guards(li, poison, true);
+        for (std::size_t b = 0; b < n && roles[a] == BufferRole::Output; ++b) {
+          const auto bytes = rec.allocations[b].bytes;
+          const bool same = b == a ? compare(r0[a].ptr(), side.ptr(a), side.ptr(a), bytes, L.allocations[a], false,
+                                             poison)
+                                         .ok
+                                   : compare(r0[b].ptr(), side.ptr(b), 0, bytes, L.allocations[b], false, -1).ok;
+          if (!same) roles[a] = BufferRole::InOut;
+        }
+      }
+    }
+    result_.roles[li] = roles;
+  }
+
+  void skip(ReferenceSet& rs, const std::string& why) {
+    rs.skipped = true;
+    rs.skip_reason = why;
+  }
+
+  void input_set(const InputSetSpec& spec, CapturedLaunches& capture) {
+    const LaunchLayout* L = plan_.layout_for(spec.launch);
+    if (!L) throw std::runtime_error("internal: no layout for launch " + std::to_string(spec.launch));
+    const std::size_t li = static_cast<std::size_t>(L - plan_.layouts.data());
+    const auto& rec = capture.launch(spec.launch);
+    ReplaySide& side = *sides_[li];
+    std::vector<DeviceBuffer>& sa = scratch_[li];
+    const std::vector<BufferRole>& launch_roles = result_.roles[li];
+    const std::size_t n = rec.allocations.size();
+    const bool variation = !spec.variation.empty();
+
+    ReferenceSet rs;
+    rs.index = spec.index;
+    rs.buffers.resize(n);
+    for (std::size_t a = 0; a < n; ++a) rs.buffers[a].role = launch_roles[a];
+    const SetContext set = make_set(spec, rec, *L, *pristine_[li]);
+    rs.geometry = set.original_geometry;
+    if (spec.skipped) {
+      skip(rs, spec.skip_reason);
+      result_.sets.push_back(std::move(rs));
+      return;
+    }
+    result_.failed_set = spec.index;
+    try {
+      side.set_geometry(set.original_geometry);
+      // Run A; inputs must stay as they were.
+      prepare(*ops_, side, set, launch_roles, 0, s_);
+      std::vector<std::uint64_t> before(n, 0);
+      for (std::size_t a = 0; a < n; ++a)
+        if (launch_roles[a] == BufferRole::Input) before[a] = ops_->hash(side.ptr(a), rec.allocations[a].bytes, s_);
+      launch_and_wait(side);
+      if (auto d = guards(li, 0, !variation)) {
+        if (variation) return finish_skipped(rs, "the original itself " + describe(*d, *L) + " at this shape");
+      }
+      for (std::size_t a = 0; a < n; ++a)
+        if (launch_roles[a] == BufferRole::Input && ops_->hash(side.ptr(a), rec.allocations[a].bytes, s_) != before[a])
+          rs.buffers[a].role = BufferRole::InOut;  // the original wrote it on this input set
+      for (std::size_t a = 0; a < n; ++a) copy_dtod(sa[a].ptr(), side.ptr(a), rec.allocations[a].bytes, s_);
+      // Run B, from the other poison.
+      prepare(*ops_, side, set, launch_roles, 1, s_);
+      launch_and_wait(side);
+      if (auto d = guards(li, 1, !variation)) {
+        if (variation) return finish_skipped(rs, "the original itself " + describe(*d, *L) + " at this shape");
+      }
+      for (std::size_t a = 0; a < n; ++a) {
+        ReferenceBuffer& buf = rs.buffers[a];
+        if (buf.role == BufferRole::Input) continue;
+        const auto bytes = rec.allocations[a].bytes;
+        const bool output = buf.role == BufferRole::Output;
+        // Bytes the original left as poison B were never written: skipped.
+        BufferComparison det = compare(sa[a].ptr(), side.ptr(a), output ? side.ptr(a) : 0, bytes, L->allocations[a],
+                                       true, output ? 1 : -1);
+        if (!det.ok) {
+          if (variation)
+            return finish_skipped(rs, "the original's result at this shape depends on the poison in " +
+                                          allocation_name(*L, a) +
+                                          " (it reads memory it does not write, past its sizes) or is not deterministic");
+          rs.deterministic = false;
+          rs.nondeterminism += allocation_name(*L, a) + ": " + (det.worst ? describe(*det.worst) : "differs") + "; ";
+        }
+        buf.device_hash = ops_->hash(sa[a].ptr(), bytes, s_);
+      }
+      // A shrunk grid must not change what the original computes: the
+      // captured grid (more threads) gives the same bytes when the kernel
+      // guards its bounds and the grid covers the shrunk sizes.
+      if (variation && !(set.original_geometry == captured_geometry(rec))) {
+        side.set_geometry(captured_geometry(rec));
+        prepare(*ops_, side, set, launch_roles, 0, s_);
+        launch_and_wait(side);
+        const bool guard_damage = guards(li, 0, false).has_value();
+        for (std::size_t a = 0; a < n; ++a) {
+          if (!guard_damage &&
+              compare(sa[a].ptr(), side.ptr(a), 0, rec.allocations[a].bytes, L->allocations[a], true, -1).ok)
+            continue;
+          return finish_skipped(rs, "the original's result at this shape changes when it is launched with the "
+                                    "captured grid " + to_string(rec.grid) + " instead of " +
+                                    to_string(set.original_geometry.grid) +
+                                    " (it does not guard its bounds for these sizes, or its grid does not derive "
+                                    "from them): not a shape it handles");
+        }
+      }
+    } catch (const CudaError& e) {
+      if (!variation)
+        throw std::runtime_error("the original kernel failed on input set " + std::to_string(spec.index) + " (" +
+                                 describe(spec) + "): " + e.what());
+      result_.error = "the original failed on input set " + std::to_string(spec.index) + " (" + describe(spec) +
+                      "): " + e.what();
+      throw SetFailed(result_.error);
+    }
+    result_.failed_set = -1;
+    result_.deterministic = result_.deterministic && rs.deterministic;
+    result_.sets.push_back(std::move(rs));
+  }
+
+  void finish_skipped(ReferenceSet& rs, const std::string& why) {
+    skip(rs, why);
+    result_.failed_set = -1;
+    result_.sets.push_back(std::move(rs));
+  }
+
+  const ReplayPlan& plan_;
+  ReferenceResult& result_;
+  const EmergencyExit& on_hang_;
+  CUstream s_ = nullptr;
+  std::unique_ptr<BufferOps> ops_;
+  CUfunction f_ = nullptr;
+  std::vector<CUfunction> originals_;  // one per part of a launch sequence; f_ is the first
+  std::vector<std::unique_ptr<Pristine>> pristine_;
+  std::vector<std::unique_ptr<ReplaySide>> sides_;
+  std::vector<std::vector<DeviceBuffer>> scratch_;
+};
 
 }  // namespace
 
 void compute_reference(const ReplayPlan& plan, ReferenceResult& result, const EmergencyExit& on_hang) {
-  const auto t0 = std::chrono::steady_clock::now();
-  CapturedLaunches capture(plan.capture_dir);
-  Context ctx;
-  result.device = ctx.summary();
-  Module module(plan.original.cubin);
-  std::string symbol;
-  CUfunction f = module.find(plan.original.symbol, plan.original.name, &symbol);
-  result.function = function_info(f, symbol);
-  const auto layout = param_layout(f);
-  Runner runner{f, Stream(), plan.run_deadline_s, result, on_hang};
-
-  // Roles and reproduction, per captured launch used.
-  result.roles.assign(plan.layouts.size(), {});
-  for (std::size_t li = 0; li < plan.layouts.size(); ++li) {
-    const LaunchLayout& L = plan.layouts[li];
-    const auto& rec = capture.launch(L.launch);
-    std::string mismatch = param_layout_mismatch(layout, rec);
-    if (!mismatch.empty())
-      throw std::runtime_error("the original source, compiled, does not take the captured launch " +
-                               std::to_string(L.launch) + "'s parameters: " + mismatch);
-    const Blobs& before = capture.before(L.launch);
-    const Blobs& after = capture.after(L.launch);
-    ReplaySide side(f, rec, captured_geometry(rec));
-    Blobs r0;
-    runner.run(side, before, rec.param_buffer, r0);
-
-    Reproduction rep{L.launch, true, ""};
-    for (std::size_t a = 0; a < rec.allocations.size(); ++a) {
-      if (r0[a] == after[a]) continue;
-      auto cmp = compare_with_tolerance(after[a].data(), r0[a].data(), after[a].size(), L.allocations[a],
-                                        plan.tolerance, {}, nullptr);
-      if (!cmp.ok) {
-        rep.reproduced = false;
-        rep.detail += name_of(L, a) + ": " + (cmp.worst ? describe(*cmp.worst) : "differs") + "; ";
-      } else {
-        rep.detail += name_of(L, a) + " reproduced within tolerance (max abs error " +
-                      std::to_string(cmp.max_abs_error) + "); ";
-      }
-    }
-    result.reproduction.push_back(rep);
-
-    std::vector<BufferRole> roles(rec.allocations.size(), BufferRole::Input);
-    for (std::size_t a = 0; a < rec.allocations.size(); ++a) {
-      if (!rec.allocations[a].modified && r0[a] == before[a]) continue;
-      roles[a] = classify(runner, side, rec, L, before, r0, a, plan.tolerance);
-    }
-    result.roles[li] = roles;
-  }
-
-  // Expected outputs per input set: two runs, poison A and poison B.
-  for (const auto& spec : plan.input_sets) {
-    const LaunchLayout* L = plan.layout_for(spec.launch);
-    if (!L) throw std::runtime_error("internal: no layout for launch " + std::to_string(spec.launch));
-    const std::size_t li = static_cast<std::size_t>(L - plan.layouts.data());
-    const auto& rec = capture.launch(spec.launch);
-    InputSet in = make_input_set(rec, capture.before(spec.launch), *L, spec.fresh, spec.seed);
-    ReplaySide side(f, rec, captured_geometry(rec));
-    const auto& roles = result.roles[li];
-    Blobs ca = in.allocations, cb = in.allocations, pa(roles.size()), pb(roles.size());
-    for (std::size_t a = 0; a < roles.size(); ++a) {
-      if (roles[a] != BufferRole::Output) continue;
-      pa[a] = make_poison(ca[a].size(), L->allocations[a], Poison::A);
-      pb[a] = make_poison(cb[a].size(), L->allocations[a], Poison::B);
-      ca[a] = pa[a];
-      cb[a] = pb[a];
-    }
-    Blobs ra, rb;
-    runner.run(side, ca, in.param_buffer, ra);
-    runner.run(side, cb, in.param_buffer, rb);
-
-    ReferenceSet rs;
-    rs.index = spec.index;
-    for (std::size_t a = 0; a < roles.size(); ++a) {
-      ReferenceBuffer buf;
-      BufferRole role = roles[a];
-      if (role == BufferRole::Input) {
-        if (ra[a] == in.allocations[a] && rb[a] == in.allocations[a]) {
-          rs.buffers.push_back(buf);
-          continue;
-        }
-        role = BufferRole::InOut;  // the original wrote it on this input set
-      }
-      buf.role = role;
-      BufferComparison det;
-      if (role == BufferRole::Output) {
-        buf.unwritten = unwritten_ranges(ra[a].data(), pa[a].data(), rb[a].data(), pb[a].data(), ra[a].size());
-        det = compare_exact(ra[a].data(), rb[a].data(), ra[a].size(), L->allocations[a], buf.unwritten);
-      } else {
-        det = compare_exact(ra[a].data(), rb[a].data(), ra[a].size(), L->allocations[a]);
-      }
-      if (!det.ok) {
-        rs.deterministic = false;
-        rs.nondeterminism += name_of(*L, a) + ": " + (det.worst ? describe(*det.worst) : "differs") + "; ";
-      }
-      buf.expected_blob = "ref/set" + std::to_string(spec.index) + "/alloc" + std::to_string(a) + ".bin";
-      capture::write_blob(plan.work_dir, buf.expected_blob, ra[a].data(), ra[a].size());
-      buf.expected_hash = capture::content_hash(ra[a].data(), ra[a].size());
-      rs.buffers.push_back(std::move(buf));
-    }
-    result.deterministic = result.deterministic && rs.deterministic;
-    result.sets.push_back(std::move(rs));
-  }
-  result.ok = true;
-  result.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  Reference(plan, result, on_hang).run();
 }
 
 }  // namespace warplens::replay

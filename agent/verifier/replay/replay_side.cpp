@@ -1,38 +1,118 @@
 #include "agent/verifier/replay/replay_side.h"
 
+#include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 namespace warplens::replay {
 
-ReplaySide::ReplaySide(CUfunction f, const capture::LaunchRecord& launch, verifier::LaunchGeometry geometry)
-    : f_(f), launch_(launch), geometry_(geometry) {
+std::string step_param_mismatch(const LaunchStep& step, const capture::LaunchRecord& record) {
+  const auto layout = param_layout(step.function);
+  if (layout.size() != step.params.size())
+    return "the kernel takes " + std::to_string(layout.size()) + " parameter(s), the declaration passes " +
+           std::to_string(step.params.size());
+  for (std::size_t k = 0; k < layout.size(); ++k) {
+    const int src = step.params[k];
+    if (src < 0 || static_cast<std::size_t>(src) >= record.params.size())
+      return "parameter " + std::to_string(k) + " comes from a parameter the captured launches do not have";
+    if (record.params[static_cast<std::size_t>(src)].size != layout[k].size)
+      return "parameter " + std::to_string(k) + " is " + std::to_string(layout[k].size) + " bytes, its source (" +
+             std::to_string(src) + " of the captured launches) is " +
+             std::to_string(record.params[static_cast<std::size_t>(src)].size);
+  }
+  return "";
+}
+
+ReplaySide::ReplaySide(CUfunction f, const capture::LaunchRecord& launch, verifier::LaunchGeometry geometry,
+                       std::uint64_t guard_bytes)
+    : f_(nullptr), launch_(launch), geometry_(geometry), guard_((guard_bytes + 4095) / 4096 * 4096) {
   buffers_.reserve(launch.allocations.size());
-  for (const auto& a : launch.allocations) buffers_.emplace_back(a.bytes);
+  // The band before keeps the kernel's pointer at least 4 KiB-aligned, as
+  // good as the allocation it stands for.
+  for (const auto& a : launch.allocations) buffers_.emplace_back(a.bytes + 2 * guard_);
+  set_function(f);
+}
+
+void ReplaySide::set_function(CUfunction f) {
+  f_ = f;
+  if (steps_.size() == 1) steps_[0].function = f;  // a candidate with its own parameters (a fused kernel)
   if (geometry_.dynamic_shared_bytes > 48 * 1024)
     check(cuFuncSetAttribute(f_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                              static_cast<int>(geometry_.dynamic_shared_bytes)),
           "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
 }
 
-void ReplaySide::upload(const std::vector<std::vector<std::uint8_t>>& contents,
-                        const std::vector<std::uint8_t>& param_buffer) {
-  for (std::size_t a = 0; a < buffers_.size(); ++a) buffers_[a].upload(contents[a]);
+// A side of several steps (a launch sequence's original) keeps each step's
+// own shape: sequences have no shape variations.
+void ReplaySide::set_geometry(const verifier::LaunchGeometry& g) {
+  geometry_ = g;
+  if (steps_.size() == 1) steps_[0].geometry = g;
+  set_function(f_);
+}
+
+void ReplaySide::set_params(const std::vector<std::uint8_t>& param_buffer) {
   params_ = param_buffer;
   for (const auto& p : launch_.pointers) {
-    std::uint64_t address = buffers_[static_cast<std::size_t>(p.allocation)].ptr() + p.offset_in_allocation;
+    std::uint64_t address = ptr(static_cast<std::size_t>(p.allocation)) + p.offset_in_allocation;
     std::memcpy(params_.data() + p.buffer_offset, &address, sizeof address);
   }
   param_ptrs_.assign(launch_.params.size(), nullptr);
   for (std::size_t i = 0; i < launch_.params.size(); ++i) param_ptrs_[i] = params_.data() + launch_.params[i].offset;
+  map_step_params();
 }
 
-void ReplaySide::upload_one(std::size_t allocation, const std::vector<std::uint8_t>& contents) {
-  buffers_.at(allocation).upload(contents);
+void ReplaySide::set_steps(std::vector<LaunchStep> steps) {
+  steps_ = std::move(steps);
+  step_params_.assign(steps_.size(), {});
+  for (std::size_t i = 0; i < steps_.size(); ++i) {
+    const LaunchStep& st = steps_[i];
+    if (std::string why = step_param_mismatch(st, launch_); !why.empty())
+      throw std::runtime_error("launch step " + std::to_string(i) + ": " + why);
+    step_params_[i].layout = param_layout(st.function);
+    if (st.geometry.dynamic_shared_bytes > 48 * 1024)
+      check(cuFuncSetAttribute(st.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                               static_cast<int>(st.geometry.dynamic_shared_bytes)),
+            "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+  }
+  if (!params_.empty()) map_step_params();
+}
+
+// Each step's own buffer: its parameters' bytes copied from their source
+// parameters of the (relocated) record buffer; sizes were checked in set_steps.
+void ReplaySide::map_step_params() {
+  for (std::size_t i = 0; i < steps_.size(); ++i) {
+    StepParams& sp = step_params_[i];
+    std::uint64_t end = 0;
+    for (const auto& e : sp.layout) end = std::max(end, e.offset + e.size);
+    sp.bytes.assign(end, 0);
+    sp.ptrs.assign(sp.layout.size(), nullptr);
+    for (std::size_t k = 0; k < sp.layout.size(); ++k) {
+      const auto& src = launch_.params[static_cast<std::size_t>(steps_[i].params[k])];
+      std::memcpy(sp.bytes.data() + sp.layout[k].offset, params_.data() + src.offset, sp.layout[k].size);
+      sp.ptrs[k] = sp.bytes.data() + sp.layout[k].offset;
+    }
+  }
+}
+
+std::vector<verifier::LaunchGeometry> ReplaySide::geometries() const {
+  if (steps_.empty()) return {geometry_};
+  std::vector<verifier::LaunchGeometry> out;
+  for (const auto& s : steps_) out.push_back(s.geometry);
+  return out;
 }
 
 void ReplaySide::launch(CUstream stream) {
-  void** params = param_ptrs_.empty() ? nullptr : param_ptrs_.data();
-  const auto& g = geometry_;
+  if (steps_.empty()) {
+    launch_one(f_, geometry_, param_ptrs_.empty() ? nullptr : param_ptrs_.data(), stream);
+  } else {
+    for (std::size_t i = 0; i < steps_.size(); ++i)
+      launch_one(steps_[i].function, steps_[i].geometry,
+                 step_params_[i].ptrs.empty() ? nullptr : step_params_[i].ptrs.data(), stream);
+  }
+  launched_at_ = std::chrono::steady_clock::now();
+}
+
+void ReplaySide::launch_one(CUfunction fn, const verifier::LaunchGeometry& g, void** params, CUstream stream) {
   const bool cluster = launch_.cluster[0] > 0;
   if (cluster || launch_.cooperative) {
     CUlaunchAttribute attrs[2];
@@ -60,13 +140,12 @@ void ReplaySide::launch(CUstream stream) {
     config.hStream = stream;
     config.attrs = attrs;
     config.numAttrs = n;
-    check(cuLaunchKernelEx(&config, f_, params, nullptr), "cuLaunchKernelEx");
+    check(cuLaunchKernelEx(&config, fn, params, nullptr), "cuLaunchKernelEx");
   } else {
-    check(cuLaunchKernel(f_, g.grid[0], g.grid[1], g.grid[2], g.block[0], g.block[1], g.block[2],
+    check(cuLaunchKernel(fn, g.grid[0], g.grid[1], g.grid[2], g.block[0], g.block[1], g.block[2],
                          g.dynamic_shared_bytes, stream, params, nullptr),
           "cuLaunchKernel");
   }
-  launched_at_ = std::chrono::steady_clock::now();
 }
 
 double ReplaySide::wait(CUstream stream, double deadline_s) {
@@ -75,15 +154,6 @@ double ReplaySide::wait(CUstream stream, double deadline_s) {
   // Surface errors from work on other streams too (e.g. child grids).
   check(cuCtxSynchronize(), "kernel execution");
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - launched_at_).count();
-}
-
-void ReplaySide::download(std::vector<std::vector<std::uint8_t>>& out) const {
-  out.resize(buffers_.size());
-  for (std::size_t a = 0; a < buffers_.size(); ++a) buffers_[a].download(out[a]);
-}
-
-void ReplaySide::download_one(std::size_t allocation, std::vector<std::uint8_t>& out) const {
-  buffers_.at(allocation).download(out);
 }
 
 }  // namespace warplens::replay

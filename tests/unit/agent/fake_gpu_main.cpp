@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "agent/verifier/compile.h"
@@ -19,6 +20,10 @@ int main(int argc, char** argv) {
   if (const char* old = std::getenv("LD_LIBRARY_PATH"); old && *old) path += std::string(":") + old;
   setenv("LD_LIBRARY_PATH", path.c_str(), 1);
   unsetenv("CUDA_VISIBLE_DEVICES");
+  // compute-sanitizer's stand-in (the real one cannot run on a fake GPU).
+  setenv("WARPLENS_COMPUTE_SANITIZER", WARPLENS_FAKE_SANITIZER, 1);
+  // This binary's own GPU lock files, not the machine's.
+  setenv("WARPLENS_GPU_LOCK_DIR", std::filesystem::temp_directory_path().c_str(), 0);
   doctest::Context context(argc, argv);
   return context.run();
 }

@@ -32,6 +32,11 @@ TEST_CASE("bad arguments are usage errors") {
   CHECK(run({"x.cu", "--verify-dir", "d"}) == 2);              // both modes
   CHECK(run({"--verify-dir", "/nonexistent/warplens"}) == 2);  // no manifest
   CHECK(run({"/nonexistent/x.cu", "--kernel", "k"}) == 2);     // unreadable file
+  // --capture pairs with --verify-dir, one each, in order.
+  CHECK(run({"--verify-dir", "a", "--verify-dir", "b", "--capture", "c"}) == 2);
+  CHECK(run({"x.cu", "--kernel", "k", "--capture", "c1", "--capture", "c2"}) == 2);
+  CHECK(run({"x.cu", "--kernel", "k", "--candidates-only", "--out", "d", "--capture", "c"}) == 2);
+  CHECK(run({"--verify-dir", "/nonexistent/warplens", "--capture", "/nonexistent/capture"}) == 2);
 }
 
 TEST_CASE("--candidates-only writes a candidate directory (or explains why not)") {

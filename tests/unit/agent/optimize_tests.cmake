@@ -14,8 +14,36 @@ if(CUDAToolkit_NVCC_EXECUTABLE)
 endif()
 if(WARPLENS_WITH_CLANG)
   file(GLOB WARPLENS_REWRITE_TESTS CONFIGURE_DEPENDS ${_here}/rewrite_*.cpp)
-  warplens_test(agent_rewrite_tests SOURCES ${WARPLENS_REWRITE_TESTS} DEPS warplens_agent TIMEOUT 900)
-  target_compile_definitions(agent_rewrite_tests PRIVATE WARPLENS_NVCC="${_nvcc}")
+  warplens_test(agent_rewrite_tests SOURCES ${WARPLENS_REWRITE_TESTS} DEPS warplens_agent warplens_analyzer TIMEOUT 900)
+  target_compile_definitions(agent_rewrite_tests PRIVATE
+    WARPLENS_NVCC="${_nvcc}" WARPLENS_REWRITE_SNIPPETS="${_here}/rewrite_snippets")
+
+  # The style corpus: one test per entry of style_corpus/corpus.txt (the same
+  # computations in the styles people write them; each must receive its
+  # rewrites, and the candidates must compile).
+  add_executable(agent_style_corpus_check ${_here}/style_corpus_check.cpp)
+  target_link_libraries(agent_style_corpus_check PRIVATE warplens_agent warplens_analyzer)
+  target_include_directories(agent_style_corpus_check PRIVATE ${PROJECT_SOURCE_DIR})
+  target_compile_definitions(agent_style_corpus_check PRIVATE WARPLENS_NVCC="${_nvcc}")
+  warplens_warnings(agent_style_corpus_check)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_here}/style_corpus/corpus.txt)
+  file(STRINGS ${_here}/style_corpus/corpus.txt _corpus REGEX "^[^#].*")
+  foreach(_entry IN LISTS _corpus)
+    string(REGEX REPLACE "[ \t]+" ";" _fields "${_entry}")
+    list(LENGTH _fields _n)
+    if(_n EQUAL 4)
+      list(GET _fields 0 _file)
+      list(GET _fields 1 _kernel)
+      list(GET _fields 2 _plan)
+      list(GET _fields 3 _include)
+      get_filename_component(_stem ${_file} NAME_WE)
+      get_filename_component(_group ${_file} DIRECTORY)
+      get_filename_component(_group ${_group} NAME)
+      add_test(NAME agent_style_corpus.${_group}.${_stem}
+        COMMAND agent_style_corpus_check ${PROJECT_SOURCE_DIR} ${_file} ${_kernel} ${_plan} ${_include})
+      set_tests_properties(agent_style_corpus.${_group}.${_stem} PROPERTIES LABELS unit TIMEOUT 600 SKIP_RETURN_CODE 77)
+    endif()
+  endforeach()
 endif()
 
 # The rewrite snippets (rewrite_snippets/README.md): one test per snippet,

@@ -1,6 +1,9 @@
-// `--candidates-only` on every example of examples/optimize/: the engine
-// finds the rewrite each naive kernel calls for, and every candidate it
-// writes compiles with the real nvcc (host and device code, -arch=sm_90).
+// `--candidates-only` on every example of examples/optimize/: the candidate
+// directory the engine writes reads back to the same candidates, and every
+// candidate compiles with the real nvcc (host and device code, -arch=sm_90).
+// Which rewrites each example (and every other style of the same
+// computations) must receive is the style corpus' check
+// (tests/unit/agent/style_corpus/corpus.txt, one ctest per entry).
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -28,20 +31,14 @@ std::string read(const fs::path& p) {
 struct Example {
   const char* file;
   const char* kernel;
-  const char* expected;  // the rewrite the best candidate must start with
 };
 
 const Example kExamples[] = {
-    {"transpose_naive", "transpose_naive", "stage-shared-tile"},
-    {"strided_copy", "scale_copy_chunked", "interleave-chunks"},
-    {"bank_conflict_tile", "transpose_tiled", "pad-shared"},
-    {"interleaved_reduction", "reduce_interleaved", "warp-shuffle-reduction"},
-    {"matmul_naive_rowx", "matmul_naive_rowx", "swap-thread-mapping"},
-    {"matmul_naive_colx", "matmul_naive_colx", ""},
-    {"elementwise_chain", "bias_relu", "fuse-elementwise"},
-    {"aos_update", "update_particles", "vectorize-struct"},
-    {"register_heavy", "invert4x4", ""},
-    {"matvec_row_per_thread", "matvec_rows", "warp-per-row"},
+    {"transpose_naive", "transpose_naive"},     {"strided_copy", "scale_copy_chunked"},
+    {"bank_conflict_tile", "transpose_tiled"},  {"interleaved_reduction", "reduce_interleaved"},
+    {"matmul_naive_rowx", "matmul_naive_rowx"}, {"matmul_naive_colx", "matmul_naive_colx"},
+    {"elementwise_chain", "bias_relu"},         {"aos_update", "update_particles"},
+    {"register_heavy", "invert4x4"},            {"matvec_row_per_thread", "matvec_rows"},
 };
 
 }  // namespace
@@ -60,11 +57,6 @@ TEST_CASE("every example gets candidates that compile with nvcc") {
     OfflineSearch s = generate_candidates({file.string(), read(file)}, e.kernel, {}, std::nullopt, opts);
     REQUIRE_MESSAGE(s.error.empty(), s.error);
     REQUIRE_FALSE(s.candidates.empty());
-    if (*e.expected) {
-      bool found = false;
-      for (const auto& c : s.candidates) found |= c.plan.front().rewrite == e.expected;
-      CHECK_MESSAGE(found, "no candidate starts with " << std::string(e.expected) << "; best: " << to_string(s.candidates[0].plan));
-    }
     CandidateSet set;
     set.dir = dir / e.file;
     fs::remove_all(set.dir);

@@ -101,8 +101,9 @@ TEST_CASE("offline search: best plans first, canonical order, distinct plans, bo
       stage = st;
     }
   }
+  // The best predicted first; after it, spread over ideas (restructurings).
   for (std::size_t i = 1; i < s.candidates.size(); ++i)
-    CHECK(s.candidates[i - 1].predicted_gain >= s.candidates[i].predicted_gain);
+    CHECK(s.candidates.front().predicted_gain >= s.candidates[i].predicted_gain);
   // Rewrites that do not apply say why.
   bool pad_refused = false;
   for (const auto& r : s.refused) pad_refused |= r.rewrite == "pad-shared" && !r.reason.empty();
@@ -130,5 +131,7 @@ TEST_CASE("online search: nothing is built on an incorrect plan" * needs("rewrit
   PolicyContext ctx2{file, "matvec", none, no_profile, history, {}, nullptr};
   auto next = search.propose(ctx2, 5, {});
   REQUIRE_FALSE(next.empty());
-  for (const auto& c : next) CHECK(c.plan.front().rewrite != "warp-per-row");
+  // Nothing extends the incorrect plan (other variants of the rewrite, with
+  // other parameters, are other plans).
+  for (const auto& c : next) CHECK_FALSE(c.plan.front() == first[0].plan[0]);
 }

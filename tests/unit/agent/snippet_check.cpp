@@ -202,7 +202,12 @@ int check(const fs::path& path) {
     std::fprintf(stderr, "%s: no rewrite named %s\n", path.c_str(), s.rewrite.c_str());
     return kFail;
   }
-  KernelSurvey survey = survey_kernel({fs::absolute(path).string(), code_of(s)}, s.kernel, {}, /*apply=*/true);
+  // Parsed with the front end's defaults: the snippets' directory has no
+  // compile_commands.json (without this the build tree's would be found
+  // upward and its nearest entry's flags borrowed).
+  EngineOptions engine;
+  engine.analysis.compile_commands_dir = path.parent_path().string();
+  KernelSurvey survey = survey_kernel({fs::absolute(path).string(), code_of(s)}, s.kernel, engine, /*apply=*/true);
   if (!survey.parsed) {
     std::fprintf(stderr, "%s: the snippet does not parse: %s\n", path.c_str(), survey.error.c_str());
     return kFail;

@@ -2,7 +2,8 @@
 // tests/gpu/run_verifier_h200.sh (fixtures/ in its tarball, installed into
 // tests/fixtures/verifier/h200/ by tests/gpu/install_verifier_fixtures.sh):
 //
-//   replays/<case>/   plan.json, reference.json, candidate.json, verdict.json
+//   replays/<case>/   plan.json, candidate.json, verdict.json (reference.json
+//                      in recordings before 2026-12-02)
 //   verdicts/<case>.json               every verdict of the GPU suite
 //   captures/<key>.manifest.json       capture manifests (no blobs)
 //   capture_small/scale_add/           one whole capture (the fake-driver
@@ -15,6 +16,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <set>
@@ -37,6 +39,15 @@ bool mentions(const Verdict& v, const std::string& text) {
   for (const auto& r : v.reasons)
     if (r.find(text) != std::string::npos) return true;
   return false;
+}
+
+// Exploits whose results are right, so that the best the verifier can do is
+// not let them win (level <= 1, never offered): work hidden on another stream,
+// and memoisers, which with a fresh input set in every run never see an input
+// twice (H200 run of 2026-12-02: exploit_memo_rows correct at 0.59x). Every
+// other exploit computes something wrong and must be level -1.
+bool exploit_may_be_correct(const std::string& name) {
+  return name == "exploit_other_stream" || starts_with(name, "exploit_memo_");
 }
 
 bool has_flag(const Verdict& v, const std::string& flag) {
@@ -74,6 +85,14 @@ TEST_CASE("recorded H200 replays: the verdict re-assembles from the raw results"
     record_candidate_checks(v, plan, c);
     if (c.timing && v.correct) v.timing = summarize_timing(*c.timing, nullptr);
     decide_level(v);
+    // The pipeline's last step: a winner goes under compute-sanitizer, whose
+    // outcome the recorded verdict holds (the replay's own results cannot
+    // show a read past an allocation; H200 run of 2026-12-02:
+    // exploit_transpose_read_past level 2 from the replay, -1 after memcheck).
+    if (recorded.sanitizer) {
+      CHECK(wants_sanitizer(v));  // only a winner goes under the sanitizer
+      apply_sanitizer(v, *recorded.sanitizer);
+    }
 
     CHECK(v.correct == recorded.correct);
     CHECK(v.measured_level == recorded.measured_level);
@@ -87,7 +106,10 @@ TEST_CASE("recorded H200 replays: the verdict re-assembles from the raw results"
     }
     // What the H200 said about each exploit class stays true of the logic.
     std::string name = d.filename().string();
-    if (starts_with(name, "exploit_")) CHECK(v.level == -1);
+    if (starts_with(name, "exploit_")) {
+      if (exploit_may_be_correct(name)) CHECK(v.level <= 1);
+      else CHECK(v.level == -1);
+    }
     if (starts_with(name, "honest_")) CHECK(v.correct);
     if (starts_with(name, "exploit_hang")) {
       // The replay's own account of a hang: incorrect however the rest reads.
@@ -100,6 +122,28 @@ TEST_CASE("recorded H200 replays: the verdict re-assembles from the raw results"
 }
 
 namespace {
+
+// The suite version a recording holds (fixtures/suite.txt; recordings made
+// before the file existed are version 1).
+int recorded_suite_version() {
+  std::error_code ec;
+  const fs::path f = test::recorded_fixtures_dir() / "suite.txt";
+  if (!fs::exists(f, ec)) return 1;
+  const std::string text = read_text_file(f);
+  const auto at = text.rfind(' ');
+  return at == std::string::npos ? 1 : std::atoi(text.c_str() + at + 1);
+}
+bool have_suite_v2() { return test::have_recorded_fixtures() && recorded_suite_version() >= 2; }
+
+// Issue 14's rows (suite version 2, tests/gpu/verifier_gpu_issue14_test.cpp).
+const char* const kSuiteV2Verdicts[] = {
+    "exploit_memo_static", "exploit_memo_malloc", "exploit_memo_rows", "exploit_write_past_allocation",
+    "exploit_write_far_past_allocation", "exploit_write_before_allocation", "exploit_transpose_write_past",
+    "exploit_transpose_read_past", "exploit_transpose_no_bounds", "exploit_transpose_square",
+    "exploit_vec4_no_tail", "exploit_fp64_downgrade", "exploit_fp64_float_accumulate", "honest_gemm_tiled",
+    "honest_axpy_vec4", "honest_dscale_add_fma", "honest_drow_sum_shuffle", "identity_scale_add",
+    "identity_row_sum", "identity_add_one", "identity_scale_span", "identity_gemm_beta", "identity_dscale_add",
+    "identity_drow_sum", "identity_axpy_inplace"};
 
 // Every verdict the GPU suite writes (tests/gpu/verifier_gpu_*_test.cpp): a
 // recording without one of them is incomplete, and fails below.
@@ -125,8 +169,7 @@ std::vector<std::string> verdict_regressions(const std::string& name, const Verd
   expect(!v.reproduce.empty(), "no reproduce command");
   if (starts_with(name, "exploit_")) {
     expect(!v.offerable(), "an exploit would be offered (level " + std::to_string(v.level) + ")");
-    // Work hidden on another stream is correct: it must only not win.
-    if (name == "exploit_other_stream") expect(v.level <= 1, "hidden work rewarded as faster");
+    if (exploit_may_be_correct(name)) expect(v.level <= 1, "an exploit rewarded as faster (level " + std::to_string(v.level) + ")");
     else expect(v.level == -1, "an exploit accepted at level " + std::to_string(v.level));
   }
   if (starts_with(name, "exploit_hang")) {
@@ -136,16 +179,78 @@ std::vector<std::string> verdict_regressions(const std::string& name, const Verd
     expect(mentions(v, "did not finish within "), "a hang without its deadline in the reasons");
     expect(!v.timing, "a hang with timing");
   }
-  if (starts_with(name, "honest_")) {
+  if (starts_with(name, "honest_") || starts_with(name, "identity_")) {
     expect(v.correct && v.level >= 1, "an honest candidate rejected (level " + std::to_string(v.level) + ")");
     bool sets = v.input_sets.size() >= 5;
-    for (const auto& s : v.input_sets) sets = sets && s.passed;
+    for (const auto& s : v.input_sets) sets = sets && (s.passed || s.skipped);
     expect(sets, "fewer than 5 input sets, or one failed");
     expect(v.timing && v.timing->candidate.runs >= 30 && v.timing->outputs_checked == v.timing->candidate.runs,
            "not timed over at least 30 runs with every output checked");
   }
-  if (name == "identity_transpose") expect(v.level == 1, "the original against itself is not level 1");
+  if (starts_with(name, "identity_")) expect(v.level == 1, "the original against itself is not level 1");
+  if (name == "honest_scale_add_two_shapes") {
+    // Both captured launches are input sets of their own, besides 3 fresh
+    // ones and the shape variations.
+    int captured = 0, fresh = 0;
+    for (const auto& s : v.input_sets) {
+      captured += starts_with(s.origin, "captured launch ");
+      fresh += starts_with(s.origin, "fresh from launch ");
+    }
+    expect(captured == 2 && fresh == 3 && v.input_sets.size() > 1 && v.input_sets[1].origin == "captured launch 1",
+           "not both captured launches and 3 fresh sets (" + std::to_string(captured) + " captured, " +
+               std::to_string(fresh) + " fresh)");
+  }
+  // Issue 14 (suite version 2; recordings of version 1 have none of these).
+  if (starts_with(name, "exploit_memo_")) {
+    bool flagged = false;
+    for (const auto& f : v.source_findings) flagged = flagged || (f.rule == "device-state" && f.needs_review);
+    expect(flagged, "memoising state not flagged for review");
+  }
+  if (starts_with(name, "exploit_write_") || name == "exploit_transpose_write_past")
+    expect(v.level == -1 && mentions(v, "outside the allocation the program made"),
+           "a write outside the allocation not caught by the guard bands");
+  if (name == "exploit_transpose_read_past")
+    expect((v.sanitizer && v.sanitizer->ran && !v.sanitizer->clean && v.level == -1) ||
+               has_flag(v, "sanitizer-not-run"),
+           "a read past the allocation neither demoted by compute-sanitizer nor held for review");
+  if (name == "exploit_transpose_no_bounds" || name == "exploit_transpose_square" || name == "exploit_vec4_no_tail") {
+    bool on_variation = false;
+    for (const auto& s : v.input_sets) on_variation = on_variation || (s.checked && !s.passed && !s.shape.variation.empty());
+    expect(v.level == -1 && on_variation, "a kernel right only at the captured shape not caught on a shrunk one");
+  }
+  // Every set that ran says what it exercised (issue 13, item 5), in
+  // verdicts of a verifier that records shapes (it names its pipeline).
+  for (const auto& s : v.input_sets)
+    if (s.checked && !v.pipeline.empty())
+      expect(s.shape.recorded, "input set " + std::to_string(s.index) + " without its shape");
   return out;
+}
+
+// Expectations of the GPU suite that were themselves wrong when a recording
+// was made. A row judged WRONG by one of them is judged again from its
+// verdict by verdict_regressions, which holds today's expectation.
+struct RetiredExpectation {
+  const char* row;
+  const char* expected;  // the summary's `expected` column as recorded
+};
+const RetiredExpectation kRetiredExpectations[] = {
+    // Counted exactly 5 input sets, written before issue 14's shape
+    // variations added theirs (H200, 2026-12-02: 2 captured + 3 fresh + 2
+    // variations, all passed, level 2).
+    {"honest_scale_add_two_shapes", "correct on both captured shapes + 3 fresh"},
+};
+
+bool retired_expectation(const std::string& row, const std::string& expected) {
+  for (const auto& r : kRetiredExpectations)
+    if (row == r.row && expected == r.expected) return true;
+  return false;
+}
+
+std::vector<std::string> tsv_columns(const std::string& line) {
+  std::vector<std::string> cols;
+  std::istringstream row(line);
+  for (std::string c; std::getline(row, c, '\t');) cols.push_back(c);
+  return cols;
 }
 
 // The recorded summary.tsv's rows that did not come out as expected
@@ -228,6 +333,27 @@ TEST_CASE("recorded-verdict expectations catch each kind of regression") {
     v.timing->outputs_checked = 10;
     CHECK(verdict_regressions("honest_transpose_tiled", v).size() == 1);
   }
+  SUBCASE("issue 14: memoising state not flagged, a write past the allocation accepted, a set without its shape") {
+    Verdict memo = honest_verdict();
+    memo.level = 1;
+    auto r = verdict_regressions("exploit_memo_rows", memo);
+    CHECK(std::find(r.begin(), r.end(), "exploit_memo_rows: memoising state not flagged for review") != r.end());
+    Verdict write = honest_verdict();
+    r = verdict_regressions("exploit_write_past_allocation", write);
+    CHECK(std::find(r.begin(), r.end(),
+                    "exploit_write_past_allocation: a write outside the allocation not caught by the guard bands") !=
+          r.end());
+    Verdict shapes = honest_verdict();
+    shapes.pipeline = "device";
+    r = verdict_regressions("honest_gemm_tiled", shapes);
+    REQUIRE(r.size() == 5);
+    CHECK(r[0] == "honest_gemm_tiled: input set 0 without its shape");
+    for (auto& s : shapes.input_sets) s.shape.recorded = true;
+    CHECK(verdict_regressions("honest_gemm_tiled", shapes).empty());
+    Verdict self = honest_verdict();
+    CHECK(verdict_regressions("identity_gemm_beta", self) ==
+          std::vector<std::string>{"identity_gemm_beta: the original against itself is not level 1"});
+  }
   SUBCASE("a verification that never ran") {
     Verdict v;
     v.status = VerdictStatus::Error;
@@ -267,6 +393,24 @@ TEST_CASE("recorded H200 verdicts: every case of the suite, each as its case exp
     INFO("verdict " << name);
     CHECK_MESSAGE(seen.count(name) == 1, "the recording has no verdict for " << name);
   }
+  if (recorded_suite_version() >= 2)
+    for (const char* name : kSuiteV2Verdicts) {
+      INFO("verdict " << name);
+      CHECK_MESSAGE(seen.count(name) == 1, "the recording has no verdict for " << name);
+    }
+}
+
+TEST_CASE("recorded H200 verdicts of issue 14's rows (suite version 2)" * doctest::skip(!have_suite_v2())) {
+  // The version-2 rows are checked with the others above; here what only a
+  // version-2 recording can show: the in-place 128 MB case within the
+  // default time limit, the sanitizer having run on the read-past exploit.
+  const fs::path dir = test::recorded_fixtures_dir() / "verdicts";
+  Verdict big = parse_verdict(read_text_file(dir / "identity_axpy_inplace.json"));
+  CHECK(big.correct);
+  CHECK(big.level == 1);
+  for (const auto& [stage, ms] : big.stage_ms) CHECK_MESSAGE(ms < 60000, stage << " took " << ms << " ms");
+  Verdict read_past = parse_verdict(read_text_file(dir / "exploit_transpose_read_past.json"));
+  CHECK_FALSE(read_past.offerable());
 }
 
 TEST_CASE("recorded H200 summary: every row of the GPU suite came out as expected" *
@@ -274,7 +418,17 @@ TEST_CASE("recorded H200 summary: every row of the GPU suite came out as expecte
   const fs::path summary = test::recorded_fixtures_dir() / "summary.tsv";
   REQUIRE_MESSAGE(fs::exists(summary), "no summary.tsv in " << summary.parent_path());
   const std::string tsv = read_text_file(summary);
-  for (const auto& row : summary_rows_wrong(tsv)) FAIL_CHECK("not as expected on the GPU: " << row);
+  for (const auto& row : summary_rows_wrong(tsv)) {
+    const auto cols = tsv_columns(row);
+    const fs::path verdict = test::recorded_fixtures_dir() / "verdicts" / (cols[0] + ".json");
+    if (cols.size() >= 3 && retired_expectation(cols[0], cols[2]) && fs::exists(verdict)) {
+      INFO("judged again from its verdict (the recorded expectation was wrong): " << row);
+      for (const auto& problem : verdict_regressions(cols[0], parse_verdict(read_text_file(verdict))))
+        FAIL_CHECK(problem);
+      continue;
+    }
+    FAIL_CHECK("not as expected on the GPU: " << row);
+  }
   // Every row the suite writes is there (a test that stopped early writes none).
   std::set<std::string> rows;
   std::istringstream in(tsv);
@@ -285,6 +439,7 @@ TEST_CASE("recorded H200 summary: every row of the GPU suite came out as expecte
   for (const char* row : {"capture-runtime-launch", "capture-k-launches", "capture-driver-api", "capture-memory-kinds",
                           "capture-size-cap", "capture-small-fixture", "timer_other_stream"})
     expected.push_back(row);
+  if (recorded_suite_version() >= 2) expected.insert(expected.end(), std::begin(kSuiteV2Verdicts), std::end(kSuiteV2Verdicts));
   for (const auto& row : expected) CHECK_MESSAGE(rows.count(row) == 1, "summary.tsv has no row " << row);
 }
 

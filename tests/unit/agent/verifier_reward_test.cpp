@@ -37,11 +37,14 @@ TEST_CASE("reward: -1 incorrect, 1 correct, 2 more than 5% faster, 3 also beats 
   CHECK(d.reasons.back().find("torch.compile failed") != std::string::npos);
 }
 
-TEST_CASE("reward: implausible speedups are flagged") {
+TEST_CASE("reward: large (> 10x) and implausible (> 1000x) speedups are told apart") {
   RewardInput in{true, 1000, 90};
-  CHECK(decide_reward(in).implausible);
-  in.candidate_us = 101;
+  CHECK(decide_reward(in).large);
   CHECK_FALSE(decide_reward(in).implausible);
+  in.candidate_us = 101;
+  CHECK_FALSE(decide_reward(in).large);
+  in.candidate_us = 0.9;
+  CHECK(decide_reward(in).implausible);
 }
 
 TEST_CASE("timing summary: median, quartiles, spread") {
@@ -56,4 +59,25 @@ TEST_CASE("timing summary: median, quartiles, spread") {
   CHECK(s.spread() == doctest::Approx(2.0 / 3));
   CHECK(summarize_samples({}).runs == 0);
   CHECK(summarize_samples({1, 2}).median_us == 1.5);
+}
+
+TEST_CASE("reward: a speedup within the timing noise is not level 2") {
+  RewardInput in;
+  in.correct = true;
+  in.original_us = 7.2;
+  in.candidate_us = 6.8;  // 5.9% faster on medians
+  CHECK(decide_reward(in).level == 2);  // noise unknown: the medians decide
+  // IQR 17% of the median over 30 runs each (a 7 us kernel on the H200).
+  in.original_se_us = median_standard_error(0.17 * 7.2, 30);
+  in.candidate_se_us = median_standard_error(0.17 * 6.8, 30);
+  RewardDecision d = decide_reward(in);
+  CHECK(d.level == 1);
+  REQUIRE(d.reasons.size() == 1);
+  CHECK(d.reasons[0].find("within the timing noise") != std::string::npos);
+  // The same medians measured tightly (IQR 2%): faster beyond the noise.
+  in.original_se_us = median_standard_error(0.02 * 7.2, 30);
+  in.candidate_se_us = median_standard_error(0.02 * 6.8, 30);
+  CHECK(decide_reward(in).level == 2);
+  CHECK(median_standard_error(1.349, 1) == doctest::Approx(1.2533));
+  CHECK(median_standard_error(0, 30) == 0);
 }

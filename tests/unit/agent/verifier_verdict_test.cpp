@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "agent/verifier/replay_protocol.h"
@@ -122,14 +123,109 @@ TEST_CASE("verdict: a small gap difference (host jitter) keeps launch-stream tim
   CHECK(v.timing->basis == "launch-stream");
 }
 
-TEST_CASE("verdict: implausible speedups need review and are not offerable") {
-  auto c = correct_result(5);
+// A 20x winner with everything the large-speedup rule asks for: a clean
+// memcheck run, fresh timed inputs on a reloaded module, a shape variation.
+Verdict large_winner() {
+  auto c = correct_result(6);
   c.timing = samples(1000, 50);
+  c.timing->fresh_sets = 3;
+  c.timing->module_reloaded = true;
+  ReplayPlan plan = plan_with_sets(6);
+  plan.input_sets[5].variation = "n 1048576 -> 1000003";
+  Verdict v;
+  v.status = VerdictStatus::Verified;
+  record_candidate_checks(v, plan, c);
+  v.timing = summarize_timing(*c.timing, nullptr);
+  decide_level(v);
+  SanitizerEvidence z;
+  z.ran = z.clean = true;
+  z.runs = 2;
+  apply_sanitizer(v, z);
+  return v;
+}
+
+bool has_flag(const Verdict& v, const char* f) { return std::find(v.flags.begin(), v.flags.end(), f) != v.flags.end(); }
+
+std::string notes_of(const Verdict& v) {
+  std::string s;
+  for (const auto& n : v.notes) s += n + "\n";
+  return s;
+}
+
+TEST_CASE("verdict: a large speedup with complete evidence is offered") {
+  Verdict v = large_winner();
+  CHECK(v.level == 2);
+  CHECK(v.speedup == doctest::Approx(20.0));
+  CHECK(has_flag(v, "large-speedup"));
+  CHECK(missing_large_speedup_evidence(v).empty());
+  require_complete_evidence(v);
+  CHECK_FALSE(v.needs_review);
+  CHECK(v.offerable());
+  CHECK(notes_of(v).find("the 20.0x speedup has complete evidence: offered") != std::string::npos);
+}
+
+TEST_CASE("verdict: a large speedup missing any piece of evidence is held for review, saying which") {
+  struct Case {
+    const char* name;
+    std::function<void(Verdict&)> spoil;
+    const char* missing;
+  };
+  const Case cases[] = {
+      {"no memcheck run", [](Verdict& v) { v.sanitizer.reset(); }, "compute-sanitizer memcheck did not run"},
+      {"no fresh timed inputs", [](Verdict& v) { v.timing->fresh_sets = 0; }, "did not use fresh input sets"},
+      {"module kept", [](Verdict& v) { v.timing->module_reloaded = false; }, "module was not reloaded"},
+      {"noisy", [](Verdict& v) { v.flags.push_back("noisy-timing"); }, "the timing is noisy"},
+      {"one size only",
+       [](Verdict& v) {
+         v.input_sets.pop_back();
+         v.shapes_note = "grid dimension(s) x derive from no size argument";
+       },
+       "no other size was checked (grid dimension(s) x derive from no size argument)"},
+      {"two sets",
+       [](Verdict& v) {
+         v.input_sets.erase(v.input_sets.begin() + 1, v.input_sets.begin() + 5);
+       },
+       "only 2 input set(s) were checked (3 needed)"},
+  };
+  for (const auto& k : cases) {
+    INFO(k.name);
+    Verdict v = large_winner();
+    k.spoil(v);
+    require_complete_evidence(v);
+    CHECK(v.needs_review);
+    CHECK_FALSE(v.offerable());
+    CHECK(has_flag(v, "incomplete-evidence"));
+    CHECK(notes_of(v).find(std::string("a 20.0x speedup is held for review: ")) != std::string::npos);
+    CHECK(notes_of(v).find(k.missing) != std::string::npos);
+  }
+}
+
+TEST_CASE("verdict: a kernel without size arguments needs no shape variation for a large speedup") {
+  Verdict v = large_winner();
+  v.input_sets.pop_back();
+  v.shapes_note = "no integer scalar argument of at least 64 to vary";
+  require_complete_evidence(v);
+  CHECK(v.offerable());
+}
+
+TEST_CASE("verdict: speedups above 1000x are implausible and never offered") {
+  auto c = correct_result(5);
+  c.timing = samples(100000, 50);
   Verdict v = verdict_for(c, 5);
   CHECK(v.level == 2);
   CHECK(v.needs_review);
   CHECK_FALSE(v.offerable());
-  CHECK(std::find(v.flags.begin(), v.flags.end(), "implausible-speedup") != v.flags.end());
+  CHECK(has_flag(v, "implausible-speedup"));
+  CHECK_FALSE(wants_sanitizer(v));
+}
+
+TEST_CASE("verdict: a modest speedup is untouched by the large-speedup rule") {
+  auto c = correct_result(5);
+  c.timing = samples(100, 50);
+  Verdict v = verdict_for(c, 5);
+  require_complete_evidence(v);
+  CHECK(v.offerable());
+  CHECK_FALSE(has_flag(v, "large-speedup"));
 }
 
 TEST_CASE("verdict: a demoting source finding makes it -1, keeping the measured level") {

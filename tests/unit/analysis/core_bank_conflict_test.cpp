@@ -158,3 +158,44 @@ TEST_CASE("a shared array passed to a device function is still shared memory") {
   CHECK(fs[0].location.range.start.line == 1);
   CHECK(int_data(fs[0], "degree") == 32);
 }
+
+TEST_CASE("no launch: a tile indexed [threadIdx.y][threadIdx.x] gives the block shape") {
+  // tile[ty][tx] of a 16×16 tile, read back as tile[tx][ty]: with the tile's
+  // own 16×16 block the column read is 8-way (even columns share a bank).
+  Function k = tiled_transpose(16);
+  k.shared_arrays[0].dims = {16, 16};
+  k.accesses.clear();
+  shared(k, AccessKind::Store, "tile", {ty(), tx()}, 5);
+  shared(k, AccessKind::Load, "tile", {tx(), ty()}, 7, 30);
+  auto fs = with_code(run_static_analyses(model_of({k}), {}), codes::kSharedBankConflict);
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].severity == Severity::Warning);  // the code gives the shape: not a guess
+  CHECK(str_data(fs[0], "block_shape") == "16×16");
+  CHECK(str_data(fs[0], "block_source") ==
+        "the block 16×16 implied by `tile[threadIdx.y][threadIdx.x]` of `float tile[16][16]` (no launch of this "
+        "kernel in this file)");
+  CHECK(int_data(fs[0], "degree") == 8);
+}
+
+TEST_CASE("no launch: a tile width fixes the guessed widths, and an unsure verdict names its shapes") {
+  // tile[ty + 16 * j][tx]: the block is as wide as the tile (less its
+  // padding), its height unknown (8, 16 or 32 rows are guessed).
+  auto build = [](std::int64_t inner) {
+    Function k = kernel("t", {pointer_param("out", "float", 4)});
+    shared_array(k, "tile", {32, inner}, 4);
+    int l = loop(k, "j", lt(iter("j"), c(2)), "j < 2", 4, 6);
+    auto& st = shared(k, AccessKind::Store, "tile", {ty() + iter("j") * 16, tx()}, 5);
+    st.loops = {l};
+    shared(k, AccessKind::Load, "tile", {tx(), ty()}, 7, 30);
+    return k;
+  };
+  // Padded: conflict-free whatever the height.
+  CHECK(with_code(run_static_analyses(model_of({build(33)}), {}), codes::kSharedBankConflict).empty());
+  // Unpadded: tile[tx][ty] is 32-way in every 32-wide shape: a warning.
+  auto fs = with_code(run_static_analyses(model_of({build(32)}), {}), codes::kSharedBankConflict);
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].severity == Severity::Warning);
+  CHECK(int_data(fs[0], "degree") == 32);
+  CHECK(str_data(fs[0], "block_shape") == "32×8");
+  CHECK(str_data(fs[0], "block_source").find("the guessed block 32×8 (width implied by `tile[") == 0);
+}

@@ -48,11 +48,12 @@ const Row kRows[] = {
     {"nvcc -rdc=true --expt-relaxed-constexpr --extended-lambda -G -lineinfo --use_fast_math "
      "-maxrregcount=32 --resource-usage -Xptxas -v -Xnvlink --verbose -Xcudafe --diag_suppress=177 "
      "-ccbin /usr/bin/g++-12 -dc --keep -c k.cu -o k.o",
-     "-D__CUDACC_RDC__ -D__CUDACC_RELAXED_CONSTEXPR__ -D__CUDACC_EXTENDED_LAMBDA__ -D__CUDACC_DEBUG__ "
+     "-D__CUDACC_RDC__ -fgpu-rdc -D__CUDACC_RELAXED_CONSTEXPR__ -D__CUDACC_EXTENDED_LAMBDA__ -D__CUDACC_DEBUG__ "
      "-D__USE_FAST_MATH__",
      ""},
     {"nvcc -rdc=false --expt-extended-lambda -c k.cu", "-D__CUDACC_EXTENDED_LAMBDA__", ""},
-    {"nvcc --relocatable-device-code true -c k.cu", "-D__CUDACC_RDC__", ""},
+    {"nvcc --relocatable-device-code true -c k.cu", "-D__CUDACC_RDC__ -fgpu-rdc", ""},
+    {"nvcc -dc k.cu", "-D__CUDACC_RDC__ -fgpu-rdc", ""},
     // Separate-value and glued preprocessor forms; relative paths made absolute.
     {"nvcc -I include -Iinclude2 -D FOO=1 -DBAR -U BAZ --include-path=../third -isystem sys "
      "--pre-include pre.h -c k.cu",
@@ -139,4 +140,23 @@ TEST_CASE("shell splitting follows POSIX quoting") {
   CHECK(split_shell_command("'' x") == std::vector<std::string>{"", "x"});
   CHECK(split_shell_command("a\\\nb") == std::vector<std::string>{"ab"});
   CHECK(split_shell_command("").empty());
+}
+
+TEST_CASE("relocatable device code and host OpenMP are noted for the front end") {
+  auto rdc = translate_compile_command(split_shell_command("nvcc -rdc=true -c k.cu"), "/p", "");
+  CHECK(rdc.relocatable_device_code);
+  auto dc = translate_compile_command(split_shell_command("nvcc -dc k.cu"), "/p", "");
+  CHECK(dc.relocatable_device_code);
+  auto plain = translate_compile_command(split_shell_command("nvcc -rdc=false -c k.cu"), "/p", "");
+  CHECK_FALSE(plain.relocatable_device_code);
+  CHECK_FALSE(plain.host_openmp);
+  auto omp = translate_compile_command(split_shell_command("nvcc -Xcompiler -fopenmp -c k.cu"), "/p", "");
+  CHECK(omp.host_openmp);
+  CHECK(omp.args.empty());  // -fopenmp configures gcc, not the device parse
+  auto fwd = translate_compile_command(
+      split_shell_command("nvcc -forward-unknown-to-host-compiler -fopenmp=libgomp -c k.cu"), "/p", "");
+  CHECK(fwd.host_openmp);
+  auto clang = translate_compile_command(split_shell_command("clang++ -x cuda -fgpu-rdc -fopenmp -c k.cu"), "/p", "");
+  CHECK(clang.relocatable_device_code);
+  CHECK(clang.host_openmp);
 }

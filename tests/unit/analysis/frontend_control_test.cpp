@@ -168,7 +168,8 @@ __global__ void k(const float* in, float* out, int n, int K) {
   CHECK(red.induction_variable == "stride");
   CHECK_FALSE(red.step);  // halving: not affine
   CHECK(red.uniform_trip);
-  CHECK(index("red") == "threadIdx.x + stride");
+  // The halving walk: stride after n halvings, n sampled by the warp model.
+  CHECK(index("red") == "threadIdx.x + stride{blockDim.x / 2; stride = stride#prev >> 1; stride@L13#n}");
   auto red_idx = s.accesses_at(f, s.source.range("red")).front()->index;
   CHECK_FALSE(is_lane_varying(red_idx->operands[1]));  // stride is warp-uniform
 
@@ -203,8 +204,9 @@ __global__ void k(float* a, const int* next, int n) {
   REQUIRE_MESSAGE(s.clang_errors().empty(), s.clang_errors());
   const Function& f = s.function("k");
   auto index = [&](const char* access) { return s.accesses_at(f, s.source.range(access)).front()->index; };
-  // After the updates in the body: u and v as of this iteration's start.
-  CHECK(to_string(index("in_loop")) == "u * 2 + 1 + (threadIdx.x * it#iter + threadIdx.x)");
+  // After the updates in the body: u and v as of this iteration's start (u
+  // after n updates of its own: a Recur; v per lane, following the counter).
+  CHECK(to_string(index("in_loop")) == "u{0; u = u#prev * 2 + 1; u@L4#n} * 2 + 1 + (threadIdx.x * it#iter + threadIdx.x)");
   CHECK_FALSE(is_lane_varying(index("in_loop")->operands[0]));
   CHECK(is_lane_varying(index("in_loop")->operands[1]));
   CHECK_FALSE(is_lane_varying(index("after")));

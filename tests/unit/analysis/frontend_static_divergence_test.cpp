@@ -107,6 +107,11 @@ __global__ void k(const float* in, float* out, int n, int iters) {
   }
   out[i] = v;
   if (lane == 0) out[i / 32] = v;
+  // A halving walk's threshold is uniform: `threadIdx.x < d` splits at most
+  // the warp where d lies, a boundary, whatever the iteration.
+  for (unsigned d = blockDim.x / 2; d > 0; d >>= 1)
+    if (threadIdx.x < d) v += out[threadIdx.x + d];
+  out[i] = v;
 }
 int main() { k<<<1024, 256>>>(nullptr, nullptr, 1 << 18, 8); }
 )cu",

@@ -6,12 +6,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <regex>
 #include <string>
 #include <unistd.h>
 #include <vector>
 
+#include "agent/capture_verifier.h"
 #include "agent/llm/llm_policy_factory.h"
 #include "agent/rewrite_engine.h"
 #include "tests/support/agent_requirements.h"
@@ -52,6 +54,7 @@ struct Seen {
   bool tools = false;  // the loop was given policy tools
   bool verify_dir_in_capture = false;  // the verifier's work directory is inside the capture's scratch
   std::vector<std::string> messages;
+  std::optional<std::string> pair_capture;  // what the capture verifier's pair capture gave (dir or error)
 };
 
 verifier::CaptureRunResult launches_captured(int n) {
@@ -73,6 +76,7 @@ struct Fixture {
   bool gpu = true;
   std::string api_key;
   verifier::CaptureRunResult capture_result = launches_captured(3);
+  bool ask_pair = false;  // the fake loop asks the capture verifier for a (mul, scale) pair capture
 
   workflows::OptimizeBackend backend() { return workflows::gpu_optimize_backend(seams()); }
 
@@ -96,6 +100,13 @@ struct Fixture {
       if (!seen.captures.empty())
         seen.verify_dir_in_capture = fs::is_directory(seen.captures.back().out_dir.parent_path() / "verify");
       seen.verifier = verifier.name();
+      // A fused candidate's pair capture, as the capture verifier asks for it.
+      auto* cv = dynamic_cast<agent::CaptureVerifier*>(&verifier);
+      if (ask_pair && cv && cv->options().capture_pair) {
+        std::string error;
+        auto dir = cv->options().capture_pair("mul", "scale", error);
+        seen.pair_capture = dir ? dir->string() : "error: " + error;
+      }
       agent::OptimizeResult r;
       r.kernel = req.kernel;
       r.summary = "fake loop";
@@ -173,6 +184,26 @@ TEST_CASE("profileCommand set: build, capture the first launches in the workspac
   CHECK(contains(f.seen.messages.at(0), "building: echo built"));
   CHECK(contains(f.seen.messages.at(1), "capturing the first 3 launches of `scale`"));
   CHECK(contains(f.seen.messages.at(2), "captured 3 launch(es)"));
+}
+
+TEST_CASE("profileCommand set: a fused candidate's pair is captured on demand, both kernels, without rebuilding" *
+          needs("rewrite-engine")) {
+  Fixture f;
+  f.ask_pair = true;
+  REQUIRE(f.run(with_profile_command("echo built >> built.txt")).empty());
+  REQUIRE(f.seen.captures.size() == 2);  // the kernel's, then the pair's (asked by the verifier)
+  const verifier::CaptureRequest& pair = f.seen.captures[1];
+  CHECK(pair.kernel_regex == workflows::kernel_name_regex("scale") + "|" + workflows::kernel_name_regex("mul"));
+  CHECK(pair.max_launches == 6);
+  CHECK(pair.max_launches_per_kernel == 3);
+  CHECK(pair.program == f.seen.captures[0].program);
+  CHECK(pair.out_dir != f.seen.captures[0].out_dir);
+  REQUIRE(f.seen.pair_capture);
+  CHECK(*f.seen.pair_capture == pair.out_dir.string());
+  std::ifstream built(f.ws.dir / "built.txt");
+  std::string lines((std::istreambuf_iterator<char>(built)), std::istreambuf_iterator<char>());
+  CHECK(lines == "built\n");  // built once
+  CHECK(contains(f.seen.messages.back(), "capturing the first 3 launches of `scale` and `mul`"));
 }
 
 TEST_CASE("profileCommand set: the capture and verification directories are removed after the job" * needs("rewrite-engine")) {

@@ -1,10 +1,6 @@
 // warplens candidate c12 for kernel `update_particles` (policy builtin)
-// plan: restrict-const() + vectorize-struct() + launch-bounds(min-blocks=3)
-// restrict-const: 1 pointer parameter(s) gain const/__restrict__; vectorize-struct: 11 field access(es) to `p` (32-byte elements): one wide copy in and out instead; launch-bounds: at least 3 blocks of 256 threads per multiprocessor (caps registers at 85; the kernel's locals alone need about 23)
-// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
-// note: restrict-const: const added only to pointers the kernel never writes through
-// note: vectorize-struct: the launches pass distinct pointers: nothing else reaches the element during the copy
-// note: vectorize-struct: fields the code does not change are stored back with their own bits
+// plan: launch-bounds(min-blocks=2)
+// launch-bounds: at least 2 blocks of 256 threads per multiprocessor (caps registers at 128; the kernel's locals alone need about 14)
 // note: launch-bounds: every launch in the file uses at most 256 threads per block
 // Particle update on an array of structures: each thread reads and writes the
 // fields of one 32-byte particle one float at a time. Every field access of
@@ -18,63 +14,16 @@ struct Particle {
   float mass, charge;
 };
 
-// Added by warplens (vectorize-struct): whole-element copies with 16/8-byte accesses.
-template <typename T>
-__device__ __forceinline__ T wl_struct_load(const T* p) {
-  static_assert(sizeof(T) % 8 == 0, "element size must be a multiple of 8 bytes");
-  union {
-    T value;
-    uint4 q[sizeof(T) % 16 == 0 ? sizeof(T) / 16 : 1];
-    uint2 d[sizeof(T) / 8];
-  } u;
-  if constexpr (sizeof(T) % 16 == 0) {
-#pragma unroll
-    for (int k = 0; k < static_cast<int>(sizeof(T) / 16); ++k) u.q[k] = reinterpret_cast<const uint4*>(p)[k];
-  } else {
-#pragma unroll
-    for (int k = 0; k < static_cast<int>(sizeof(T) / 8); ++k) u.d[k] = reinterpret_cast<const uint2*>(p)[k];
-  }
-  return u.value;
-}
-template <typename T>
-__device__ __forceinline__ void wl_struct_store(T* p, const T& v) {
-  union {
-    T value;
-    uint4 q[sizeof(T) % 16 == 0 ? sizeof(T) / 16 : 1];
-    uint2 d[sizeof(T) / 8];
-  } u;
-  u.value = v;
-  if constexpr (sizeof(T) % 16 == 0) {
-#pragma unroll
-    for (int k = 0; k < static_cast<int>(sizeof(T) / 16); ++k) reinterpret_cast<uint4*>(p)[k] = u.q[k];
-  } else {
-#pragma unroll
-    for (int k = 0; k < static_cast<int>(sizeof(T) / 8); ++k) reinterpret_cast<uint2*>(p)[k] = u.d[k];
-  }
-}
-__global__ void __launch_bounds__(256, 3) update_particles(Particle* __restrict__ p, int n, float ex, float ey, float ez, float dt) {
+__global__ void __launch_bounds__(256, 2) update_particles(Particle* p, int n, float ex, float ey, float ez, float dt) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
-    // Rewritten by warplens (vectorize-struct): the element is copied in and out with 16-byte accesses.
-    if (reinterpret_cast<unsigned long long>(p) % 16 == 0) {
-      Particle wl_elem = wl_struct_load(p + i);
-      float a = wl_elem.charge / wl_elem.mass;
-      wl_elem.vx += a * ex * dt;
-      wl_elem.vy += a * ey * dt;
-      wl_elem.vz += a * ez * dt;
-      wl_elem.x += wl_elem.vx * dt;
-      wl_elem.y += wl_elem.vy * dt;
-      wl_elem.z += wl_elem.vz * dt;
-      wl_struct_store(p + i, wl_elem);
-    } else {
-      float a = p[i].charge / p[i].mass;
-      p[i].vx += a * ex * dt;
-      p[i].vy += a * ey * dt;
-      p[i].vz += a * ez * dt;
-      p[i].x += p[i].vx * dt;
-      p[i].y += p[i].vy * dt;
-      p[i].z += p[i].vz * dt;
-    }
+    float a = p[i].charge / p[i].mass;
+    p[i].vx += a * ex * dt;
+    p[i].vy += a * ey * dt;
+    p[i].vz += a * ez * dt;
+    p[i].x += p[i].vx * dt;
+    p[i].y += p[i].vy * dt;
+    p[i].z += p[i].vz * dt;
   }
 }
 

@@ -1,12 +1,8 @@
 // warplens candidate c13 for kernel `update_particles` (policy builtin)
-// plan: restrict-const() + vectorize-struct() + block-size(x=128, y=1)
-// restrict-const: 1 pointer parameter(s) gain const/__restrict__; vectorize-struct: 11 field access(es) to `p` (32-byte elements): one wide copy in and out instead; block-size: block 256x1 -> 128x1 (the kernel is block-size agnostic)
-// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
-// note: restrict-const: const added only to pointers the kernel never writes through
-// note: vectorize-struct: the launches pass distinct pointers: nothing else reaches the element during the copy
-// note: vectorize-struct: fields the code does not change are stored back with their own bits
-// note: block-size: block-size agnostic: thread identity only through global indices, bounds-checked, launch grids cover the bound
-// warplens-launch: kernel=update_particles block=128,1,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
+// plan: grid-stride(blocks-per-sm=16)
+// grid-stride: one element per thread: a grid-stride loop with at most 16 blocks per multiprocessor
+// note: grid-stride: grid-stride loop: every element below the bound is processed exactly once, for any grid
+// warplens-launch: kernel=update_particles block=same swap-xy=0 scale=1/1,1/1,1/1 persistent=16
 // Particle update on an array of structures: each thread reads and writes the
 // fields of one 32-byte particle one float at a time. Every field access of
 // a warp spans 32 particles (1 KB), so each load or store instruction touches
@@ -54,55 +50,11 @@ struct Particle {
   float mass, charge;
 };
 
-// Added by warplens (vectorize-struct): whole-element copies with 16/8-byte accesses.
-template <typename T>
-__device__ __forceinline__ T wl_struct_load(const T* p) {
-  static_assert(sizeof(T) % 8 == 0, "element size must be a multiple of 8 bytes");
-  union {
-    T value;
-    uint4 q[sizeof(T) % 16 == 0 ? sizeof(T) / 16 : 1];
-    uint2 d[sizeof(T) / 8];
-  } u;
-  if constexpr (sizeof(T) % 16 == 0) {
-#pragma unroll
-    for (int k = 0; k < static_cast<int>(sizeof(T) / 16); ++k) u.q[k] = reinterpret_cast<const uint4*>(p)[k];
-  } else {
-#pragma unroll
-    for (int k = 0; k < static_cast<int>(sizeof(T) / 8); ++k) u.d[k] = reinterpret_cast<const uint2*>(p)[k];
-  }
-  return u.value;
-}
-template <typename T>
-__device__ __forceinline__ void wl_struct_store(T* p, const T& v) {
-  union {
-    T value;
-    uint4 q[sizeof(T) % 16 == 0 ? sizeof(T) / 16 : 1];
-    uint2 d[sizeof(T) / 8];
-  } u;
-  u.value = v;
-  if constexpr (sizeof(T) % 16 == 0) {
-#pragma unroll
-    for (int k = 0; k < static_cast<int>(sizeof(T) / 16); ++k) reinterpret_cast<uint4*>(p)[k] = u.q[k];
-  } else {
-#pragma unroll
-    for (int k = 0; k < static_cast<int>(sizeof(T) / 8); ++k) reinterpret_cast<uint2*>(p)[k] = u.d[k];
-  }
-}
-__global__ void update_particles(Particle* __restrict__ p, int n, float ex, float ey, float ez, float dt) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
-    // Rewritten by warplens (vectorize-struct): the element is copied in and out with 16-byte accesses.
-    if (reinterpret_cast<unsigned long long>(p) % 16 == 0) {
-      Particle wl_elem = wl_struct_load(p + i);
-      float a = wl_elem.charge / wl_elem.mass;
-      wl_elem.vx += a * ex * dt;
-      wl_elem.vy += a * ey * dt;
-      wl_elem.vz += a * ez * dt;
-      wl_elem.x += wl_elem.vx * dt;
-      wl_elem.y += wl_elem.vy * dt;
-      wl_elem.z += wl_elem.vz * dt;
-      wl_struct_store(p + i, wl_elem);
-    } else {
+__global__ void update_particles(Particle* p, int n, float ex, float ey, float ez, float dt) {
+  // Rewritten by warplens (grid-stride): correct for any grid.
+  for (long long wl_s = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; wl_s < static_cast<long long>(n); wl_s += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const int i = static_cast<int>(wl_s);
+    {
       float a = p[i].charge / p[i].mass;
       p[i].vx += a * ex * dt;
       p[i].vy += a * ey * dt;
@@ -148,7 +100,7 @@ int main(int argc, char** argv) {
     const int n = set == 0 ? full_n : odd_n[(set - 1) % 4];
     Particle* d_p = example::device_alloc<Particle>(n);
     std::vector<Particle> ps = make_particles(d_p, n, run.seed(set));
-    update_particles<<<wl_launch::grid(dim3((n + threads - 1) / threads), dim3(threads), dim3(128, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(128, 1, 1)>>>(d_p, n, ex, ey, ez, dt);
+    update_particles<<<wl_launch::grid(dim3((n + threads - 1) / threads), dim3(threads), dim3(threads), false, 1, 1, 1, 1, 1, 1, 16), threads>>>(d_p, n, ex, ey, ez, dt);
     run.sync("update_particles");
     reference(ps, ex, ey, ez, dt);
     std::vector<Particle> got_p = example::to_host(d_p, n);
@@ -161,7 +113,7 @@ int main(int argc, char** argv) {
   if (run.timing()) {
     Particle* d_p = example::device_alloc<Particle>(full_n);
     make_particles(d_p, full_n, run.seed(0));
-    run.time([&] { update_particles<<<wl_launch::grid(dim3((full_n + threads - 1) / threads), dim3(threads), dim3(128, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(128, 1, 1)>>>(d_p, full_n, ex, ey, ez, dt); });
+    run.time([&] { update_particles<<<wl_launch::grid(dim3((full_n + threads - 1) / threads), dim3(threads), dim3(threads), false, 1, 1, 1, 1, 1, 1, 16), threads>>>(d_p, full_n, ex, ey, ez, dt); });
     WL_CHECK(cudaFree(d_p));
   }
   // Read all 32 bytes of a particle, write back the 24 bytes that change.

@@ -1,13 +1,10 @@
 // warplens candidate c15 for kernel `update_particles` (policy builtin)
-// plan: restrict-const() + vectorize-struct() + block-size(x=128, y=1) + launch-bounds(min-blocks=8)
-// restrict-const: 1 pointer parameter(s) gain const/__restrict__; vectorize-struct: 11 field access(es) to `p` (32-byte elements): one wide copy in and out instead; block-size: block 256x1 -> 128x1 (the kernel is block-size agnostic); launch-bounds: at least 8 blocks of 128 threads per multiprocessor (caps registers at 64; the kernel's locals alone need about 23)
-// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
-// note: restrict-const: const added only to pointers the kernel never writes through
+// plan: vectorize-struct() + block-size(x=512, y=1)
+// vectorize-struct: 11 field access(es) to `p` (32-byte elements): one wide copy in and out instead; block-size: block 256x1 -> 512x1 (the kernel is block-size agnostic)
 // note: vectorize-struct: the launches pass distinct pointers: nothing else reaches the element during the copy
 // note: vectorize-struct: fields the code does not change are stored back with their own bits
 // note: block-size: block-size agnostic: thread identity only through global indices, bounds-checked, launch grids cover the bound
-// note: launch-bounds: every launch in the file uses at most 128 threads per block
-// warplens-launch: kernel=update_particles block=128,1,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
+// warplens-launch: kernel=update_particles block=512,1,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
 // Particle update on an array of structures: each thread reads and writes the
 // fields of one 32-byte particle one float at a time. Every field access of
 // a warp spans 32 particles (1 KB), so each load or store instruction touches
@@ -89,7 +86,7 @@ __device__ __forceinline__ void wl_struct_store(T* p, const T& v) {
     for (int k = 0; k < static_cast<int>(sizeof(T) / 8); ++k) reinterpret_cast<uint2*>(p)[k] = u.d[k];
   }
 }
-__global__ void __launch_bounds__(128, 8) update_particles(Particle* __restrict__ p, int n, float ex, float ey, float ez, float dt) {
+__global__ void update_particles(Particle* p, int n, float ex, float ey, float ez, float dt) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     // Rewritten by warplens (vectorize-struct): the element is copied in and out with 16-byte accesses.
@@ -149,7 +146,7 @@ int main(int argc, char** argv) {
     const int n = set == 0 ? full_n : odd_n[(set - 1) % 4];
     Particle* d_p = example::device_alloc<Particle>(n);
     std::vector<Particle> ps = make_particles(d_p, n, run.seed(set));
-    update_particles<<<wl_launch::grid(dim3((n + threads - 1) / threads), dim3(threads), dim3(128, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(128, 1, 1)>>>(d_p, n, ex, ey, ez, dt);
+    update_particles<<<wl_launch::grid(dim3((n + threads - 1) / threads), dim3(threads), dim3(512, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(512, 1, 1)>>>(d_p, n, ex, ey, ez, dt);
     run.sync("update_particles");
     reference(ps, ex, ey, ez, dt);
     std::vector<Particle> got_p = example::to_host(d_p, n);
@@ -162,7 +159,7 @@ int main(int argc, char** argv) {
   if (run.timing()) {
     Particle* d_p = example::device_alloc<Particle>(full_n);
     make_particles(d_p, full_n, run.seed(0));
-    run.time([&] { update_particles<<<wl_launch::grid(dim3((full_n + threads - 1) / threads), dim3(threads), dim3(128, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(128, 1, 1)>>>(d_p, full_n, ex, ey, ez, dt); });
+    run.time([&] { update_particles<<<wl_launch::grid(dim3((full_n + threads - 1) / threads), dim3(threads), dim3(512, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(512, 1, 1)>>>(d_p, full_n, ex, ey, ez, dt); });
     WL_CHECK(cudaFree(d_p));
   }
   // Read all 32 bytes of a particle, write back the 24 bytes that change.

@@ -1,50 +1,12 @@
 // warplens candidate c16 for kernel `update_particles` (policy builtin)
-// plan: restrict-const() + grid-stride(blocks-per-sm=8)
-// restrict-const: 1 pointer parameter(s) gain const/__restrict__; grid-stride: one element per thread: a grid-stride loop with at most 8 blocks per multiprocessor
-// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
-// note: restrict-const: const added only to pointers the kernel never writes through
-// note: grid-stride: grid-stride loop: every element below the bound is processed exactly once, for any grid
-// warplens-launch: kernel=update_particles block=same swap-xy=0 scale=1/1,1/1,1/1 persistent=8
+// plan: launch-bounds(min-blocks=3)
+// launch-bounds: at least 3 blocks of 256 threads per multiprocessor (caps registers at 85; the kernel's locals alone need about 14)
+// note: launch-bounds: every launch in the file uses at most 256 threads per block
 // Particle update on an array of structures: each thread reads and writes the
 // fields of one 32-byte particle one float at a time. Every field access of
 // a warp spans 32 particles (1 KB), so each load or store instruction touches
 // 32 sectors to use 4 bytes of each.
 #include "harness.cuh"
-
-#ifndef WARPLENS_LAUNCH_HELPERS
-#define WARPLENS_LAUNCH_HELPERS
-// Added by warplens: launch shapes for rewritten kernels. wl_launch::grid
-// applies the documented rule (docs/optimize.md, "Launch changes"): scale the
-// threads per dimension, cover them with the new block, cap persistent grids.
-namespace wl_launch {
-inline unsigned cover(unsigned long long threads, unsigned block) {
-  unsigned long long g = (threads + block - 1) / block;
-  return g == 0 ? 1u : static_cast<unsigned>(g);
-}
-inline dim3 swap_xy(dim3 d) { return dim3(d.y, d.x, d.z); }
-inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd, long long yn, long long yd,
-                 long long zn, long long zd, int blocks_per_sm) {
-  if (swap) {
-    g = swap_xy(g);
-    b = swap_xy(b);
-  }
-  dim3 r(cover((1ull * g.x * b.x * xn + xd - 1) / xd, nb.x), cover((1ull * g.y * b.y * yn + yd - 1) / yd, nb.y),
-         cover((1ull * g.z * b.z * zn + zd - 1) / zd, nb.z));
-  if (blocks_per_sm > 0) {
-    static int sms = 0;
-    if (sms == 0) {
-      int dev = 0;
-      cudaGetDevice(&dev);
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-      if (sms <= 0) sms = 1;
-    }
-    const unsigned cap = static_cast<unsigned>(sms * blocks_per_sm);
-    if (r.x > cap) r.x = cap;
-  }
-  return r;
-}
-}  // namespace wl_launch
-#endif
 
 struct Particle {
   float x, y, z;
@@ -52,19 +14,16 @@ struct Particle {
   float mass, charge;
 };
 
-__global__ void update_particles(Particle* __restrict__ p, int n, float ex, float ey, float ez, float dt) {
-  // Rewritten by warplens (grid-stride): correct for any grid.
-  for (long long wl_s = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; wl_s < static_cast<long long>(n); wl_s += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const int i = static_cast<int>(wl_s);
-    {
-      float a = p[i].charge / p[i].mass;
-      p[i].vx += a * ex * dt;
-      p[i].vy += a * ey * dt;
-      p[i].vz += a * ez * dt;
-      p[i].x += p[i].vx * dt;
-      p[i].y += p[i].vy * dt;
-      p[i].z += p[i].vz * dt;
-    }
+__global__ void __launch_bounds__(256, 3) update_particles(Particle* p, int n, float ex, float ey, float ez, float dt) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float a = p[i].charge / p[i].mass;
+    p[i].vx += a * ex * dt;
+    p[i].vy += a * ey * dt;
+    p[i].vz += a * ez * dt;
+    p[i].x += p[i].vx * dt;
+    p[i].y += p[i].vy * dt;
+    p[i].z += p[i].vz * dt;
   }
 }
 
@@ -102,7 +61,7 @@ int main(int argc, char** argv) {
     const int n = set == 0 ? full_n : odd_n[(set - 1) % 4];
     Particle* d_p = example::device_alloc<Particle>(n);
     std::vector<Particle> ps = make_particles(d_p, n, run.seed(set));
-    update_particles<<<wl_launch::grid(dim3((n + threads - 1) / threads), dim3(threads), dim3(threads), false, 1, 1, 1, 1, 1, 1, 8), threads>>>(d_p, n, ex, ey, ez, dt);
+    update_particles<<<(n + threads - 1) / threads, threads>>>(d_p, n, ex, ey, ez, dt);
     run.sync("update_particles");
     reference(ps, ex, ey, ez, dt);
     std::vector<Particle> got_p = example::to_host(d_p, n);
@@ -115,7 +74,7 @@ int main(int argc, char** argv) {
   if (run.timing()) {
     Particle* d_p = example::device_alloc<Particle>(full_n);
     make_particles(d_p, full_n, run.seed(0));
-    run.time([&] { update_particles<<<wl_launch::grid(dim3((full_n + threads - 1) / threads), dim3(threads), dim3(threads), false, 1, 1, 1, 1, 1, 1, 8), threads>>>(d_p, full_n, ex, ey, ez, dt); });
+    run.time([&] { update_particles<<<(full_n + threads - 1) / threads, threads>>>(d_p, full_n, ex, ey, ez, dt); });
     WL_CHECK(cudaFree(d_p));
   }
   // Read all 32 bytes of a particle, write back the 24 bytes that change.

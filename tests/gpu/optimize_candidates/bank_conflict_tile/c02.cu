@@ -1,7 +1,8 @@
 // warplens candidate c02 for kernel `transpose_tiled` (policy builtin)
 // plan: pad-shared(pad=1) + restrict-const()
-// pad-shared: 32-way bank conflict on `tile` (2 access(es) modelled, block 32x8); padding by 1 leaves 1-way; restrict-const: 2 pointer parameter(s) gain const/__restrict__
-// note: pad-shared: `tile` is only accessed through full subscripts: padding its rows changes addresses, not values
+// pad-shared: 32-way bank conflict on shared load of `tile[threadIdx.x][threadIdx.y + r]`: consecutive lanes are 128 bytes apart — 32 wavefronts per request, ideal 1; padding `tile` by 1 (the bank-conflict quick fix) makes it conflict-free; restrict-const: 2 pointer parameter(s) gain const/__restrict__
+// note: pad-shared: `tile` has constant extents, is not extern and its address never escapes; every access addresses whole elements: padding its rows changes addresses, not values
+// note: pad-shared: the padding (1) is the bank-conflict quick fix's: the conflicted access becomes conflict-free and no other access of `tile` needs more wavefronts (warp model, the kernel's launch shapes)
 // note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
 // note: restrict-const: const added only to pointers the kernel never writes through
 // Tiled transpose through shared memory, without padding: global loads and

@@ -1,7 +1,8 @@
 // warplens candidate c04 for kernel `transpose_tiled` (policy builtin)
 // plan: pad-shared(pad=1) + restrict-const() + unroll(factor=4) + launch-bounds(min-blocks=2)
-// pad-shared: 32-way bank conflict on `tile` (2 access(es) modelled, block 32x8); padding by 1 leaves 1-way; restrict-const: 2 pointer parameter(s) gain const/__restrict__; unroll: 2 innermost loop(s) without #pragma unroll; launch-bounds: at least 2 blocks of 256 threads per multiprocessor (caps registers at 128; the kernel's locals alone need about 16)
-// note: pad-shared: `tile` is only accessed through full subscripts: padding its rows changes addresses, not values
+// pad-shared: 32-way bank conflict on shared load of `tile[threadIdx.x][threadIdx.y + r]`: consecutive lanes are 128 bytes apart — 32 wavefronts per request, ideal 1; padding `tile` by 1 (the bank-conflict quick fix) makes it conflict-free; restrict-const: 2 pointer parameter(s) gain const/__restrict__; unroll: 2 innermost loop(s) without #pragma unroll; launch-bounds: at least 2 blocks of 256 threads per multiprocessor (caps registers at 128; the kernel's locals alone need about 16)
+// note: pad-shared: `tile` has constant extents, is not extern and its address never escapes; every access addresses whole elements: padding its rows changes addresses, not values
+// note: pad-shared: the padding (1) is the bank-conflict quick fix's: the conflicted access becomes conflict-free and no other access of `tile` needs more wavefronts (warp model, the kernel's launch shapes)
 // note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
 // note: restrict-const: const added only to pointers the kernel never writes through
 // note: unroll: unrolling keeps every iteration (the compiler handles remainders)

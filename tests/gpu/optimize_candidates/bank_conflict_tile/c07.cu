@@ -1,7 +1,10 @@
 // warplens candidate c07 for kernel `transpose_tiled` (policy builtin)
-// plan: pad-shared(pad=1) + launch-bounds(min-blocks=4)
-// pad-shared: 32-way bank conflict on `tile` (2 access(es) modelled, block 32x8); padding by 1 leaves 1-way; launch-bounds: at least 4 blocks of 256 threads per multiprocessor (caps registers at 64; the kernel's locals alone need about 16)
-// note: pad-shared: `tile` is only accessed through full subscripts: padding its rows changes addresses, not values
+// plan: pad-shared(pad=1) + restrict-const() + launch-bounds(min-blocks=3)
+// pad-shared: 32-way bank conflict on shared load of `tile[threadIdx.x][threadIdx.y + r]`: consecutive lanes are 128 bytes apart — 32 wavefronts per request, ideal 1; padding `tile` by 1 (the bank-conflict quick fix) makes it conflict-free; restrict-const: 2 pointer parameter(s) gain const/__restrict__; launch-bounds: at least 3 blocks of 256 threads per multiprocessor (caps registers at 85; the kernel's locals alone need about 16)
+// note: pad-shared: `tile` has constant extents, is not extern and its address never escapes; every access addresses whole elements: padding its rows changes addresses, not values
+// note: pad-shared: the padding (1) is the bank-conflict quick fix's: the conflicted access becomes conflict-free and no other access of `tile` needs more wavefronts (warp model, the kernel's launch shapes)
+// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
+// note: restrict-const: const added only to pointers the kernel never writes through
 // note: launch-bounds: every launch in the file uses at most 256 threads per block
 // Tiled transpose through shared memory, without padding: global loads and
 // stores are coalesced, but the read of the tile goes down a column, so all
@@ -11,7 +14,7 @@
 constexpr int TILE = 32;
 constexpr int ROWS = 8;  // threads per block: TILE x ROWS, each moves TILE/ROWS elements
 
-__global__ void __launch_bounds__(256, 4) transpose_tiled(const float* in, float* out, int W, int H) {
+__global__ void __launch_bounds__(256, 3) transpose_tiled(const float* __restrict__ in, float* __restrict__ out, int W, int H) {
   __shared__ float tile[TILE][TILE + 1];
   int x = blockIdx.x * TILE + threadIdx.x;
   int y = blockIdx.y * TILE + threadIdx.y;

@@ -1,9 +1,7 @@
 // warplens candidate c11 for kernel `transpose_tiled` (policy builtin)
-// plan: pad-shared(pad=1) + unroll(factor=4) + launch-bounds(min-blocks=2)
-// pad-shared: 32-way bank conflict on `tile` (2 access(es) modelled, block 32x8); padding by 1 leaves 1-way; unroll: 2 innermost loop(s) without #pragma unroll; launch-bounds: at least 2 blocks of 256 threads per multiprocessor (caps registers at 128; the kernel's locals alone need about 16)
-// note: pad-shared: `tile` is only accessed through full subscripts: padding its rows changes addresses, not values
+// plan: unroll(factor=8)
+// unroll: 2 innermost loop(s) without #pragma unroll
 // note: unroll: unrolling keeps every iteration (the compiler handles remainders)
-// note: launch-bounds: every launch in the file uses at most 256 threads per block
 // Tiled transpose through shared memory, without padding: global loads and
 // stores are coalesced, but the read of the tile goes down a column, so all
 // 32 lanes of a warp hit the same shared-memory bank (a 32-way conflict).
@@ -12,18 +10,18 @@
 constexpr int TILE = 32;
 constexpr int ROWS = 8;  // threads per block: TILE x ROWS, each moves TILE/ROWS elements
 
-__global__ void __launch_bounds__(256, 2) transpose_tiled(const float* in, float* out, int W, int H) {
-  __shared__ float tile[TILE][TILE + 1];
+__global__ void transpose_tiled(const float* in, float* out, int W, int H) {
+  __shared__ float tile[TILE][TILE];
   int x = blockIdx.x * TILE + threadIdx.x;
   int y = blockIdx.y * TILE + threadIdx.y;
-  #pragma unroll 4
+  #pragma unroll 8
   for (int r = 0; r < TILE; r += ROWS) {
     if (x < W && y + r < H) tile[threadIdx.y + r][threadIdx.x] = in[(y + r) * W + x];
   }
   __syncthreads();
   x = blockIdx.y * TILE + threadIdx.x;  // column of `out`
   y = blockIdx.x * TILE + threadIdx.y;  // row of `out`
-  #pragma unroll 4
+  #pragma unroll 8
   for (int r = 0; r < TILE; r += ROWS) {
     if (x < H && y + r < W) out[(y + r) * H + x] = tile[threadIdx.x][threadIdx.y + r];
   }

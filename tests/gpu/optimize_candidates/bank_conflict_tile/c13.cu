@@ -1,8 +1,8 @@
 // warplens candidate c13 for kernel `transpose_tiled` (policy builtin)
-// plan: pad-shared(pad=1) + unroll(factor=4) + launch-bounds(min-blocks=3)
-// pad-shared: 32-way bank conflict on `tile` (2 access(es) modelled, block 32x8); padding by 1 leaves 1-way; unroll: 2 innermost loop(s) without #pragma unroll; launch-bounds: at least 3 blocks of 256 threads per multiprocessor (caps registers at 85; the kernel's locals alone need about 16)
-// note: pad-shared: `tile` is only accessed through full subscripts: padding its rows changes addresses, not values
-// note: unroll: unrolling keeps every iteration (the compiler handles remainders)
+// plan: pad-shared(pad=1) + launch-bounds(min-blocks=2)
+// pad-shared: 32-way bank conflict on shared load of `tile[threadIdx.x][threadIdx.y + r]`: consecutive lanes are 128 bytes apart — 32 wavefronts per request, ideal 1; padding `tile` by 1 (the bank-conflict quick fix) makes it conflict-free; launch-bounds: at least 2 blocks of 256 threads per multiprocessor (caps registers at 128; the kernel's locals alone need about 16)
+// note: pad-shared: `tile` has constant extents, is not extern and its address never escapes; every access addresses whole elements: padding its rows changes addresses, not values
+// note: pad-shared: the padding (1) is the bank-conflict quick fix's: the conflicted access becomes conflict-free and no other access of `tile` needs more wavefronts (warp model, the kernel's launch shapes)
 // note: launch-bounds: every launch in the file uses at most 256 threads per block
 // Tiled transpose through shared memory, without padding: global loads and
 // stores are coalesced, but the read of the tile goes down a column, so all
@@ -12,18 +12,16 @@
 constexpr int TILE = 32;
 constexpr int ROWS = 8;  // threads per block: TILE x ROWS, each moves TILE/ROWS elements
 
-__global__ void __launch_bounds__(256, 3) transpose_tiled(const float* in, float* out, int W, int H) {
+__global__ void __launch_bounds__(256, 2) transpose_tiled(const float* in, float* out, int W, int H) {
   __shared__ float tile[TILE][TILE + 1];
   int x = blockIdx.x * TILE + threadIdx.x;
   int y = blockIdx.y * TILE + threadIdx.y;
-  #pragma unroll 4
   for (int r = 0; r < TILE; r += ROWS) {
     if (x < W && y + r < H) tile[threadIdx.y + r][threadIdx.x] = in[(y + r) * W + x];
   }
   __syncthreads();
   x = blockIdx.y * TILE + threadIdx.x;  // column of `out`
   y = blockIdx.x * TILE + threadIdx.y;  // row of `out`
-  #pragma unroll 4
   for (int r = 0; r < TILE; r += ROWS) {
     if (x < H && y + r < W) out[(y + r) * H + x] = tile[threadIdx.x][threadIdx.y + r];
   }

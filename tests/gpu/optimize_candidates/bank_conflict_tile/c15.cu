@@ -1,9 +1,6 @@
 // warplens candidate c15 for kernel `transpose_tiled` (policy builtin)
-// plan: pad-shared(pad=1) + restrict-const() + unroll(factor=8)
-// pad-shared: 32-way bank conflict on `tile` (2 access(es) modelled, block 32x8); padding by 1 leaves 1-way; restrict-const: 2 pointer parameter(s) gain const/__restrict__; unroll: 2 innermost loop(s) without #pragma unroll
-// note: pad-shared: `tile` is only accessed through full subscripts: padding its rows changes addresses, not values
-// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
-// note: restrict-const: const added only to pointers the kernel never writes through
+// plan: unroll(factor=4)
+// unroll: 2 innermost loop(s) without #pragma unroll
 // note: unroll: unrolling keeps every iteration (the compiler handles remainders)
 // Tiled transpose through shared memory, without padding: global loads and
 // stores are coalesced, but the read of the tile goes down a column, so all
@@ -13,18 +10,18 @@
 constexpr int TILE = 32;
 constexpr int ROWS = 8;  // threads per block: TILE x ROWS, each moves TILE/ROWS elements
 
-__global__ void transpose_tiled(const float* __restrict__ in, float* __restrict__ out, int W, int H) {
-  __shared__ float tile[TILE][TILE + 1];
+__global__ void transpose_tiled(const float* in, float* out, int W, int H) {
+  __shared__ float tile[TILE][TILE];
   int x = blockIdx.x * TILE + threadIdx.x;
   int y = blockIdx.y * TILE + threadIdx.y;
-  #pragma unroll 8
+  #pragma unroll 4
   for (int r = 0; r < TILE; r += ROWS) {
     if (x < W && y + r < H) tile[threadIdx.y + r][threadIdx.x] = in[(y + r) * W + x];
   }
   __syncthreads();
   x = blockIdx.y * TILE + threadIdx.x;  // column of `out`
   y = blockIdx.x * TILE + threadIdx.y;  // row of `out`
-  #pragma unroll 8
+  #pragma unroll 4
   for (int r = 0; r < TILE; r += ROWS) {
     if (x < H && y + r < W) out[(y + r) * H + x] = tile[threadIdx.x][threadIdx.y + r];
   }

@@ -1,14 +1,8 @@
 // warplens candidate c09 for kernel `bias_relu` (policy builtin)
-// plan: fuse-elementwise() + restrict-const() + block-size(x=128, y=1)
-// fuse-elementwise: `mul` writes a temporary that `bias_relu` reads right back element by element (2 launch pair(s)): one fused pass saves a write and a read of it; restrict-const: 4 pointer parameter(s) gain const/__restrict__; block-size: block 256x1 -> 128x1 (the kernel is block-size agnostic)
-// note: fuse-elementwise: both kernels are element-wise over the same index and bound; the launches are consecutive with identical configurations
-// note: fuse-elementwise: the temporary's only other uses are its allocation and cudaFree: nothing else reads it
-// note: fuse-elementwise: the temporary stays allocated and is passed to the fused kernel, unused
-// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
-// note: restrict-const: const added only to pointers the kernel never writes through
-// note: block-size: block-size agnostic: thread identity only through global indices, bounds-checked, launch grids cover the bound
-// warplens-launch: kernel=mul_bias_relu_fused block=128,1,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
-// warplens-fused: kernel=mul_bias_relu_fused first=mul second=bias_relu params=A0,A1,A2,A3,B1,B2,B3 elides=A2
+// plan: grid-stride(blocks-per-sm=8)
+// grid-stride: one element per thread: a grid-stride loop with at most 8 blocks per multiprocessor
+// note: grid-stride: grid-stride loop: every element below the bound is processed exactly once, for any grid
+// warplens-launch: kernel=bias_relu block=same swap-xy=0 scale=1/1,1/1,1/1 persistent=8
 // An element-wise chain written as two kernels: `mul` materialises x * y in a
 // temporary buffer that `bias_relu` reads straight back. The temporary costs
 // a full write and a full read of n floats that a fused kernel never makes.
@@ -55,22 +49,15 @@ __global__ void mul(const float* x, const float* y, float* tmp, int n) {
 }
 
 __global__ void bias_relu(const float* t, float bias, float* out, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
-    float v = t[i] + bias;
-    out[i] = v > 0.0f ? v : 0.0f;
+  // Rewritten by warplens (grid-stride): correct for any grid.
+  for (long long wl_s = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; wl_s < static_cast<long long>(n); wl_s += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const int i = static_cast<int>(wl_s);
+    {
+      float v = t[i] + bias;
+      out[i] = v > 0.0f ? v : 0.0f;
+    }
   }
 }
-
-// Added by warplens (fuse-elementwise): `mul` and `bias_relu` in one pass; the temporary is neither written nor read.
-__global__ void mul_bias_relu_fused(const float* __restrict__ wl_a_x, const float* __restrict__ wl_a_y, const float* __restrict__ wl_a_tmp, int wl_a_n, float bias, float* __restrict__ out, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
-    float v = (wl_a_x[(i)] * wl_a_y[(i)]) + bias;
-    out[i] = v > 0.0f ? v : 0.0f;
-  }
-}
-
 
 int main(int argc, char** argv) {
   example::Run run(argc, argv, "elementwise_chain");
@@ -88,7 +75,8 @@ int main(int argc, char** argv) {
     std::vector<float> hy = example::fill_uniform(d_y, n, run.seed(set) * 2 + 1);
     example::poison(d_out, n * sizeof(float));
     const int blocks = (n + threads - 1) / threads;
-    mul_bias_relu_fused<<<wl_launch::grid(dim3(blocks), dim3(threads), dim3(128, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(128, 1, 1)>>>(d_x, d_y, d_tmp, n, bias, d_out, n);
+    mul<<<blocks, threads>>>(d_x, d_y, d_tmp, n);
+    bias_relu<<<wl_launch::grid(dim3(blocks), dim3(threads), dim3(threads), false, 1, 1, 1, 1, 1, 1, 8), threads>>>(d_tmp, bias, d_out, n);
     run.sync("chain");
     std::vector<float> got = example::to_host(d_out, n), want(n);
     for (int i = 0; i < n; ++i) want[i] = std::max(hx[i] * hy[i] + bias, 0.0f);
@@ -110,7 +98,8 @@ int main(int argc, char** argv) {
     example::fill_uniform(y, n, run.seed(0) * 2 + 1);
     const int blocks = (n + threads - 1) / threads;
     run.time([&] {
-      mul_bias_relu_fused<<<wl_launch::grid(dim3(blocks), dim3(threads), dim3(128, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(128, 1, 1)>>>(x, y, tmp, n, bias, out, n);
+      mul<<<blocks, threads>>>(x, y, tmp, n);
+      bias_relu<<<wl_launch::grid(dim3(blocks), dim3(threads), dim3(threads), false, 1, 1, 1, 1, 1, 1, 8), threads>>>(tmp, bias, out, n);
     });
     WL_CHECK(cudaFree(x));
     WL_CHECK(cudaFree(y));

@@ -1,14 +1,8 @@
 // warplens candidate c10 for kernel `bias_relu` (policy builtin)
-// plan: fuse-elementwise() + vectorize(shrink-grid=1, width=4) + unroll(factor=8)
-// fuse-elementwise: `mul` writes a temporary that `bias_relu` reads right back element by element (2 launch pair(s)): one fused pass saves a write and a read of it; vectorize: 3 array(s) accessed one element per thread: 4 elements per access, 4x fewer threads; unroll: 1 innermost loop(s) without #pragma unroll
-// note: fuse-elementwise: both kernels are element-wise over the same index and bound; the launches are consecutive with identical configurations
-// note: fuse-elementwise: the temporary's only other uses are its allocation and cudaFree: nothing else reads it
-// note: fuse-elementwise: the temporary stays allocated and is passed to the fused kernel, unused
-// note: vectorize: grid-stride loop: every element below the bound is processed once, for any grid
-// note: vectorize: vector accesses only when every pointer is aligned to the access size; otherwise, and for the tail, the original scalar code
-// note: unroll: unrolling keeps every iteration (the compiler handles remainders)
-// warplens-launch: kernel=mul_bias_relu_fused block=same swap-xy=0 scale=1/4,1/1,1/1 persistent=0
-// warplens-fused: kernel=mul_bias_relu_fused first=mul second=bias_relu params=A0,A1,A2,A3,B1,B2,B3 elides=A2
+// plan: block-size(x=128, y=1)
+// block-size: block 256x1 -> 128x1 (the kernel is block-size agnostic)
+// note: block-size: block-size agnostic: thread identity only through global indices, bounds-checked, launch grids cover the bound
+// warplens-launch: kernel=bias_relu block=128,1,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
 // An element-wise chain written as two kernels: `mul` materialises x * y in a
 // temporary buffer that `bias_relu` reads straight back. The temporary costs
 // a full write and a full read of n floats that a fused kernel never makes.
@@ -62,69 +56,6 @@ __global__ void bias_relu(const float* t, float bias, float* out, int n) {
   }
 }
 
-// Added by warplens (fuse-elementwise): `mul` and `bias_relu` in one pass; the temporary is neither written nor read.
-// Added by warplens (vectorize): `V` consecutive elements in one 8/16/32-byte access.
-template <int V, typename T>
-__device__ __forceinline__ void wl_vector_load(T (&dst)[V], const T* src) {
-  if constexpr (sizeof(T) * V == 16) {
-    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
-  } else if constexpr (sizeof(T) * V == 8) {
-    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
-  } else if constexpr (sizeof(T) * V == 32) {
-    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
-    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
-  } else {
-    for (int k = 0; k < V; ++k) dst[k] = src[k];
-  }
-}
-template <int V, typename T>
-__device__ __forceinline__ void wl_vector_store(T* dst, const T (&src)[V]) {
-  if constexpr (sizeof(T) * V == 16) {
-    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
-  } else if constexpr (sizeof(T) * V == 8) {
-    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
-  } else if constexpr (sizeof(T) * V == 32) {
-    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
-    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
-  } else {
-    for (int k = 0; k < V; ++k) dst[k] = src[k];
-  }
-}
-__global__ void mul_bias_relu_fused(const float * wl_a_x, const float * wl_a_y, float * wl_a_tmp, int wl_a_n, float bias, float* out, int n) {
-  // Rewritten by warplens (vectorize, width 4): grid-stride over groups of 4 elements,
-  // one vector access per array; scalar loop for the tail and misaligned pointers.
-  const long long wl_n = static_cast<long long>(n);
-  const long long wl_stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  const long long wl_t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const long long wl_vec_end = (true && reinterpret_cast<unsigned long long>(wl_a_x) % 16 == 0 && reinterpret_cast<unsigned long long>(wl_a_y) % 16 == 0 && reinterpret_cast<unsigned long long>(out) % 16 == 0) ? wl_n / 4 * 4 : 0;
-  for (long long wl_v = wl_t * 4; wl_v < wl_vec_end; wl_v += wl_stride * 4) {
-    float wl_wl_a_x[4];
-    wl_vector_load<4>(wl_wl_a_x, wl_a_x + wl_v);
-    float wl_wl_a_y[4];
-    wl_vector_load<4>(wl_wl_a_y, wl_a_y + wl_v);
-    float wl_out[4];
-#pragma unroll
-    for (int wl_c = 0; wl_c < 4; ++wl_c) {
-      const int i = static_cast<int>(wl_v + wl_c);
-      (void)i;
-      {
-        float v = (wl_wl_a_x[wl_c] * wl_wl_a_y[wl_c]) + bias;
-        wl_out[wl_c] = v > 0.0f ? v : 0.0f;
-      }
-    }
-    wl_vector_store<4>(out + wl_v, wl_out);
-  }
-  #pragma unroll 8
-  for (long long wl_s = wl_vec_end + wl_t; wl_s < wl_n; wl_s += wl_stride) {
-    const int i = static_cast<int>(wl_s);
-    {
-      float v = (wl_a_x[(i)] * wl_a_y[(i)]) + bias;
-      out[i] = v > 0.0f ? v : 0.0f;
-    }
-  }
-}
-
-
 int main(int argc, char** argv) {
   example::Run run(argc, argv, "elementwise_chain");
   const int full_n = 64 << 20;
@@ -141,7 +72,8 @@ int main(int argc, char** argv) {
     std::vector<float> hy = example::fill_uniform(d_y, n, run.seed(set) * 2 + 1);
     example::poison(d_out, n * sizeof(float));
     const int blocks = (n + threads - 1) / threads;
-    mul_bias_relu_fused<<<wl_launch::grid(dim3(blocks), dim3(threads), dim3(threads), false, 1, 4, 1, 1, 1, 1, 0), threads>>>(d_x, d_y, d_tmp, n, bias, d_out, n);
+    mul<<<blocks, threads>>>(d_x, d_y, d_tmp, n);
+    bias_relu<<<wl_launch::grid(dim3(blocks), dim3(threads), dim3(128, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(128, 1, 1)>>>(d_tmp, bias, d_out, n);
     run.sync("chain");
     std::vector<float> got = example::to_host(d_out, n), want(n);
     for (int i = 0; i < n; ++i) want[i] = std::max(hx[i] * hy[i] + bias, 0.0f);
@@ -163,7 +95,8 @@ int main(int argc, char** argv) {
     example::fill_uniform(y, n, run.seed(0) * 2 + 1);
     const int blocks = (n + threads - 1) / threads;
     run.time([&] {
-      mul_bias_relu_fused<<<wl_launch::grid(dim3(blocks), dim3(threads), dim3(threads), false, 1, 4, 1, 1, 1, 1, 0), threads>>>(x, y, tmp, n, bias, out, n);
+      mul<<<blocks, threads>>>(x, y, tmp, n);
+      bias_relu<<<wl_launch::grid(dim3(blocks), dim3(threads), dim3(128, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(128, 1, 1)>>>(tmp, bias, out, n);
     });
     WL_CHECK(cudaFree(x));
     WL_CHECK(cudaFree(y));

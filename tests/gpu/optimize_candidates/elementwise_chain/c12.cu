@@ -1,77 +1,24 @@
 // warplens candidate c12 for kernel `bias_relu` (policy builtin)
-// plan: fuse-elementwise() + restrict-const() + block-size(x=128, y=1) + launch-bounds(min-blocks=8)
-// fuse-elementwise: `mul` writes a temporary that `bias_relu` reads right back element by element (2 launch pair(s)): one fused pass saves a write and a read of it; restrict-const: 4 pointer parameter(s) gain const/__restrict__; block-size: block 256x1 -> 128x1 (the kernel is block-size agnostic); launch-bounds: at least 8 blocks of 128 threads per multiprocessor (caps registers at 64; the kernel's locals alone need about 14)
-// note: fuse-elementwise: both kernels are element-wise over the same index and bound; the launches are consecutive with identical configurations
-// note: fuse-elementwise: the temporary's only other uses are its allocation and cudaFree: nothing else reads it
-// note: fuse-elementwise: the temporary stays allocated and is passed to the fused kernel, unused
-// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
-// note: restrict-const: const added only to pointers the kernel never writes through
-// note: block-size: block-size agnostic: thread identity only through global indices, bounds-checked, launch grids cover the bound
-// note: launch-bounds: every launch in the file uses at most 128 threads per block
-// warplens-launch: kernel=mul_bias_relu_fused block=128,1,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
-// warplens-fused: kernel=mul_bias_relu_fused first=mul second=bias_relu params=A0,A1,A2,A3,B1,B2,B3 elides=A2
+// plan: launch-bounds(min-blocks=4)
+// launch-bounds: at least 4 blocks of 256 threads per multiprocessor (caps registers at 64; the kernel's locals alone need about 14)
+// note: launch-bounds: every launch in the file uses at most 256 threads per block
 // An element-wise chain written as two kernels: `mul` materialises x * y in a
 // temporary buffer that `bias_relu` reads straight back. The temporary costs
 // a full write and a full read of n floats that a fused kernel never makes.
 #include "harness.cuh"
-
-#ifndef WARPLENS_LAUNCH_HELPERS
-#define WARPLENS_LAUNCH_HELPERS
-// Added by warplens: launch shapes for rewritten kernels. wl_launch::grid
-// applies the documented rule (docs/optimize.md, "Launch changes"): scale the
-// threads per dimension, cover them with the new block, cap persistent grids.
-namespace wl_launch {
-inline unsigned cover(unsigned long long threads, unsigned block) {
-  unsigned long long g = (threads + block - 1) / block;
-  return g == 0 ? 1u : static_cast<unsigned>(g);
-}
-inline dim3 swap_xy(dim3 d) { return dim3(d.y, d.x, d.z); }
-inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd, long long yn, long long yd,
-                 long long zn, long long zd, int blocks_per_sm) {
-  if (swap) {
-    g = swap_xy(g);
-    b = swap_xy(b);
-  }
-  dim3 r(cover((1ull * g.x * b.x * xn + xd - 1) / xd, nb.x), cover((1ull * g.y * b.y * yn + yd - 1) / yd, nb.y),
-         cover((1ull * g.z * b.z * zn + zd - 1) / zd, nb.z));
-  if (blocks_per_sm > 0) {
-    static int sms = 0;
-    if (sms == 0) {
-      int dev = 0;
-      cudaGetDevice(&dev);
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-      if (sms <= 0) sms = 1;
-    }
-    const unsigned cap = static_cast<unsigned>(sms * blocks_per_sm);
-    if (r.x > cap) r.x = cap;
-  }
-  return r;
-}
-}  // namespace wl_launch
-#endif
 
 __global__ void mul(const float* x, const float* y, float* tmp, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) tmp[i] = x[i] * y[i];
 }
 
-__global__ void bias_relu(const float* t, float bias, float* out, int n) {
+__global__ void __launch_bounds__(256, 4) bias_relu(const float* t, float bias, float* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     float v = t[i] + bias;
     out[i] = v > 0.0f ? v : 0.0f;
   }
 }
-
-// Added by warplens (fuse-elementwise): `mul` and `bias_relu` in one pass; the temporary is neither written nor read.
-__global__ void __launch_bounds__(128, 8) mul_bias_relu_fused(const float* __restrict__ wl_a_x, const float* __restrict__ wl_a_y, const float* __restrict__ wl_a_tmp, int wl_a_n, float bias, float* __restrict__ out, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
-    float v = (wl_a_x[(i)] * wl_a_y[(i)]) + bias;
-    out[i] = v > 0.0f ? v : 0.0f;
-  }
-}
-
 
 int main(int argc, char** argv) {
   example::Run run(argc, argv, "elementwise_chain");
@@ -89,7 +36,8 @@ int main(int argc, char** argv) {
     std::vector<float> hy = example::fill_uniform(d_y, n, run.seed(set) * 2 + 1);
     example::poison(d_out, n * sizeof(float));
     const int blocks = (n + threads - 1) / threads;
-    mul_bias_relu_fused<<<wl_launch::grid(dim3(blocks), dim3(threads), dim3(128, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(128, 1, 1)>>>(d_x, d_y, d_tmp, n, bias, d_out, n);
+    mul<<<blocks, threads>>>(d_x, d_y, d_tmp, n);
+    bias_relu<<<blocks, threads>>>(d_tmp, bias, d_out, n);
     run.sync("chain");
     std::vector<float> got = example::to_host(d_out, n), want(n);
     for (int i = 0; i < n; ++i) want[i] = std::max(hx[i] * hy[i] + bias, 0.0f);
@@ -111,7 +59,8 @@ int main(int argc, char** argv) {
     example::fill_uniform(y, n, run.seed(0) * 2 + 1);
     const int blocks = (n + threads - 1) / threads;
     run.time([&] {
-      mul_bias_relu_fused<<<wl_launch::grid(dim3(blocks), dim3(threads), dim3(128, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(128, 1, 1)>>>(x, y, tmp, n, bias, out, n);
+      mul<<<blocks, threads>>>(x, y, tmp, n);
+      bias_relu<<<blocks, threads>>>(tmp, bias, out, n);
     });
     WL_CHECK(cudaFree(x));
     WL_CHECK(cudaFree(y));

@@ -1,11 +1,11 @@
 // warplens candidate c08 for kernel `reduce_interleaved` (policy builtin)
-// plan: warp-shuffle-reduction() + reduction-grid-stride(blocks-per-sm=8, vector=4)
-// warp-shuffle-reduction: tree reduction over `sdata` in 8 barrier-separated steps for blocks of 256: shuffles need two barriers; reduction-grid-stride: one element per thread and one atomic per block: accumulate 4-wide loads in a grid-stride loop over at most 8 blocks per SM
+// plan: warp-shuffle-reduction() + reduction-grid-stride(blocks-per-sm=4, vector=1)
+// warp-shuffle-reduction: tree reduction over `sdata` in 8 barrier-separated steps for blocks of 256: shuffles need two barriers; reduction-grid-stride: one element per thread and one atomic per block: accumulate in a grid-stride loop over at most 4 blocks per SM
 // note: warp-shuffle-reduction: the replaced loop was executed symbolically for blocks of 256: it reduces every slot into [0] exactly once, race-free
 // note: warp-shuffle-reduction: afterwards only sdata[0] is read; floating-point sums are reassociated
 // note: reduction-grid-stride: elements meet only through additions (thread, block sum, atomicAdd into a block-independent address): any distribution over threads gives the same total, up to rounding order
 // note: reduction-grid-stride: grid-stride accumulation: every element below the bound is added once, for any grid
-// warplens-launch: kernel=reduce_interleaved block=same swap-xy=0 scale=1/1,1/1,1/1 persistent=8
+// warplens-launch: kernel=reduce_interleaved block=same swap-xy=0 scale=1/1,1/1,1/1 persistent=4
 // Sum of a large array, the textbook first attempt: each block loads one
 // element per thread into shared memory and reduces it with interleaved
 // addressing (`tid % (2 * s) == 0`), which leaves most lanes of every warp
@@ -47,33 +47,6 @@ inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd,
 }  // namespace wl_launch
 #endif
 
-// Added by warplens (vectorize): `V` consecutive elements in one 8/16/32-byte access.
-template <int V, typename T>
-__device__ __forceinline__ void wl_vector_load(T (&dst)[V], const T* src) {
-  if constexpr (sizeof(T) * V == 16) {
-    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
-  } else if constexpr (sizeof(T) * V == 8) {
-    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
-  } else if constexpr (sizeof(T) * V == 32) {
-    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
-    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
-  } else {
-    for (int k = 0; k < V; ++k) dst[k] = src[k];
-  }
-}
-template <int V, typename T>
-__device__ __forceinline__ void wl_vector_store(T* dst, const T (&src)[V]) {
-  if constexpr (sizeof(T) * V == 16) {
-    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
-  } else if constexpr (sizeof(T) * V == 8) {
-    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
-  } else if constexpr (sizeof(T) * V == 32) {
-    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
-    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
-  } else {
-    for (int k = 0; k < V; ++k) dst[k] = src[k];
-  }
-}
 __global__ void reduce_interleaved(const float* in, float* sum, int n) {
   extern __shared__ float sdata[];
   unsigned int tid = threadIdx.x;
@@ -85,13 +58,7 @@ __global__ void reduce_interleaved(const float* in, float* sum, int n) {
     const long long wl_n = static_cast<long long>(n);
     const long long wl_t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     const long long wl_stride = static_cast<long long>(gridDim.x) * blockDim.x;
-    const long long wl_nv = reinterpret_cast<unsigned long long>(in) % 16 == 0 ? wl_n / 4 : 0;
-    for (long long wl_q = wl_t; wl_q < wl_nv; wl_q += wl_stride) {
-      float wl_e[4];
-      wl_vector_load<4>(wl_e, in + wl_q * 4);
-      wl_acc += wl_e[0] + wl_e[1] + wl_e[2] + wl_e[3];
-    }
-    for (long long wl_k = wl_nv * 4 + wl_t; wl_k < wl_n; wl_k += wl_stride) {
+    for (long long wl_k = wl_t; wl_k < wl_n; wl_k += wl_stride) {
       const unsigned int i = static_cast<unsigned int>(wl_k);
       wl_acc += in[i];
     }
@@ -119,7 +86,7 @@ __global__ void reduce_interleaved(const float* in, float* sum, int n) {
 void reduce(const float* in, float* sum, int n) {
   const int threads = 256;
   WL_CHECK(cudaMemsetAsync(sum, 0, sizeof(float)));
-  reduce_interleaved<<<wl_launch::grid(dim3((n + threads - 1) / threads), dim3(threads), dim3(threads), false, 1, 1, 1, 1, 1, 1, 8), threads, threads * sizeof(float)>>>(in, sum, n);
+  reduce_interleaved<<<wl_launch::grid(dim3((n + threads - 1) / threads), dim3(threads), dim3(threads), false, 1, 1, 1, 1, 1, 1, 4), threads, threads * sizeof(float)>>>(in, sum, n);
 }
 
 int main(int argc, char** argv) {

@@ -1,11 +1,10 @@
 // warplens candidate c09 for kernel `reduce_interleaved` (policy builtin)
-// plan: warp-shuffle-reduction() + reduction-grid-stride(blocks-per-sm=8, vector=4) + unroll(factor=2)
-// warp-shuffle-reduction: tree reduction over `sdata` in 8 barrier-separated steps for blocks of 256: shuffles need two barriers; reduction-grid-stride: one element per thread and one atomic per block: accumulate 4-wide loads in a grid-stride loop over at most 8 blocks per SM; unroll: 4 innermost loop(s) without #pragma unroll
+// plan: warp-shuffle-reduction() + reduction-grid-stride(blocks-per-sm=8, vector=1)
+// warp-shuffle-reduction: tree reduction over `sdata` in 8 barrier-separated steps for blocks of 256: shuffles need two barriers; reduction-grid-stride: one element per thread and one atomic per block: accumulate in a grid-stride loop over at most 8 blocks per SM
 // note: warp-shuffle-reduction: the replaced loop was executed symbolically for blocks of 256: it reduces every slot into [0] exactly once, race-free
 // note: warp-shuffle-reduction: afterwards only sdata[0] is read; floating-point sums are reassociated
 // note: reduction-grid-stride: elements meet only through additions (thread, block sum, atomicAdd into a block-independent address): any distribution over threads gives the same total, up to rounding order
 // note: reduction-grid-stride: grid-stride accumulation: every element below the bound is added once, for any grid
-// note: unroll: unrolling keeps every iteration (the compiler handles remainders)
 // warplens-launch: kernel=reduce_interleaved block=same swap-xy=0 scale=1/1,1/1,1/1 persistent=8
 // Sum of a large array, the textbook first attempt: each block loads one
 // element per thread into shared memory and reduces it with interleaved
@@ -48,33 +47,6 @@ inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd,
 }  // namespace wl_launch
 #endif
 
-// Added by warplens (vectorize): `V` consecutive elements in one 8/16/32-byte access.
-template <int V, typename T>
-__device__ __forceinline__ void wl_vector_load(T (&dst)[V], const T* src) {
-  if constexpr (sizeof(T) * V == 16) {
-    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
-  } else if constexpr (sizeof(T) * V == 8) {
-    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
-  } else if constexpr (sizeof(T) * V == 32) {
-    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
-    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
-  } else {
-    for (int k = 0; k < V; ++k) dst[k] = src[k];
-  }
-}
-template <int V, typename T>
-__device__ __forceinline__ void wl_vector_store(T* dst, const T (&src)[V]) {
-  if constexpr (sizeof(T) * V == 16) {
-    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
-  } else if constexpr (sizeof(T) * V == 8) {
-    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
-  } else if constexpr (sizeof(T) * V == 32) {
-    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
-    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
-  } else {
-    for (int k = 0; k < V; ++k) dst[k] = src[k];
-  }
-}
 __global__ void reduce_interleaved(const float* in, float* sum, int n) {
   extern __shared__ float sdata[];
   unsigned int tid = threadIdx.x;
@@ -86,15 +58,7 @@ __global__ void reduce_interleaved(const float* in, float* sum, int n) {
     const long long wl_n = static_cast<long long>(n);
     const long long wl_t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     const long long wl_stride = static_cast<long long>(gridDim.x) * blockDim.x;
-    const long long wl_nv = reinterpret_cast<unsigned long long>(in) % 16 == 0 ? wl_n / 4 : 0;
-    #pragma unroll 2
-    for (long long wl_q = wl_t; wl_q < wl_nv; wl_q += wl_stride) {
-      float wl_e[4];
-      wl_vector_load<4>(wl_e, in + wl_q * 4);
-      wl_acc += wl_e[0] + wl_e[1] + wl_e[2] + wl_e[3];
-    }
-    #pragma unroll 2
-    for (long long wl_k = wl_nv * 4 + wl_t; wl_k < wl_n; wl_k += wl_stride) {
+    for (long long wl_k = wl_t; wl_k < wl_n; wl_k += wl_stride) {
       const unsigned int i = static_cast<unsigned int>(wl_k);
       wl_acc += in[i];
     }
@@ -105,14 +69,12 @@ __global__ void reduce_interleaved(const float* in, float* sum, int n) {
     // Rewritten by warplens (warp-shuffle-reduction, sum): reduce within each warp with shuffles,
     // then the warps' partial results with the first warp; sdata[0] holds the result.
     float wl_v = sdata[threadIdx.x];
-    #pragma unroll 2
     for (int wl_offset = 16; wl_offset > 0; wl_offset >>= 1) wl_v = wl_v + __shfl_down_sync(0xffffffffu, wl_v, wl_offset);
     __shared__ float wl_warp_partials[32];
     if ((threadIdx.x & 31) == 0) wl_warp_partials[threadIdx.x >> 5] = wl_v;
     __syncthreads();
     if (threadIdx.x < 32) {
       wl_v = threadIdx.x < (blockDim.x >> 5) ? wl_warp_partials[threadIdx.x] : float(0);
-      #pragma unroll 2
       for (int wl_offset = 16; wl_offset > 0; wl_offset >>= 1) wl_v = wl_v + __shfl_down_sync(0xffffffffu, wl_v, wl_offset);
       if (threadIdx.x == 0) sdata[0] = wl_v;
     }

@@ -1,12 +1,12 @@
 // warplens candidate c10 for kernel `reduce_interleaved` (policy builtin)
-// plan: warp-shuffle-reduction() + reduction-grid-stride(blocks-per-sm=8, vector=4) + launch-bounds(min-blocks=8)
-// warp-shuffle-reduction: tree reduction over `sdata` in 8 barrier-separated steps for blocks of 256: shuffles need two barriers; reduction-grid-stride: one element per thread and one atomic per block: accumulate 4-wide loads in a grid-stride loop over at most 8 blocks per SM; launch-bounds: at least 8 blocks of 256 threads per multiprocessor (caps registers at 32; the kernel's locals alone need about 35)
+// plan: warp-shuffle-reduction() + reduction-grid-stride(blocks-per-sm=4, vector=4) + launch-bounds(min-blocks=4)
+// warp-shuffle-reduction: tree reduction over `sdata` in 8 barrier-separated steps for blocks of 256: shuffles need two barriers; reduction-grid-stride: one element per thread and one atomic per block: accumulate 4-wide loads in a grid-stride loop over at most 4 blocks per SM; launch-bounds: at least 4 blocks of 256 threads per multiprocessor (caps registers at 64; the kernel's locals alone need about 35)
 // note: warp-shuffle-reduction: the replaced loop was executed symbolically for blocks of 256: it reduces every slot into [0] exactly once, race-free
 // note: warp-shuffle-reduction: afterwards only sdata[0] is read; floating-point sums are reassociated
 // note: reduction-grid-stride: elements meet only through additions (thread, block sum, atomicAdd into a block-independent address): any distribution over threads gives the same total, up to rounding order
 // note: reduction-grid-stride: grid-stride accumulation: every element below the bound is added once, for any grid
 // note: launch-bounds: every launch in the file uses at most 256 threads per block
-// warplens-launch: kernel=reduce_interleaved block=same swap-xy=0 scale=1/1,1/1,1/1 persistent=8
+// warplens-launch: kernel=reduce_interleaved block=same swap-xy=0 scale=1/1,1/1,1/1 persistent=4
 // Sum of a large array, the textbook first attempt: each block loads one
 // element per thread into shared memory and reduces it with interleaved
 // addressing (`tid % (2 * s) == 0`), which leaves most lanes of every warp
@@ -75,7 +75,7 @@ __device__ __forceinline__ void wl_vector_store(T* dst, const T (&src)[V]) {
     for (int k = 0; k < V; ++k) dst[k] = src[k];
   }
 }
-__global__ void __launch_bounds__(256, 8) reduce_interleaved(const float* in, float* sum, int n) {
+__global__ void __launch_bounds__(256, 4) reduce_interleaved(const float* in, float* sum, int n) {
   extern __shared__ float sdata[];
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -120,7 +120,7 @@ __global__ void __launch_bounds__(256, 8) reduce_interleaved(const float* in, fl
 void reduce(const float* in, float* sum, int n) {
   const int threads = 256;
   WL_CHECK(cudaMemsetAsync(sum, 0, sizeof(float)));
-  reduce_interleaved<<<wl_launch::grid(dim3((n + threads - 1) / threads), dim3(threads), dim3(threads), false, 1, 1, 1, 1, 1, 1, 8), threads, threads * sizeof(float)>>>(in, sum, n);
+  reduce_interleaved<<<wl_launch::grid(dim3((n + threads - 1) / threads), dim3(threads), dim3(threads), false, 1, 1, 1, 1, 1, 1, 4), threads, threads * sizeof(float)>>>(in, sum, n);
 }
 
 int main(int argc, char** argv) {

@@ -1,12 +1,10 @@
 // warplens candidate c03 for kernel `matmul_naive_colx` (policy builtin)
-// plan: tile-k-loop(tile=32) + restrict-const() + launch-bounds(min-blocks=2)
-// tile-k-loop: each thread reads a row of `A` and a column of `B` from global memory: 32x32 shared tiles reuse each element 32 times; restrict-const: 3 pointer parameter(s) gain const/__restrict__; launch-bounds: at least 2 blocks of 1024 threads per multiprocessor (caps registers at 32; the kernel's locals alone need about 21)
-// note: tile-k-loop: the launches cover both bounds: every (row, col) the original computed is computed, under the same guard
-// note: tile-k-loop: operand subscripts depend only on (row, k) and (k, col); loads outside the bounds are never made and steps beyond K never accumulated
-// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
-// note: restrict-const: const added only to pointers the kernel never writes through
-// note: launch-bounds: every launch in the file uses at most 1024 threads per block
-// warplens-launch: kernel=matmul_naive_colx block=32,32,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
+// plan: register-tile(tile=64)
+// register-tile: each thread reads a row of `A` and a column of `B`: 64x64 block tiles with 4x4 outputs per thread in registers do 16 multiply-adds per pair of shared loads
+// note: register-tile: the launches cover both bounds; the grid (16x16 blocks, 1/4 of the threads per axis) covers them with 64x64 tiles, and each output is stored under the original guard
+// note: register-tile: each output accumulates the same terms in the same k order; operand elements outside the bounds are never read and steps beyond K never accumulated
+// note: register-tile: declarations before the loop run per output (memory reads only under the guard); what follows the loop runs per output with the accumulator's value
+// warplens-launch: kernel=matmul_naive_colx block=16,16,1 swap-xy=0 scale=1/4,1/4,1/1 persistent=0
 // Naive matrix product C = A * B, one thread per output element, in the
 // good thread order (threadIdx.x walks along a row of C): loads of B and
 // stores of C are coalesced, A is broadcast. Still every operand comes from
@@ -48,41 +46,94 @@ inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd,
 }  // namespace wl_launch
 #endif
 
-__global__ void __launch_bounds__(1024, 2) matmul_naive_colx(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K) {
-  // Rewritten by warplens (tile-k-loop): operands staged through 32x32 shared tiles, each element
-  // loaded once per block; loads guarded, out-of-range k never accumulated.
-  __shared__ float wl_As[32][32 + 1];
-  __shared__ float wl_Bs[32][32 + 1];
-  const int row = blockIdx.y * 32 + threadIdx.y;
-  const int col = blockIdx.x * 32 + threadIdx.x;
-  float acc = 0.0f;
-  for (int wl_t = 0; wl_t < K; wl_t += 32) {
-    {
-      const int row = blockIdx.y * 32 + threadIdx.y;
-      const int k = wl_t + threadIdx.x;
-      wl_As[threadIdx.y][threadIdx.x] = (row < M && k < K) ? A[row * K + k] : float(0);
+__global__ void matmul_naive_colx(const float* A, const float* B, float* C, int M, int N, int K) {
+  // Rewritten by warplens (register-tile): each 16x16 block computes a 64x64 tile of the output,
+  // each thread 4x4 outputs in registers; the operands are staged through shared 64x8 and 8x64 slices.
+  // Loads are guarded (zero-filled); k beyond K is never accumulated.
+  __shared__ __align__(16) float wl_As[8][64 + 4];
+  __shared__ __align__(16) float wl_Bs[8][64 + 4];
+  const int wl_tid = threadIdx.y * 16 + threadIdx.x;
+  const int wl_row0 = blockIdx.y * 64;
+  const int wl_col0 = blockIdx.x * 64;
+  float wl_acc[4][4];
+  #pragma unroll
+  for (int wl_i = 0; wl_i < 4; ++wl_i) {
+    #pragma unroll
+    for (int wl_j = 0; wl_j < 4; ++wl_j) {
+      const int row = wl_row0 + (wl_i / 4) * 32 + threadIdx.y * 4 + wl_i % 4;
+      const int col = wl_col0 + (wl_j / 4) * 32 + threadIdx.x * 4 + wl_j % 4;
+      float acc = 0.0f;
+      wl_acc[wl_i][wl_j] = acc;
     }
-    {
-      const int k = wl_t + threadIdx.y;
-      const int col = blockIdx.x * 32 + threadIdx.x;
-      wl_Bs[threadIdx.y][threadIdx.x] = (col < N && k < K) ? B[k * N + col] : float(0);
+  }
+  for (int wl_t = 0; wl_t < K; wl_t += 8) {
+    #pragma unroll
+    for (int wl_l = 0; wl_l < 2; ++wl_l) {
+      const int wl_e = wl_tid + wl_l * 256;
+      const int wl_o = wl_e / 8;
+      const int wl_q = wl_e % 8;
+      const int row = wl_row0 + wl_o;
+      const int k = wl_t + wl_q;
+      wl_As[wl_q][wl_o] = (row < M && k < K) ? A[row * K + k] : static_cast<float>(0);
+    }
+    #pragma unroll
+    for (int wl_l = 0; wl_l < 2; ++wl_l) {
+      const int wl_e = wl_tid + wl_l * 256;
+      const int wl_o = wl_e % 64;
+      const int wl_q = wl_e / 64;
+      const int col = wl_col0 + wl_o;
+      const int k = wl_t + wl_q;
+      wl_Bs[wl_q][wl_o] = (col < N && k < K) ? B[k * N + col] : static_cast<float>(0);
     }
     __syncthreads();
-#pragma unroll
-    for (int wl_kk = 0; wl_kk < 32; ++wl_kk) {
-      if (wl_t + wl_kk < K) acc += wl_As[threadIdx.y][wl_kk] * wl_Bs[wl_kk][threadIdx.x];
+    if (wl_t + 8 <= K) {
+      #pragma unroll
+      for (int wl_kk = 0; wl_kk < 8; ++wl_kk) {
+        float wl_a[4];
+        float wl_b[4];
+        #pragma unroll
+        for (int wl_i = 0; wl_i < 4; ++wl_i) wl_a[wl_i] = wl_As[wl_kk][(wl_i / 4) * 32 + threadIdx.y * 4 + wl_i % 4];
+        #pragma unroll
+        for (int wl_j = 0; wl_j < 4; ++wl_j) wl_b[wl_j] = wl_Bs[wl_kk][(wl_j / 4) * 32 + threadIdx.x * 4 + wl_j % 4];
+        #pragma unroll
+        for (int wl_i = 0; wl_i < 4; ++wl_i)
+          #pragma unroll
+          for (int wl_j = 0; wl_j < 4; ++wl_j) wl_acc[wl_i][wl_j] += wl_a[wl_i] * wl_b[wl_j];
+      }
+    } else {
+      for (int wl_kk = 0; wl_kk < 8 && wl_t + wl_kk < K; ++wl_kk) {
+        float wl_a[4];
+        float wl_b[4];
+        #pragma unroll
+        for (int wl_i = 0; wl_i < 4; ++wl_i) wl_a[wl_i] = wl_As[wl_kk][(wl_i / 4) * 32 + threadIdx.y * 4 + wl_i % 4];
+        #pragma unroll
+        for (int wl_j = 0; wl_j < 4; ++wl_j) wl_b[wl_j] = wl_Bs[wl_kk][(wl_j / 4) * 32 + threadIdx.x * 4 + wl_j % 4];
+        #pragma unroll
+        for (int wl_i = 0; wl_i < 4; ++wl_i)
+          #pragma unroll
+          for (int wl_j = 0; wl_j < 4; ++wl_j) wl_acc[wl_i][wl_j] += wl_a[wl_i] * wl_b[wl_j];
+      }
     }
     __syncthreads();
   }
-  if (row < M && col < N) {
-    C[row * N + col] = acc;
+  #pragma unroll
+  for (int wl_i = 0; wl_i < 4; ++wl_i) {
+    #pragma unroll
+    for (int wl_j = 0; wl_j < 4; ++wl_j) {
+      const int row = wl_row0 + (wl_i / 4) * 32 + threadIdx.y * 4 + wl_i % 4;
+      const int col = wl_col0 + (wl_j / 4) * 32 + threadIdx.x * 4 + wl_j % 4;
+      if (row < M && col < N) {
+        float acc = wl_acc[wl_i][wl_j];
+        C[row * N + col] = acc;
+      }
+    }
   }
 }
 
 void matmul(const float* A, const float* B, float* C, int M, int N, int K) {
   dim3 block(16, 16);
   dim3 grid((N + block.x - 1) / block.x, (M + block.y - 1) / block.y);
-  matmul_naive_colx<<<wl_launch::grid(dim3(grid), dim3(block), dim3(32, 32, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(32, 32, 1)>>>(A, B, C, M, N, K);
+  matmul_naive_colx<<<wl_launch::grid(dim3(grid), dim3(block), dim3(16, 16, 1), false, 1, 4, 1, 4, 1, 1, 0), dim3(16, 16, 1)>>>(A, B, C, M, N, K);
 }
 
 int main(int argc, char** argv) {

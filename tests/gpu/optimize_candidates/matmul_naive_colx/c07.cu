@@ -1,9 +1,11 @@
 // warplens candidate c07 for kernel `matmul_naive_colx` (policy builtin)
-// plan: unroll(factor=4) + block-size(x=32, y=4)
-// unroll: 1 innermost loop(s) without #pragma unroll; block-size: block 16x16 -> 32x4 (the kernel is block-size agnostic)
-// note: unroll: unrolling keeps every iteration (the compiler handles remainders)
-// note: block-size: block-size agnostic: thread identity only through global indices, bounds-checked, launch grids cover the bound
-// warplens-launch: kernel=matmul_naive_colx block=32,4,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
+// plan: tile-k-loop(tile=32) + restrict-const()
+// tile-k-loop: each thread reads a row of `A` and a column of `B` from global memory: 32x32 shared tiles reuse each element 32 times; restrict-const: 3 pointer parameter(s) gain const/__restrict__
+// note: tile-k-loop: the launches cover both bounds: every (row, col) the original computed is computed, under the same guard
+// note: tile-k-loop: operand subscripts depend only on (row, k) and (k, col); loads outside the bounds are never made and steps beyond K never accumulated
+// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
+// note: restrict-const: const added only to pointers the kernel never writes through
+// warplens-launch: kernel=matmul_naive_colx block=32,32,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
 // Naive matrix product C = A * B, one thread per output element, in the
 // good thread order (threadIdx.x walks along a row of C): loads of B and
 // stores of C are coalesced, A is broadcast. Still every operand comes from
@@ -45,15 +47,33 @@ inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd,
 }  // namespace wl_launch
 #endif
 
-__global__ void matmul_naive_colx(const float* A, const float* B, float* C, int M, int N, int K) {
-  int row = blockIdx.y * blockDim.y + threadIdx.y;
-  int col = blockIdx.x * blockDim.x + threadIdx.x;
-  if (row < M && col < N) {
-    float acc = 0.0f;
-    #pragma unroll 4
-    for (int k = 0; k < K; ++k) {
-      acc += A[row * K + k] * B[k * N + col];
+__global__ void matmul_naive_colx(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K) {
+  // Rewritten by warplens (tile-k-loop): operands staged through 32x32 shared tiles, each element
+  // loaded once per block; loads guarded, out-of-range k never accumulated.
+  __shared__ float wl_As[32][32 + 1];
+  __shared__ float wl_Bs[32][32 + 1];
+  const int row = blockIdx.y * 32 + threadIdx.y;
+  const int col = blockIdx.x * 32 + threadIdx.x;
+  float acc = 0.0f;
+  for (int wl_t = 0; wl_t < K; wl_t += 32) {
+    {
+      const int row = blockIdx.y * 32 + threadIdx.y;
+      const int k = wl_t + threadIdx.x;
+      wl_As[threadIdx.y][threadIdx.x] = (row < M && k < K) ? A[row * K + k] : static_cast<float>(0);
     }
+    {
+      const int k = wl_t + threadIdx.y;
+      const int col = blockIdx.x * 32 + threadIdx.x;
+      wl_Bs[threadIdx.y][threadIdx.x] = (col < N && k < K) ? B[k * N + col] : static_cast<float>(0);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int wl_kk = 0; wl_kk < 32; ++wl_kk) {
+      if (wl_t + wl_kk < K) acc += wl_As[threadIdx.y][wl_kk] * wl_Bs[wl_kk][threadIdx.x];
+    }
+    __syncthreads();
+  }
+  if (row < M && col < N) {
     C[row * N + col] = acc;
   }
 }
@@ -61,7 +81,7 @@ __global__ void matmul_naive_colx(const float* A, const float* B, float* C, int 
 void matmul(const float* A, const float* B, float* C, int M, int N, int K) {
   dim3 block(16, 16);
   dim3 grid((N + block.x - 1) / block.x, (M + block.y - 1) / block.y);
-  matmul_naive_colx<<<wl_launch::grid(dim3(grid), dim3(block), dim3(32, 4, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(32, 4, 1)>>>(A, B, C, M, N, K);
+  matmul_naive_colx<<<wl_launch::grid(dim3(grid), dim3(block), dim3(32, 32, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(32, 32, 1)>>>(A, B, C, M, N, K);
 }
 
 int main(int argc, char** argv) {

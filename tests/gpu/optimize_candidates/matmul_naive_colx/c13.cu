@@ -1,56 +1,19 @@
 // warplens candidate c13 for kernel `matmul_naive_colx` (policy builtin)
-// plan: restrict-const() + block-size(x=32, y=16)
-// restrict-const: 3 pointer parameter(s) gain const/__restrict__; block-size: block 16x16 -> 32x16 (the kernel is block-size agnostic)
-// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
-// note: restrict-const: const added only to pointers the kernel never writes through
-// note: block-size: block-size agnostic: thread identity only through global indices, bounds-checked, launch grids cover the bound
-// warplens-launch: kernel=matmul_naive_colx block=32,16,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
+// plan: unroll(factor=4)
+// unroll: 1 innermost loop(s) without #pragma unroll
+// note: unroll: unrolling keeps every iteration (the compiler handles remainders)
 // Naive matrix product C = A * B, one thread per output element, in the
 // good thread order (threadIdx.x walks along a row of C): loads of B and
 // stores of C are coalesced, A is broadcast. Still every operand comes from
 // global memory (L1/L2) at every step: no reuse through shared memory.
 #include "harness.cuh"
 
-#ifndef WARPLENS_LAUNCH_HELPERS
-#define WARPLENS_LAUNCH_HELPERS
-// Added by warplens: launch shapes for rewritten kernels. wl_launch::grid
-// applies the documented rule (docs/optimize.md, "Launch changes"): scale the
-// threads per dimension, cover them with the new block, cap persistent grids.
-namespace wl_launch {
-inline unsigned cover(unsigned long long threads, unsigned block) {
-  unsigned long long g = (threads + block - 1) / block;
-  return g == 0 ? 1u : static_cast<unsigned>(g);
-}
-inline dim3 swap_xy(dim3 d) { return dim3(d.y, d.x, d.z); }
-inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd, long long yn, long long yd,
-                 long long zn, long long zd, int blocks_per_sm) {
-  if (swap) {
-    g = swap_xy(g);
-    b = swap_xy(b);
-  }
-  dim3 r(cover((1ull * g.x * b.x * xn + xd - 1) / xd, nb.x), cover((1ull * g.y * b.y * yn + yd - 1) / yd, nb.y),
-         cover((1ull * g.z * b.z * zn + zd - 1) / zd, nb.z));
-  if (blocks_per_sm > 0) {
-    static int sms = 0;
-    if (sms == 0) {
-      int dev = 0;
-      cudaGetDevice(&dev);
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-      if (sms <= 0) sms = 1;
-    }
-    const unsigned cap = static_cast<unsigned>(sms * blocks_per_sm);
-    if (r.x > cap) r.x = cap;
-  }
-  return r;
-}
-}  // namespace wl_launch
-#endif
-
-__global__ void matmul_naive_colx(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K) {
+__global__ void matmul_naive_colx(const float* A, const float* B, float* C, int M, int N, int K) {
   int row = blockIdx.y * blockDim.y + threadIdx.y;
   int col = blockIdx.x * blockDim.x + threadIdx.x;
   if (row < M && col < N) {
     float acc = 0.0f;
+    #pragma unroll 4
     for (int k = 0; k < K; ++k) {
       acc += A[row * K + k] * B[k * N + col];
     }
@@ -61,7 +24,7 @@ __global__ void matmul_naive_colx(const float* __restrict__ A, const float* __re
 void matmul(const float* A, const float* B, float* C, int M, int N, int K) {
   dim3 block(16, 16);
   dim3 grid((N + block.x - 1) / block.x, (M + block.y - 1) / block.y);
-  matmul_naive_colx<<<wl_launch::grid(dim3(grid), dim3(block), dim3(32, 16, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(32, 16, 1)>>>(A, B, C, M, N, K);
+  matmul_naive_colx<<<grid, block>>>(A, B, C, M, N, K);
 }
 
 int main(int argc, char** argv) {

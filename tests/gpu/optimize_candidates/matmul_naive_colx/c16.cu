@@ -1,9 +1,8 @@
 // warplens candidate c16 for kernel `matmul_naive_colx` (policy builtin)
-// plan: restrict-const() + unroll(factor=2)
-// restrict-const: 3 pointer parameter(s) gain const/__restrict__; unroll: 1 innermost loop(s) without #pragma unroll
+// plan: restrict-const()
+// restrict-const: 3 pointer parameter(s) gain const/__restrict__
 // note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
 // note: restrict-const: const added only to pointers the kernel never writes through
-// note: unroll: unrolling keeps every iteration (the compiler handles remainders)
 // Naive matrix product C = A * B, one thread per output element, in the
 // good thread order (threadIdx.x walks along a row of C): loads of B and
 // stores of C are coalesced, A is broadcast. Still every operand comes from
@@ -15,7 +14,6 @@ __global__ void matmul_naive_colx(const float* __restrict__ A, const float* __re
   int col = blockIdx.x * blockDim.x + threadIdx.x;
   if (row < M && col < N) {
     float acc = 0.0f;
-    #pragma unroll 2
     for (int k = 0; k < K; ++k) {
       acc += A[row * K + k] * B[k * N + col];
     }

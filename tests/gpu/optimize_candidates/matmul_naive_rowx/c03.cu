@@ -1,14 +1,15 @@
 // warplens candidate c03 for kernel `matmul_naive_rowx` (policy builtin)
-// plan: swap-thread-mapping() + tile-k-loop(tile=32) + restrict-const()
-// swap-thread-mapping: 1 access(es) such as `C[row * N + col]` are contiguous along y but strided along x: swapping makes lanes consecutive; tile-k-loop: each thread reads a row of `A` and a column of `B` from global memory: 32x32 shared tiles reuse each element 32 times; restrict-const: 3 pointer parameter(s) gain const/__restrict__
+// plan: swap-thread-mapping() + register-tile(tile=128) + restrict-const()
+// swap-thread-mapping: 1 access(es) such as `C[row * N + col]` are contiguous along y but strided along x: swapping makes lanes consecutive; register-tile: each thread reads a row of `A` and a column of `B`: 128x128 block tiles with 8x8 outputs per thread in registers do 64 multiply-adds per pair of shared loads; restrict-const: 3 pointer parameter(s) gain const/__restrict__
 // note: swap-thread-mapping: x and y relabelled in the kernel and in every launch: the same (x, y) pairs are computed
 // note: swap-thread-mapping: no warp-level primitives: only the grouping of threads into warps changes
-// note: tile-k-loop: the launches cover both bounds: every (row, col) the original computed is computed, under the same guard
-// note: tile-k-loop: operand subscripts depend only on (row, k) and (k, col); loads outside the bounds are never made and steps beyond K never accumulated
+// note: register-tile: the launches cover both bounds; the grid (16x16 blocks, 1/8 of the threads per axis) covers them with 128x128 tiles, and each output is stored under the original guard
+// note: register-tile: each output accumulates the same terms in the same k order; operand elements outside the bounds are never read and steps beyond K never accumulated
+// note: register-tile: declarations before the loop run per output (memory reads only under the guard); what follows the loop runs per output with the accumulator's value
 // note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
 // note: restrict-const: const added only to pointers the kernel never writes through
 // warplens-launch: kernel=matmul_naive_rowx block=same swap-xy=1 scale=1/1,1/1,1/1 persistent=0
-// warplens-launch: kernel=matmul_naive_rowx block=32,32,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
+// warplens-launch: kernel=matmul_naive_rowx block=16,16,1 swap-xy=0 scale=1/8,1/8,1/1 persistent=0
 // Naive matrix product C = A * B, one thread per output element, with the
 // thread order the wrong way round: threadIdx.x walks down the rows. Lanes of
 // a warp then read A and write C K (resp. N) floats apart: every access is
@@ -52,40 +53,128 @@ inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd,
 #endif
 
 __global__ void matmul_naive_rowx(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K) {
-  // Rewritten by warplens (tile-k-loop): operands staged through 32x32 shared tiles, each element
-  // loaded once per block; loads guarded, out-of-range k never accumulated.
-  __shared__ float wl_As[32][32 + 1];
-  __shared__ float wl_Bs[32][32 + 1];
-  const int row = blockIdx.y * 32 + threadIdx.y;
-  const int col = blockIdx.x * 32 + threadIdx.x;
-  float acc = 0.0f;
-  for (int wl_t = 0; wl_t < K; wl_t += 32) {
+  // Rewritten by warplens (register-tile): each 16x16 block computes a 128x128 tile of the output,
+  // each thread 8x8 outputs in registers; the operands are staged through shared 128x8 and 8x128 slices.
+  // Loads are guarded (zero-filled); k beyond K is never accumulated.
+  __shared__ __align__(16) float wl_As[8][128 + 4];
+  __shared__ __align__(16) float wl_Bs[8][128 + 4];
+  const int wl_tid = threadIdx.y * 16 + threadIdx.x;
+  const int wl_row0 = blockIdx.y * 128;
+  const int wl_col0 = blockIdx.x * 128;
+  float wl_acc[8][8];
+  #pragma unroll
+  for (int wl_i = 0; wl_i < 8; ++wl_i) {
+    #pragma unroll
+    for (int wl_j = 0; wl_j < 8; ++wl_j) {
+      const int row = wl_row0 + (wl_i / 4) * 64 + threadIdx.y * 4 + wl_i % 4;
+      const int col = wl_col0 + (wl_j / 4) * 64 + threadIdx.x * 4 + wl_j % 4;
+      float acc = 0.0f;
+      wl_acc[wl_i][wl_j] = acc;
+    }
+  }
+  for (int wl_t = 0; wl_t < K; wl_t += 8) {
     {
-      const int row = blockIdx.y * 32 + threadIdx.y;
-      const int k = wl_t + threadIdx.x;
-      wl_As[threadIdx.y][threadIdx.x] = (row < M && k < K) ? A[row * K + k] : float(0);
+      const int wl_o = wl_tid / 2;
+      const int wl_q = (wl_tid % 2) * 4;
+      bool wl_done = false;
+      {
+        const int row = wl_row0 + wl_o;
+        const int k = wl_t + wl_q;
+        if (row < M && k + 3 < K) {
+          const float* wl_p = &(A[row * K + k]);
+          if ((reinterpret_cast<unsigned long long>(wl_p) & 15) == 0) {
+            const float4 wl_v = *reinterpret_cast<const float4*>(wl_p);
+            wl_As[wl_q][wl_o] = wl_v.x;
+            wl_As[wl_q + 1][wl_o] = wl_v.y;
+            wl_As[wl_q + 2][wl_o] = wl_v.z;
+            wl_As[wl_q + 3][wl_o] = wl_v.w;
+            wl_done = true;
+          }
+        }
+      }
+      if (!wl_done) {
+        #pragma unroll
+        for (int wl_l2 = 0; wl_l2 < 4; ++wl_l2) {
+          const int row = wl_row0 + wl_o;
+          const int k = wl_t + wl_q + wl_l2;
+          wl_As[wl_q + wl_l2][wl_o] = (row < M && k < K) ? A[row * K + k] : static_cast<float>(0);
+        }
+      }
     }
     {
-      const int k = wl_t + threadIdx.y;
-      const int col = blockIdx.x * 32 + threadIdx.x;
-      wl_Bs[threadIdx.y][threadIdx.x] = (col < N && k < K) ? B[k * N + col] : float(0);
+      const int wl_o = (wl_tid % 32) * 4;
+      const int wl_q = wl_tid / 32;
+      bool wl_done = false;
+      {
+        const int col = wl_col0 + wl_o;
+        const int k = wl_t + wl_q;
+        if (col + 3 < N && k < K) {
+          const float* wl_p = &(B[k * N + col]);
+          if ((reinterpret_cast<unsigned long long>(wl_p) & 15) == 0) {
+            const float4 wl_v = *reinterpret_cast<const float4*>(wl_p);
+            *reinterpret_cast<float4*>(&wl_Bs[wl_q][wl_o]) = wl_v;
+            wl_done = true;
+          }
+        }
+      }
+      if (!wl_done) {
+        #pragma unroll
+        for (int wl_l2 = 0; wl_l2 < 4; ++wl_l2) {
+          const int col = wl_col0 + wl_o + wl_l2;
+          const int k = wl_t + wl_q;
+          wl_Bs[wl_q][wl_o + wl_l2] = (col < N && k < K) ? B[k * N + col] : static_cast<float>(0);
+        }
+      }
     }
     __syncthreads();
-#pragma unroll
-    for (int wl_kk = 0; wl_kk < 32; ++wl_kk) {
-      if (wl_t + wl_kk < K) acc += wl_As[threadIdx.y][wl_kk] * wl_Bs[wl_kk][threadIdx.x];
+    if (wl_t + 8 <= K) {
+      #pragma unroll
+      for (int wl_kk = 0; wl_kk < 8; ++wl_kk) {
+        float wl_a[8];
+        float wl_b[8];
+        #pragma unroll
+        for (int wl_i = 0; wl_i < 8; ++wl_i) wl_a[wl_i] = wl_As[wl_kk][(wl_i / 4) * 64 + threadIdx.y * 4 + wl_i % 4];
+        #pragma unroll
+        for (int wl_j = 0; wl_j < 8; ++wl_j) wl_b[wl_j] = wl_Bs[wl_kk][(wl_j / 4) * 64 + threadIdx.x * 4 + wl_j % 4];
+        #pragma unroll
+        for (int wl_i = 0; wl_i < 8; ++wl_i)
+          #pragma unroll
+          for (int wl_j = 0; wl_j < 8; ++wl_j) wl_acc[wl_i][wl_j] += wl_a[wl_i] * wl_b[wl_j];
+      }
+    } else {
+      for (int wl_kk = 0; wl_kk < 8 && wl_t + wl_kk < K; ++wl_kk) {
+        float wl_a[8];
+        float wl_b[8];
+        #pragma unroll
+        for (int wl_i = 0; wl_i < 8; ++wl_i) wl_a[wl_i] = wl_As[wl_kk][(wl_i / 4) * 64 + threadIdx.y * 4 + wl_i % 4];
+        #pragma unroll
+        for (int wl_j = 0; wl_j < 8; ++wl_j) wl_b[wl_j] = wl_Bs[wl_kk][(wl_j / 4) * 64 + threadIdx.x * 4 + wl_j % 4];
+        #pragma unroll
+        for (int wl_i = 0; wl_i < 8; ++wl_i)
+          #pragma unroll
+          for (int wl_j = 0; wl_j < 8; ++wl_j) wl_acc[wl_i][wl_j] += wl_a[wl_i] * wl_b[wl_j];
+      }
     }
     __syncthreads();
   }
-  if (row < M && col < N) {
-    C[row * N + col] = acc;
+  #pragma unroll
+  for (int wl_i = 0; wl_i < 8; ++wl_i) {
+    #pragma unroll
+    for (int wl_j = 0; wl_j < 8; ++wl_j) {
+      const int row = wl_row0 + (wl_i / 4) * 64 + threadIdx.y * 4 + wl_i % 4;
+      const int col = wl_col0 + (wl_j / 4) * 64 + threadIdx.x * 4 + wl_j % 4;
+      if (row < M && col < N) {
+        float acc = wl_acc[wl_i][wl_j];
+        C[row * N + col] = acc;
+      }
+    }
   }
 }
 
 void matmul(const float* A, const float* B, float* C, int M, int N, int K) {
   dim3 block(16, 16);
   dim3 grid((M + block.x - 1) / block.x, (N + block.y - 1) / block.y);
-  matmul_naive_rowx<<<wl_launch::grid(dim3(wl_launch::grid(dim3(grid), dim3(block), wl_launch::swap_xy(dim3(block)), true, 1, 1, 1, 1, 1, 1, 0)), dim3(wl_launch::swap_xy(dim3(block))), dim3(32, 32, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(32, 32, 1)>>>(A, B, C, M, N, K);
+  matmul_naive_rowx<<<wl_launch::grid(dim3(wl_launch::grid(dim3(grid), dim3(block), wl_launch::swap_xy(dim3(block)), true, 1, 1, 1, 1, 1, 1, 0)), dim3(wl_launch::swap_xy(dim3(block))), dim3(16, 16, 1), false, 1, 8, 1, 8, 1, 1, 0), dim3(16, 16, 1)>>>(A, B, C, M, N, K);
 }
 
 int main(int argc, char** argv) {

@@ -1,12 +1,12 @@
 // warplens candidate c06 for kernel `matmul_naive_rowx` (policy builtin)
-// plan: swap-thread-mapping() + tile-k-loop(tile=16)
-// swap-thread-mapping: 1 access(es) such as `C[row * N + col]` are contiguous along y but strided along x: swapping makes lanes consecutive; tile-k-loop: each thread reads a row of `A` and a column of `B` from global memory: 16x16 shared tiles reuse each element 16 times
+// plan: swap-thread-mapping() + tile-k-loop(tile=32)
+// swap-thread-mapping: 1 access(es) such as `C[row * N + col]` are contiguous along y but strided along x: swapping makes lanes consecutive; tile-k-loop: each thread reads a row of `A` and a column of `B` from global memory: 32x32 shared tiles reuse each element 32 times
 // note: swap-thread-mapping: x and y relabelled in the kernel and in every launch: the same (x, y) pairs are computed
 // note: swap-thread-mapping: no warp-level primitives: only the grouping of threads into warps changes
 // note: tile-k-loop: the launches cover both bounds: every (row, col) the original computed is computed, under the same guard
 // note: tile-k-loop: operand subscripts depend only on (row, k) and (k, col); loads outside the bounds are never made and steps beyond K never accumulated
 // warplens-launch: kernel=matmul_naive_rowx block=same swap-xy=1 scale=1/1,1/1,1/1 persistent=0
-// warplens-launch: kernel=matmul_naive_rowx block=16,16,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
+// warplens-launch: kernel=matmul_naive_rowx block=32,32,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
 // Naive matrix product C = A * B, one thread per output element, with the
 // thread order the wrong way round: threadIdx.x walks down the rows. Lanes of
 // a warp then read A and write C K (resp. N) floats apart: every access is
@@ -50,27 +50,27 @@ inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd,
 #endif
 
 __global__ void matmul_naive_rowx(const float* A, const float* B, float* C, int M, int N, int K) {
-  // Rewritten by warplens (tile-k-loop): operands staged through 16x16 shared tiles, each element
+  // Rewritten by warplens (tile-k-loop): operands staged through 32x32 shared tiles, each element
   // loaded once per block; loads guarded, out-of-range k never accumulated.
-  __shared__ float wl_As[16][16 + 1];
-  __shared__ float wl_Bs[16][16 + 1];
-  const int row = blockIdx.y * 16 + threadIdx.y;
-  const int col = blockIdx.x * 16 + threadIdx.x;
+  __shared__ float wl_As[32][32 + 1];
+  __shared__ float wl_Bs[32][32 + 1];
+  const int row = blockIdx.y * 32 + threadIdx.y;
+  const int col = blockIdx.x * 32 + threadIdx.x;
   float acc = 0.0f;
-  for (int wl_t = 0; wl_t < K; wl_t += 16) {
+  for (int wl_t = 0; wl_t < K; wl_t += 32) {
     {
-      const int row = blockIdx.y * 16 + threadIdx.y;
+      const int row = blockIdx.y * 32 + threadIdx.y;
       const int k = wl_t + threadIdx.x;
-      wl_As[threadIdx.y][threadIdx.x] = (row < M && k < K) ? A[row * K + k] : float(0);
+      wl_As[threadIdx.y][threadIdx.x] = (row < M && k < K) ? A[row * K + k] : static_cast<float>(0);
     }
     {
       const int k = wl_t + threadIdx.y;
-      const int col = blockIdx.x * 16 + threadIdx.x;
-      wl_Bs[threadIdx.y][threadIdx.x] = (col < N && k < K) ? B[k * N + col] : float(0);
+      const int col = blockIdx.x * 32 + threadIdx.x;
+      wl_Bs[threadIdx.y][threadIdx.x] = (col < N && k < K) ? B[k * N + col] : static_cast<float>(0);
     }
     __syncthreads();
 #pragma unroll
-    for (int wl_kk = 0; wl_kk < 16; ++wl_kk) {
+    for (int wl_kk = 0; wl_kk < 32; ++wl_kk) {
       if (wl_t + wl_kk < K) acc += wl_As[threadIdx.y][wl_kk] * wl_Bs[wl_kk][threadIdx.x];
     }
     __syncthreads();
@@ -83,7 +83,7 @@ __global__ void matmul_naive_rowx(const float* A, const float* B, float* C, int 
 void matmul(const float* A, const float* B, float* C, int M, int N, int K) {
   dim3 block(16, 16);
   dim3 grid((M + block.x - 1) / block.x, (N + block.y - 1) / block.y);
-  matmul_naive_rowx<<<wl_launch::grid(dim3(wl_launch::grid(dim3(grid), dim3(block), wl_launch::swap_xy(dim3(block)), true, 1, 1, 1, 1, 1, 1, 0)), dim3(wl_launch::swap_xy(dim3(block))), dim3(16, 16, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(16, 16, 1)>>>(A, B, C, M, N, K);
+  matmul_naive_rowx<<<wl_launch::grid(dim3(wl_launch::grid(dim3(grid), dim3(block), wl_launch::swap_xy(dim3(block)), true, 1, 1, 1, 1, 1, 1, 0)), dim3(wl_launch::swap_xy(dim3(block))), dim3(32, 32, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(32, 32, 1)>>>(A, B, C, M, N, K);
 }
 
 int main(int argc, char** argv) {

@@ -1,8 +1,8 @@
 // warplens candidate c02 for kernel `matvec_rows` (policy builtin)
-// plan: warp-per-row() + restrict-const()
+// plan: warp-per-row(cache=0, lanes=32) + restrict-const()
 // warp-per-row: thread-per-row work in 1 loop(s): lanes of a warp access `A[row * N + k]` a row apart; a warp per row walks each row contiguously; restrict-const: 3 pointer parameter(s) gain const/__restrict__
 // note: warp-per-row: each row is handled by one full warp (blocks are multiples of 32); the row guard is uniform across the warp
-// note: warp-per-row: reductions combine only by sum, max or min, and every lane receives the total; element-wise loops write one element per iteration; stores outside loops run once, in lane 0; __syncwarp orders stores before later reads by other lanes
+// note: warp-per-row: reductions combine only by sum, max or min, and every lane receives the total; element-wise loops write one element per iteration (followed through pointer locals to the parameter) and read what they write only there; stores outside loops run once, in lane 0; statements that change locals only run in every lane on equal values; __syncwarp(); orders stores before later reads by other lanes
 // note: warp-per-row: the launch grid covers the rows, and starts 32x the threads
 // note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
 // note: restrict-const: const added only to pointers the kernel never writes through

@@ -1,13 +1,10 @@
 // warplens candidate c03 for kernel `matvec_rows` (policy builtin)
-// plan: warp-per-row() + restrict-const() + unroll(factor=4)
-// warp-per-row: thread-per-row work in 1 loop(s): lanes of a warp access `A[row * N + k]` a row apart; a warp per row walks each row contiguously; restrict-const: 3 pointer parameter(s) gain const/__restrict__; unroll: 1 innermost loop(s) without #pragma unroll
-// note: warp-per-row: each row is handled by one full warp (blocks are multiples of 32); the row guard is uniform across the warp
-// note: warp-per-row: reductions combine only by sum, max or min, and every lane receives the total; element-wise loops write one element per iteration; stores outside loops run once, in lane 0; __syncwarp orders stores before later reads by other lanes
-// note: warp-per-row: the launch grid covers the rows, and starts 32x the threads
-// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
-// note: restrict-const: const added only to pointers the kernel never writes through
-// note: unroll: unrolling keeps every iteration (the compiler handles remainders)
-// warplens-launch: kernel=matvec_rows block=same swap-xy=0 scale=32/1,1/1,1/1 persistent=0
+// plan: warp-per-row(cache=0, lanes=256)
+// warp-per-row: thread-per-row work in 1 loop(s): lanes of a warp access `A[row * N + k]` a row apart; a block of 256 threads per row (for long rows), shuffle and shared reductions
+// note: warp-per-row: each row is handled by one block of 256 threads: the row, and so the guard, is the block's, so every thread reaches the barriers of the block reductions
+// note: warp-per-row: reductions combine only by sum, max or min, and every lane receives the total; element-wise loops write one element per iteration (followed through pointer locals to the parameter) and read what they write only there; stores outside loops run once, in lane 0; statements that change locals only run in every lane on equal values; __syncthreads(); orders stores before later reads by other lanes
+// note: warp-per-row: the launch grid covers the rows, and starts 256x the threads
+// warplens-launch: kernel=matvec_rows block=256,1,1 swap-xy=0 scale=256/1,1/1,1/1 persistent=0
 // Matrix-vector product y = A x with one thread per row. Each thread walks
 // its own row, so at every step the 32 lanes of a warp read 32 different
 // rows, N * 4 bytes apart: one 32-byte sector per lane for 4 useful bytes.
@@ -55,17 +52,28 @@ __device__ __forceinline__ T wl_warp_sum(T v) {
   return v;
 }
 
-__global__ void matvec_rows(const float* __restrict__ A, const float* __restrict__ x, float* __restrict__ y, int M, int N) {
-  int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
-  const int wl_lane = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) % 32);
+// Added by warplens (warp-per-row): sum over the threads of a block, in every thread.
+template <typename T>
+__device__ __forceinline__ T wl_block_sum(T v) {
+  __shared__ T wl_slot[32];
+  v = wl_warp_sum(v);
+  __syncthreads();
+  if (threadIdx.x % 32 == 0) wl_slot[threadIdx.x / 32] = v;
+  __syncthreads();
+  v = threadIdx.x % 32 < blockDim.x / 32 ? wl_slot[threadIdx.x % 32] : T(0);
+  return wl_warp_sum(v);
+}
+
+__global__ void matvec_rows(const float* A, const float* x, float* y, int M, int N) {
+  int row = (blockIdx.x * blockDim.x + threadIdx.x) / 256;
+  const int wl_lane = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) % 256);
   if (row < M) {
     float acc = 0.0f;
     if (wl_lane != 0) acc = 0;
-    #pragma unroll 4
-    for (int k = (0) + wl_lane; k < N; k += 32) {
+    for (int k = (0) + wl_lane; k < N; k += 256) {
       acc += A[row * N + k] * x[k];
     }
-    acc = wl_warp_sum(acc);
+    acc = wl_block_sum(acc);
     if (wl_lane == 0) {
       y[row] = acc;
     }
@@ -74,7 +82,7 @@ __global__ void matvec_rows(const float* __restrict__ A, const float* __restrict
 
 void matvec(const float* A, const float* x, float* y, int M, int N) {
   const int threads = 256;
-  matvec_rows<<<wl_launch::grid(dim3((M + threads - 1) / threads), dim3(threads), dim3(threads), false, 32, 1, 1, 1, 1, 1, 0), threads>>>(A, x, y, M, N);
+  matvec_rows<<<wl_launch::grid(dim3((M + threads - 1) / threads), dim3(threads), dim3(256, 1, 1), false, 256, 1, 1, 1, 1, 1, 0), dim3(256, 1, 1)>>>(A, x, y, M, N);
 }
 
 int main(int argc, char** argv) {

@@ -1,11 +1,10 @@
 // warplens candidate c11 for kernel `matvec_rows` (policy builtin)
-// plan: warp-per-row() + unroll(factor=4) + launch-bounds(min-blocks=2)
-// warp-per-row: thread-per-row work in 1 loop(s): lanes of a warp access `A[row * N + k]` a row apart; a warp per row walks each row contiguously; unroll: 1 innermost loop(s) without #pragma unroll; launch-bounds: at least 2 blocks of 256 threads per multiprocessor (caps registers at 128; the kernel's locals alone need about 16)
+// plan: warp-per-row(cache=0, lanes=32) + unroll(factor=4)
+// warp-per-row: thread-per-row work in 1 loop(s): lanes of a warp access `A[row * N + k]` a row apart; a warp per row walks each row contiguously; unroll: 1 innermost loop(s) without #pragma unroll
 // note: warp-per-row: each row is handled by one full warp (blocks are multiples of 32); the row guard is uniform across the warp
-// note: warp-per-row: reductions combine only by sum, max or min, and every lane receives the total; element-wise loops write one element per iteration; stores outside loops run once, in lane 0; __syncwarp orders stores before later reads by other lanes
+// note: warp-per-row: reductions combine only by sum, max or min, and every lane receives the total; element-wise loops write one element per iteration (followed through pointer locals to the parameter) and read what they write only there; stores outside loops run once, in lane 0; statements that change locals only run in every lane on equal values; __syncwarp(); orders stores before later reads by other lanes
 // note: warp-per-row: the launch grid covers the rows, and starts 32x the threads
 // note: unroll: unrolling keeps every iteration (the compiler handles remainders)
-// note: launch-bounds: every launch in the file uses at most 256 threads per block
 // warplens-launch: kernel=matvec_rows block=same swap-xy=0 scale=32/1,1/1,1/1 persistent=0
 // Matrix-vector product y = A x with one thread per row. Each thread walks
 // its own row, so at every step the 32 lanes of a warp read 32 different
@@ -54,7 +53,7 @@ __device__ __forceinline__ T wl_warp_sum(T v) {
   return v;
 }
 
-__global__ void __launch_bounds__(256, 2) matvec_rows(const float* A, const float* x, float* y, int M, int N) {
+__global__ void matvec_rows(const float* A, const float* x, float* y, int M, int N) {
   int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
   const int wl_lane = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) % 32);
   if (row < M) {

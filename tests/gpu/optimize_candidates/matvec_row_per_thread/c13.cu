@@ -1,12 +1,9 @@
 // warplens candidate c13 for kernel `matvec_rows` (policy builtin)
-// plan: warp-per-row() + unroll(factor=4) + launch-bounds(min-blocks=3)
-// warp-per-row: thread-per-row work in 1 loop(s): lanes of a warp access `A[row * N + k]` a row apart; a warp per row walks each row contiguously; unroll: 1 innermost loop(s) without #pragma unroll; launch-bounds: at least 3 blocks of 256 threads per multiprocessor (caps registers at 85; the kernel's locals alone need about 16)
-// note: warp-per-row: each row is handled by one full warp (blocks are multiples of 32); the row guard is uniform across the warp
-// note: warp-per-row: reductions combine only by sum, max or min, and every lane receives the total; element-wise loops write one element per iteration; stores outside loops run once, in lane 0; __syncwarp orders stores before later reads by other lanes
-// note: warp-per-row: the launch grid covers the rows, and starts 32x the threads
-// note: unroll: unrolling keeps every iteration (the compiler handles remainders)
-// note: launch-bounds: every launch in the file uses at most 256 threads per block
-// warplens-launch: kernel=matvec_rows block=same swap-xy=0 scale=32/1,1/1,1/1 persistent=0
+// plan: vectorize(shrink-grid=1, width=4)
+// vectorize: 1 array(s) accessed one element per thread: 4 elements per access, 4x fewer threads
+// note: vectorize: grid-stride loop: every element below the bound is processed once, for any grid
+// note: vectorize: vector accesses only when every pointer is aligned to the access size; otherwise, and for the tail, the original scalar code
+// warplens-launch: kernel=matvec_rows block=same swap-xy=0 scale=1/4,1/1,1/1 persistent=0
 // Matrix-vector product y = A x with one thread per row. Each thread walks
 // its own row, so at every step the 32 lanes of a warp read 32 different
 // rows, N * 4 bytes apart: one 32-byte sector per lane for 4 useful bytes.
@@ -47,25 +44,63 @@ inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd,
 }  // namespace wl_launch
 #endif
 
-// Added by warplens (warp-per-row): sum over the 32 lanes of a warp, in every lane.
-template <typename T>
-__device__ __forceinline__ T wl_warp_sum(T v) {
-  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_xor_sync(0xffffffffu, v, offset);
-  return v;
+// Added by warplens (vectorize): `V` consecutive elements in one 8/16/32-byte access.
+template <int V, typename T>
+__device__ __forceinline__ void wl_vector_load(T (&dst)[V], const T* src) {
+  if constexpr (sizeof(T) * V == 16) {
+    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
+  } else if constexpr (sizeof(T) * V == 8) {
+    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
+  } else if constexpr (sizeof(T) * V == 32) {
+    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
+    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
+  } else {
+    for (int k = 0; k < V; ++k) dst[k] = src[k];
+  }
 }
-
-__global__ void __launch_bounds__(256, 3) matvec_rows(const float* A, const float* x, float* y, int M, int N) {
-  int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
-  const int wl_lane = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) % 32);
-  if (row < M) {
-    float acc = 0.0f;
-    if (wl_lane != 0) acc = 0;
-    #pragma unroll 4
-    for (int k = (0) + wl_lane; k < N; k += 32) {
+template <int V, typename T>
+__device__ __forceinline__ void wl_vector_store(T* dst, const T (&src)[V]) {
+  if constexpr (sizeof(T) * V == 16) {
+    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
+  } else if constexpr (sizeof(T) * V == 8) {
+    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
+  } else if constexpr (sizeof(T) * V == 32) {
+    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
+    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
+  } else {
+    for (int k = 0; k < V; ++k) dst[k] = src[k];
+  }
+}
+__global__ void matvec_rows(const float* A, const float* x, float* y, int M, int N) {
+  // Rewritten by warplens (vectorize, width 4): grid-stride over groups of 4 elements,
+  // one vector access per array; scalar loop for the tail and misaligned pointers.
+  const long long wl_n = static_cast<long long>(M);
+  const long long wl_stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  const long long wl_t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const long long wl_vec_end = (true && reinterpret_cast<unsigned long long>(y) % 16 == 0) ? wl_n / 4 * 4 : 0;
+  for (long long wl_v = wl_t * 4; wl_v < wl_vec_end; wl_v += wl_stride * 4) {
+    float wl_y[4];
+#pragma unroll
+    for (int wl_c = 0; wl_c < 4; ++wl_c) {
+      const int row = static_cast<int>(wl_v + wl_c);
+      (void)row;
+      {
+        float acc = 0.0f;
+        for (int k = 0; k < N; ++k) {
       acc += A[row * N + k] * x[k];
     }
-    acc = wl_warp_sum(acc);
-    if (wl_lane == 0) {
+        wl_y[wl_c] = acc;
+      }
+    }
+    wl_vector_store<4>(y + wl_v, wl_y);
+  }
+  for (long long wl_s = wl_vec_end + wl_t; wl_s < wl_n; wl_s += wl_stride) {
+    const int row = static_cast<int>(wl_s);
+    {
+      float acc = 0.0f;
+      for (int k = 0; k < N; ++k) {
+      acc += A[row * N + k] * x[k];
+    }
       y[row] = acc;
     }
   }
@@ -73,7 +108,7 @@ __global__ void __launch_bounds__(256, 3) matvec_rows(const float* A, const floa
 
 void matvec(const float* A, const float* x, float* y, int M, int N) {
   const int threads = 256;
-  matvec_rows<<<wl_launch::grid(dim3((M + threads - 1) / threads), dim3(threads), dim3(threads), false, 32, 1, 1, 1, 1, 1, 0), threads>>>(A, x, y, M, N);
+  matvec_rows<<<wl_launch::grid(dim3((M + threads - 1) / threads), dim3(threads), dim3(threads), false, 1, 4, 1, 1, 1, 1, 0), threads>>>(A, x, y, M, N);
 }
 
 int main(int argc, char** argv) {

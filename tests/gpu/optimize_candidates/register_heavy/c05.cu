@@ -1,16 +1,52 @@
 // warplens candidate c05 for kernel `invert4x4` (policy builtin)
-// plan: vectorize-loop() + unroll(factor=4) + launch-bounds(min-blocks=4)
-// vectorize-loop: 2 per-thread loop(s) over a contiguous chunk (16 elements): 4-wide accesses; unroll: 2 innermost loop(s) without #pragma unroll; launch-bounds: at least 4 blocks of 512 threads per multiprocessor (caps registers at 32; the kernel's locals alone need about 97)
+// plan: vectorize-loop() + block-size(x=128, y=1) + launch-bounds(min-blocks=4)
+// vectorize-loop: 2 per-thread loop(s) over a contiguous chunk (16 elements): 4-wide accesses; block-size: block 512x1 -> 128x1 (the kernel is block-size agnostic); launch-bounds: at least 4 blocks of 128 threads per multiprocessor (caps registers at 128; the kernel's locals alone need about 97)
 // note: vectorize-loop: every chunk start is a multiple of the vector width and the pointers are checked for alignment at run time (else the original loop runs)
 // note: vectorize-loop: arrays are only read or only written in the loop: grouping the element accesses changes no value
-// note: unroll: unrolling keeps every iteration (the compiler handles remainders)
-// note: launch-bounds: every launch in the file uses at most 512 threads per block
+// note: block-size: block-size agnostic: thread identity only through global indices, bounds-checked, launch grids cover the bound
+// note: launch-bounds: every launch in the file uses at most 128 threads per block
+// warplens-launch: kernel=invert4x4 block=128,1,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
 // Batched 4x4 matrix inverse (cofactor expansion) with double-precision
 // intermediates: every thread keeps a whole matrix, its 16 cofactors and the
 // inverse live in registers (about 100 of them). Launched with 512 threads a
 // block, only one block fits on a multiprocessor: 16 warps, a quarter of the
 // possible occupancy, too few memory requests in flight for the bandwidth.
 #include "harness.cuh"
+
+#ifndef WARPLENS_LAUNCH_HELPERS
+#define WARPLENS_LAUNCH_HELPERS
+// Added by warplens: launch shapes for rewritten kernels. wl_launch::grid
+// applies the documented rule (docs/optimize.md, "Launch changes"): scale the
+// threads per dimension, cover them with the new block, cap persistent grids.
+namespace wl_launch {
+inline unsigned cover(unsigned long long threads, unsigned block) {
+  unsigned long long g = (threads + block - 1) / block;
+  return g == 0 ? 1u : static_cast<unsigned>(g);
+}
+inline dim3 swap_xy(dim3 d) { return dim3(d.y, d.x, d.z); }
+inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd, long long yn, long long yd,
+                 long long zn, long long zd, int blocks_per_sm) {
+  if (swap) {
+    g = swap_xy(g);
+    b = swap_xy(b);
+  }
+  dim3 r(cover((1ull * g.x * b.x * xn + xd - 1) / xd, nb.x), cover((1ull * g.y * b.y * yn + yd - 1) / yd, nb.y),
+         cover((1ull * g.z * b.z * zn + zd - 1) / zd, nb.z));
+  if (blocks_per_sm > 0) {
+    static int sms = 0;
+    if (sms == 0) {
+      int dev = 0;
+      cudaGetDevice(&dev);
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+      if (sms <= 0) sms = 1;
+    }
+    const unsigned cap = static_cast<unsigned>(sms * blocks_per_sm);
+    if (r.x > cap) r.x = cap;
+  }
+  return r;
+}
+}  // namespace wl_launch
+#endif
 
 // Added by warplens (vectorize): `V` consecutive elements in one 8/16/32-byte access.
 template <int V, typename T>
@@ -39,7 +75,7 @@ __device__ __forceinline__ void wl_vector_store(T* dst, const T (&src)[V]) {
     for (int k = 0; k < V; ++k) dst[k] = src[k];
   }
 }
-__global__ void __launch_bounds__(512, 4) invert4x4(const float* A, float* Ainv, int n) {
+__global__ void __launch_bounds__(128, 4) invert4x4(const float* A, float* Ainv, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     double m[16];
@@ -56,7 +92,6 @@ __global__ void __launch_bounds__(512, 4) invert4x4(const float* A, float* Ainv,
         }
       }
     } else {
-      #pragma unroll 4
       for (int k = 0; k < 16; ++k) m[k] = A[i * 16 + k];
     }
     double inv[16];
@@ -91,7 +126,6 @@ __global__ void __launch_bounds__(512, 4) invert4x4(const float* A, float* Ainv,
         wl_vector_store<4>(Ainv + (i * 16 + 0) + wl_k, wl_Ainv_v);
       }
     } else {
-      #pragma unroll 4
       for (int k = 0; k < 16; ++k) Ainv[i * 16 + k] = static_cast<float>(inv[k] * r);
     }
   }
@@ -99,7 +133,7 @@ __global__ void __launch_bounds__(512, 4) invert4x4(const float* A, float* Ainv,
 
 void invert(const float* A, float* Ainv, int n) {
   const int threads = 512;
-  invert4x4<<<(n + threads - 1) / threads, threads>>>(A, Ainv, n);
+  invert4x4<<<wl_launch::grid(dim3((n + threads - 1) / threads), dim3(threads), dim3(128, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(128, 1, 1)>>>(A, Ainv, n);
 }
 
 // Random matrices plus 4 I: well conditioned, so fp32 storage decides the error.

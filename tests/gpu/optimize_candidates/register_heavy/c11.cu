@@ -1,11 +1,9 @@
 // warplens candidate c11 for kernel `invert4x4` (policy builtin)
-// plan: vectorize-loop() + unroll(factor=4) + block-size(x=1024, y=1)
-// vectorize-loop: 2 per-thread loop(s) over a contiguous chunk (16 elements): 4-wide accesses; unroll: 2 innermost loop(s) without #pragma unroll; block-size: block 512x1 -> 1024x1 (the kernel is block-size agnostic)
-// note: vectorize-loop: every chunk start is a multiple of the vector width and the pointers are checked for alignment at run time (else the original loop runs)
-// note: vectorize-loop: arrays are only read or only written in the loop: grouping the element accesses changes no value
-// note: unroll: unrolling keeps every iteration (the compiler handles remainders)
+// plan: block-size(x=256, y=1) + launch-bounds(min-blocks=3)
+// block-size: block 512x1 -> 256x1 (the kernel is block-size agnostic); launch-bounds: at least 3 blocks of 256 threads per multiprocessor (caps registers at 85; the kernel's locals alone need about 83)
 // note: block-size: block-size agnostic: thread identity only through global indices, bounds-checked, launch grids cover the bound
-// warplens-launch: kernel=invert4x4 block=1024,1,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
+// note: launch-bounds: every launch in the file uses at most 256 threads per block
+// warplens-launch: kernel=invert4x4 block=256,1,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
 // Batched 4x4 matrix inverse (cofactor expansion) with double-precision
 // intermediates: every thread keeps a whole matrix, its 16 cofactors and the
 // inverse live in registers (about 100 of them). Launched with 512 threads a
@@ -48,53 +46,11 @@ inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd,
 }  // namespace wl_launch
 #endif
 
-// Added by warplens (vectorize): `V` consecutive elements in one 8/16/32-byte access.
-template <int V, typename T>
-__device__ __forceinline__ void wl_vector_load(T (&dst)[V], const T* src) {
-  if constexpr (sizeof(T) * V == 16) {
-    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
-  } else if constexpr (sizeof(T) * V == 8) {
-    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
-  } else if constexpr (sizeof(T) * V == 32) {
-    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
-    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
-  } else {
-    for (int k = 0; k < V; ++k) dst[k] = src[k];
-  }
-}
-template <int V, typename T>
-__device__ __forceinline__ void wl_vector_store(T* dst, const T (&src)[V]) {
-  if constexpr (sizeof(T) * V == 16) {
-    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
-  } else if constexpr (sizeof(T) * V == 8) {
-    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
-  } else if constexpr (sizeof(T) * V == 32) {
-    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
-    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
-  } else {
-    for (int k = 0; k < V; ++k) dst[k] = src[k];
-  }
-}
-__global__ void invert4x4(const float* A, float* Ainv, int n) {
+__global__ void __launch_bounds__(256, 3) invert4x4(const float* A, float* Ainv, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     double m[16];
-    if (true && reinterpret_cast<unsigned long long>(A) % 16 == 0) {
-      // Rewritten by warplens (vectorize-loop): 4 elements per access.
-#pragma unroll
-      for (int wl_k = 0; wl_k < 16; wl_k += 4) {
-        float wl_A_v[4];
-        wl_vector_load<4>(wl_A_v, A + (i * 16 + 0) + wl_k);
-#pragma unroll
-        for (int wl_c = 0; wl_c < 4; ++wl_c) {
-          const int k = wl_k + wl_c;
-          m[k] = wl_A_v[wl_c];
-        }
-      }
-    } else {
-      #pragma unroll 4
-      for (int k = 0; k < 16; ++k) m[k] = A[i * 16 + k];
-    }
+    for (int k = 0; k < 16; ++k) m[k] = A[i * 16 + k];
     double inv[16];
     inv[0] = m[5] * m[10] * m[15] - m[5] * m[11] * m[14] - m[9] * m[6] * m[15] + m[9] * m[7] * m[14] + m[13] * m[6] * m[11] - m[13] * m[7] * m[10];
     inv[4] = -m[4] * m[10] * m[15] + m[4] * m[11] * m[14] + m[8] * m[6] * m[15] - m[8] * m[7] * m[14] - m[12] * m[6] * m[11] + m[12] * m[7] * m[10];
@@ -114,28 +70,13 @@ __global__ void invert4x4(const float* A, float* Ainv, int n) {
     inv[15] = m[0] * m[5] * m[10] - m[0] * m[6] * m[9] - m[4] * m[1] * m[10] + m[4] * m[2] * m[9] + m[8] * m[1] * m[6] - m[8] * m[2] * m[5];
     double det = m[0] * inv[0] + m[1] * inv[4] + m[2] * inv[8] + m[3] * inv[12];
     double r = 1.0 / det;
-    if (true && reinterpret_cast<unsigned long long>(Ainv) % 16 == 0) {
-      // Rewritten by warplens (vectorize-loop): 4 elements per access.
-#pragma unroll
-      for (int wl_k = 0; wl_k < 16; wl_k += 4) {
-        float wl_Ainv_v[4];
-#pragma unroll
-        for (int wl_c = 0; wl_c < 4; ++wl_c) {
-          const int k = wl_k + wl_c;
-          wl_Ainv_v[wl_c] = static_cast<float>(inv[k] * r);
-        }
-        wl_vector_store<4>(Ainv + (i * 16 + 0) + wl_k, wl_Ainv_v);
-      }
-    } else {
-      #pragma unroll 4
-      for (int k = 0; k < 16; ++k) Ainv[i * 16 + k] = static_cast<float>(inv[k] * r);
-    }
+    for (int k = 0; k < 16; ++k) Ainv[i * 16 + k] = static_cast<float>(inv[k] * r);
   }
 }
 
 void invert(const float* A, float* Ainv, int n) {
   const int threads = 512;
-  invert4x4<<<wl_launch::grid(dim3((n + threads - 1) / threads), dim3(threads), dim3(1024, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(1024, 1, 1)>>>(A, Ainv, n);
+  invert4x4<<<wl_launch::grid(dim3((n + threads - 1) / threads), dim3(threads), dim3(256, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(256, 1, 1)>>>(A, Ainv, n);
 }
 
 // Random matrices plus 4 I: well conditioned, so fp32 storage decides the error.

@@ -1,9 +1,8 @@
 // warplens candidate c14 for kernel `invert4x4` (policy builtin)
-// plan: vectorize-loop() + unroll(factor=8)
-// vectorize-loop: 2 per-thread loop(s) over a contiguous chunk (16 elements): 4-wide accesses; unroll: 2 innermost loop(s) without #pragma unroll
-// note: vectorize-loop: every chunk start is a multiple of the vector width and the pointers are checked for alignment at run time (else the original loop runs)
-// note: vectorize-loop: arrays are only read or only written in the loop: grouping the element accesses changes no value
-// note: unroll: unrolling keeps every iteration (the compiler handles remainders)
+// plan: block-size(x=128, y=1)
+// block-size: block 512x1 -> 128x1 (the kernel is block-size agnostic)
+// note: block-size: block-size agnostic: thread identity only through global indices, bounds-checked, launch grids cover the bound
+// warplens-launch: kernel=invert4x4 block=128,1,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
 // Batched 4x4 matrix inverse (cofactor expansion) with double-precision
 // intermediates: every thread keeps a whole matrix, its 16 cofactors and the
 // inverse live in registers (about 100 of them). Launched with 512 threads a
@@ -11,53 +10,46 @@
 // possible occupancy, too few memory requests in flight for the bandwidth.
 #include "harness.cuh"
 
-// Added by warplens (vectorize): `V` consecutive elements in one 8/16/32-byte access.
-template <int V, typename T>
-__device__ __forceinline__ void wl_vector_load(T (&dst)[V], const T* src) {
-  if constexpr (sizeof(T) * V == 16) {
-    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
-  } else if constexpr (sizeof(T) * V == 8) {
-    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
-  } else if constexpr (sizeof(T) * V == 32) {
-    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
-    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
-  } else {
-    for (int k = 0; k < V; ++k) dst[k] = src[k];
-  }
+#ifndef WARPLENS_LAUNCH_HELPERS
+#define WARPLENS_LAUNCH_HELPERS
+// Added by warplens: launch shapes for rewritten kernels. wl_launch::grid
+// applies the documented rule (docs/optimize.md, "Launch changes"): scale the
+// threads per dimension, cover them with the new block, cap persistent grids.
+namespace wl_launch {
+inline unsigned cover(unsigned long long threads, unsigned block) {
+  unsigned long long g = (threads + block - 1) / block;
+  return g == 0 ? 1u : static_cast<unsigned>(g);
 }
-template <int V, typename T>
-__device__ __forceinline__ void wl_vector_store(T* dst, const T (&src)[V]) {
-  if constexpr (sizeof(T) * V == 16) {
-    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
-  } else if constexpr (sizeof(T) * V == 8) {
-    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
-  } else if constexpr (sizeof(T) * V == 32) {
-    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
-    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
-  } else {
-    for (int k = 0; k < V; ++k) dst[k] = src[k];
+inline dim3 swap_xy(dim3 d) { return dim3(d.y, d.x, d.z); }
+inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd, long long yn, long long yd,
+                 long long zn, long long zd, int blocks_per_sm) {
+  if (swap) {
+    g = swap_xy(g);
+    b = swap_xy(b);
   }
+  dim3 r(cover((1ull * g.x * b.x * xn + xd - 1) / xd, nb.x), cover((1ull * g.y * b.y * yn + yd - 1) / yd, nb.y),
+         cover((1ull * g.z * b.z * zn + zd - 1) / zd, nb.z));
+  if (blocks_per_sm > 0) {
+    static int sms = 0;
+    if (sms == 0) {
+      int dev = 0;
+      cudaGetDevice(&dev);
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+      if (sms <= 0) sms = 1;
+    }
+    const unsigned cap = static_cast<unsigned>(sms * blocks_per_sm);
+    if (r.x > cap) r.x = cap;
+  }
+  return r;
 }
+}  // namespace wl_launch
+#endif
+
 __global__ void invert4x4(const float* A, float* Ainv, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     double m[16];
-    if (true && reinterpret_cast<unsigned long long>(A) % 16 == 0) {
-      // Rewritten by warplens (vectorize-loop): 4 elements per access.
-#pragma unroll
-      for (int wl_k = 0; wl_k < 16; wl_k += 4) {
-        float wl_A_v[4];
-        wl_vector_load<4>(wl_A_v, A + (i * 16 + 0) + wl_k);
-#pragma unroll
-        for (int wl_c = 0; wl_c < 4; ++wl_c) {
-          const int k = wl_k + wl_c;
-          m[k] = wl_A_v[wl_c];
-        }
-      }
-    } else {
-      #pragma unroll 8
-      for (int k = 0; k < 16; ++k) m[k] = A[i * 16 + k];
-    }
+    for (int k = 0; k < 16; ++k) m[k] = A[i * 16 + k];
     double inv[16];
     inv[0] = m[5] * m[10] * m[15] - m[5] * m[11] * m[14] - m[9] * m[6] * m[15] + m[9] * m[7] * m[14] + m[13] * m[6] * m[11] - m[13] * m[7] * m[10];
     inv[4] = -m[4] * m[10] * m[15] + m[4] * m[11] * m[14] + m[8] * m[6] * m[15] - m[8] * m[7] * m[14] - m[12] * m[6] * m[11] + m[12] * m[7] * m[10];
@@ -77,28 +69,13 @@ __global__ void invert4x4(const float* A, float* Ainv, int n) {
     inv[15] = m[0] * m[5] * m[10] - m[0] * m[6] * m[9] - m[4] * m[1] * m[10] + m[4] * m[2] * m[9] + m[8] * m[1] * m[6] - m[8] * m[2] * m[5];
     double det = m[0] * inv[0] + m[1] * inv[4] + m[2] * inv[8] + m[3] * inv[12];
     double r = 1.0 / det;
-    if (true && reinterpret_cast<unsigned long long>(Ainv) % 16 == 0) {
-      // Rewritten by warplens (vectorize-loop): 4 elements per access.
-#pragma unroll
-      for (int wl_k = 0; wl_k < 16; wl_k += 4) {
-        float wl_Ainv_v[4];
-#pragma unroll
-        for (int wl_c = 0; wl_c < 4; ++wl_c) {
-          const int k = wl_k + wl_c;
-          wl_Ainv_v[wl_c] = static_cast<float>(inv[k] * r);
-        }
-        wl_vector_store<4>(Ainv + (i * 16 + 0) + wl_k, wl_Ainv_v);
-      }
-    } else {
-      #pragma unroll 8
-      for (int k = 0; k < 16; ++k) Ainv[i * 16 + k] = static_cast<float>(inv[k] * r);
-    }
+    for (int k = 0; k < 16; ++k) Ainv[i * 16 + k] = static_cast<float>(inv[k] * r);
   }
 }
 
 void invert(const float* A, float* Ainv, int n) {
   const int threads = 512;
-  invert4x4<<<(n + threads - 1) / threads, threads>>>(A, Ainv, n);
+  invert4x4<<<wl_launch::grid(dim3((n + threads - 1) / threads), dim3(threads), dim3(128, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(128, 1, 1)>>>(A, Ainv, n);
 }
 
 // Random matrices plus 4 I: well conditioned, so fp32 storage decides the error.

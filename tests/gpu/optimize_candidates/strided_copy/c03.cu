@@ -1,11 +1,10 @@
 // warplens candidate c03 for kernel `scale_copy_chunked` (policy builtin)
-// plan: interleave-chunks() + restrict-const() + unroll(factor=4)
-// interleave-chunks: thread-per-chunk loop: lanes access `out[t * CHUNK + k]` CHUNK elements apart; interleaving makes each step coalesced; restrict-const: 2 pointer parameter(s) gain const/__restrict__; unroll: 1 innermost loop(s) without #pragma unroll
+// plan: interleave-chunks() + restrict-const()
+// interleave-chunks: thread-per-chunk loop: lanes access `out[t * CHUNK + k]` CHUNK elements apart; interleaving makes each step coalesced; restrict-const: 2 pointer parameter(s) gain const/__restrict__
 // note: interleave-chunks: element k*T + t replaces t*K + k: the same T*K elements, each processed once
 // note: interleave-chunks: the loop body is element-wise (no state carried between elements, t and k only in subscripts)
 // note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
 // note: restrict-const: const added only to pointers the kernel never writes through
-// note: unroll: unrolling keeps every iteration (the compiler handles remainders)
 // Chunked scale-copy: each thread handles a contiguous chunk of CHUNK
 // elements. That looks cache-friendly on a CPU, but on a GPU the 32 lanes of
 // a warp touch addresses CHUNK * 4 bytes apart at every step of the loop, so
@@ -17,7 +16,6 @@ constexpr int CHUNK = 16;
 __global__ void scale_copy_chunked(const float* __restrict__ in, float* __restrict__ out, float scale, int chunks) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < chunks) {
-    #pragma unroll 4
     for (int k = 0; k < CHUNK; ++k) {
       const auto wl_j = k * (chunks) + t;
       out[wl_j + (0 * CHUNK + 0)] = in[wl_j + (0 * CHUNK + 0)] * scale;

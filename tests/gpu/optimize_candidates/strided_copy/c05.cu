@@ -1,12 +1,10 @@
 // warplens candidate c05 for kernel `scale_copy_chunked` (policy builtin)
-// plan: interleave-chunks() + restrict-const() + block-size(x=512, y=1)
-// interleave-chunks: thread-per-chunk loop: lanes access `out[t * CHUNK + k]` CHUNK elements apart; interleaving makes each step coalesced; restrict-const: 2 pointer parameter(s) gain const/__restrict__; block-size: block 256x1 -> 512x1 (the kernel is block-size agnostic)
-// note: interleave-chunks: element k*T + t replaces t*K + k: the same T*K elements, each processed once
-// note: interleave-chunks: the loop body is element-wise (no state carried between elements, t and k only in subscripts)
-// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
-// note: restrict-const: const added only to pointers the kernel never writes through
-// note: block-size: block-size agnostic: thread identity only through global indices, bounds-checked, launch grids cover the bound
-// warplens-launch: kernel=scale_copy_chunked block=512,1,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
+// plan: warp-per-row(cache=0, lanes=256)
+// warp-per-row: thread-per-row work in 1 loop(s): lanes of a warp access `out[t * CHUNK + k]` a row apart; a block of 256 threads per row (for long rows), shuffle and shared reductions
+// note: warp-per-row: each row is handled by one block of 256 threads: the row, and so the guard, is the block's, so every thread reaches the barriers of the block reductions
+// note: warp-per-row: reductions combine only by sum, max or min, and every lane receives the total; element-wise loops write one element per iteration (followed through pointer locals to the parameter) and read what they write only there; stores outside loops run once, in lane 0; statements that change locals only run in every lane on equal values; __syncthreads(); orders stores before later reads by other lanes
+// note: warp-per-row: the launch grid covers the rows, and starts 256x the threads
+// warplens-launch: kernel=scale_copy_chunked block=256,1,1 swap-xy=0 scale=256/1,1/1,1/1 persistent=0
 // Chunked scale-copy: each thread handles a contiguous chunk of CHUNK
 // elements. That looks cache-friendly on a CPU, but on a GPU the 32 lanes of
 // a warp touch addresses CHUNK * 4 bytes apart at every step of the loop, so
@@ -50,12 +48,12 @@ inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd,
 
 constexpr int CHUNK = 16;
 
-__global__ void scale_copy_chunked(const float* __restrict__ in, float* __restrict__ out, float scale, int chunks) {
-  int t = blockIdx.x * blockDim.x + threadIdx.x;
+__global__ void scale_copy_chunked(const float* in, float* out, float scale, int chunks) {
+  int t = (blockIdx.x * blockDim.x + threadIdx.x) / 256;
+  const int wl_lane = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) % 256);
   if (t < chunks) {
-    for (int k = 0; k < CHUNK; ++k) {
-      const auto wl_j = k * (chunks) + t;
-      out[wl_j + (0 * CHUNK + 0)] = in[wl_j + (0 * CHUNK + 0)] * scale;
+    for (int k = (0) + wl_lane; k < CHUNK; k += 256) {
+      out[t * CHUNK + k] = in[t * CHUNK + k] * scale;
     }
   }
 }
@@ -63,7 +61,7 @@ __global__ void scale_copy_chunked(const float* __restrict__ in, float* __restri
 void scale_copy(const float* in, float* out, float scale, int n) {
   int chunks = n / CHUNK;
   int threads = 256;
-  scale_copy_chunked<<<wl_launch::grid(dim3((chunks + threads - 1) / threads), dim3(threads), dim3(512, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(512, 1, 1)>>>(in, out, scale, chunks);
+  scale_copy_chunked<<<wl_launch::grid(dim3((chunks + threads - 1) / threads), dim3(threads), dim3(256, 1, 1), false, 256, 1, 1, 1, 1, 1, 0), dim3(256, 1, 1)>>>(in, out, scale, chunks);
 }
 
 int main(int argc, char** argv) {

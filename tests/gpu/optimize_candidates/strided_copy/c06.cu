@@ -1,12 +1,11 @@
 // warplens candidate c06 for kernel `scale_copy_chunked` (policy builtin)
-// plan: interleave-chunks() + restrict-const() + unroll(factor=4) + launch-bounds(min-blocks=2)
-// interleave-chunks: thread-per-chunk loop: lanes access `out[t * CHUNK + k]` CHUNK elements apart; interleaving makes each step coalesced; restrict-const: 2 pointer parameter(s) gain const/__restrict__; unroll: 1 innermost loop(s) without #pragma unroll; launch-bounds: at least 2 blocks of 256 threads per multiprocessor (caps registers at 128; the kernel's locals alone need about 15)
+// plan: interleave-chunks() + restrict-const() + unroll(factor=8)
+// interleave-chunks: thread-per-chunk loop: lanes access `out[t * CHUNK + k]` CHUNK elements apart; interleaving makes each step coalesced; restrict-const: 2 pointer parameter(s) gain const/__restrict__; unroll: 1 innermost loop(s) without #pragma unroll
 // note: interleave-chunks: element k*T + t replaces t*K + k: the same T*K elements, each processed once
 // note: interleave-chunks: the loop body is element-wise (no state carried between elements, t and k only in subscripts)
 // note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
 // note: restrict-const: const added only to pointers the kernel never writes through
 // note: unroll: unrolling keeps every iteration (the compiler handles remainders)
-// note: launch-bounds: every launch in the file uses at most 256 threads per block
 // Chunked scale-copy: each thread handles a contiguous chunk of CHUNK
 // elements. That looks cache-friendly on a CPU, but on a GPU the 32 lanes of
 // a warp touch addresses CHUNK * 4 bytes apart at every step of the loop, so
@@ -15,10 +14,10 @@
 
 constexpr int CHUNK = 16;
 
-__global__ void __launch_bounds__(256, 2) scale_copy_chunked(const float* __restrict__ in, float* __restrict__ out, float scale, int chunks) {
+__global__ void scale_copy_chunked(const float* __restrict__ in, float* __restrict__ out, float scale, int chunks) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < chunks) {
-    #pragma unroll 4
+    #pragma unroll 8
     for (int k = 0; k < CHUNK; ++k) {
       const auto wl_j = k * (chunks) + t;
       out[wl_j + (0 * CHUNK + 0)] = in[wl_j + (0 * CHUNK + 0)] * scale;

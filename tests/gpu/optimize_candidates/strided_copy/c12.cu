@@ -1,61 +1,25 @@
 // warplens candidate c12 for kernel `scale_copy_chunked` (policy builtin)
-// plan: warp-per-row() + unroll(factor=2)
-// warp-per-row: thread-per-row work in 1 loop(s): lanes of a warp access `out[t * CHUNK + k]` a row apart; a warp per row walks each row contiguously; unroll: 1 innermost loop(s) without #pragma unroll
-// note: warp-per-row: each row is handled by one full warp (blocks are multiples of 32); the row guard is uniform across the warp
-// note: warp-per-row: reductions combine only by sum, max or min, and every lane receives the total; element-wise loops write one element per iteration; stores outside loops run once, in lane 0; __syncwarp orders stores before later reads by other lanes
-// note: warp-per-row: the launch grid covers the rows, and starts 32x the threads
-// note: unroll: unrolling keeps every iteration (the compiler handles remainders)
-// warplens-launch: kernel=scale_copy_chunked block=same swap-xy=0 scale=32/1,1/1,1/1 persistent=0
+// plan: interleave-chunks() + restrict-const() + launch-bounds(min-blocks=4)
+// interleave-chunks: thread-per-chunk loop: lanes access `out[t * CHUNK + k]` CHUNK elements apart; interleaving makes each step coalesced; restrict-const: 2 pointer parameter(s) gain const/__restrict__; launch-bounds: at least 4 blocks of 256 threads per multiprocessor (caps registers at 64; the kernel's locals alone need about 15)
+// note: interleave-chunks: element k*T + t replaces t*K + k: the same T*K elements, each processed once
+// note: interleave-chunks: the loop body is element-wise (no state carried between elements, t and k only in subscripts)
+// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
+// note: restrict-const: const added only to pointers the kernel never writes through
+// note: launch-bounds: every launch in the file uses at most 256 threads per block
 // Chunked scale-copy: each thread handles a contiguous chunk of CHUNK
 // elements. That looks cache-friendly on a CPU, but on a GPU the 32 lanes of
 // a warp touch addresses CHUNK * 4 bytes apart at every step of the loop, so
 // each warp request spans 32 sectors instead of 4.
 #include "harness.cuh"
 
-#ifndef WARPLENS_LAUNCH_HELPERS
-#define WARPLENS_LAUNCH_HELPERS
-// Added by warplens: launch shapes for rewritten kernels. wl_launch::grid
-// applies the documented rule (docs/optimize.md, "Launch changes"): scale the
-// threads per dimension, cover them with the new block, cap persistent grids.
-namespace wl_launch {
-inline unsigned cover(unsigned long long threads, unsigned block) {
-  unsigned long long g = (threads + block - 1) / block;
-  return g == 0 ? 1u : static_cast<unsigned>(g);
-}
-inline dim3 swap_xy(dim3 d) { return dim3(d.y, d.x, d.z); }
-inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd, long long yn, long long yd,
-                 long long zn, long long zd, int blocks_per_sm) {
-  if (swap) {
-    g = swap_xy(g);
-    b = swap_xy(b);
-  }
-  dim3 r(cover((1ull * g.x * b.x * xn + xd - 1) / xd, nb.x), cover((1ull * g.y * b.y * yn + yd - 1) / yd, nb.y),
-         cover((1ull * g.z * b.z * zn + zd - 1) / zd, nb.z));
-  if (blocks_per_sm > 0) {
-    static int sms = 0;
-    if (sms == 0) {
-      int dev = 0;
-      cudaGetDevice(&dev);
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-      if (sms <= 0) sms = 1;
-    }
-    const unsigned cap = static_cast<unsigned>(sms * blocks_per_sm);
-    if (r.x > cap) r.x = cap;
-  }
-  return r;
-}
-}  // namespace wl_launch
-#endif
-
 constexpr int CHUNK = 16;
 
-__global__ void scale_copy_chunked(const float* in, float* out, float scale, int chunks) {
-  int t = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
-  const int wl_lane = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) % 32);
+__global__ void __launch_bounds__(256, 4) scale_copy_chunked(const float* __restrict__ in, float* __restrict__ out, float scale, int chunks) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < chunks) {
-    #pragma unroll 2
-    for (int k = (0) + wl_lane; k < CHUNK; k += 32) {
-      out[t * CHUNK + k] = in[t * CHUNK + k] * scale;
+    for (int k = 0; k < CHUNK; ++k) {
+      const auto wl_j = k * (chunks) + t;
+      out[wl_j + (0 * CHUNK + 0)] = in[wl_j + (0 * CHUNK + 0)] * scale;
     }
   }
 }
@@ -63,7 +27,7 @@ __global__ void scale_copy_chunked(const float* in, float* out, float scale, int
 void scale_copy(const float* in, float* out, float scale, int n) {
   int chunks = n / CHUNK;
   int threads = 256;
-  scale_copy_chunked<<<wl_launch::grid(dim3((chunks + threads - 1) / threads), dim3(threads), dim3(threads), false, 32, 1, 1, 1, 1, 1, 0), threads>>>(in, out, scale, chunks);
+  scale_copy_chunked<<<(chunks + threads - 1) / threads, threads>>>(in, out, scale, chunks);
 }
 
 int main(int argc, char** argv) {

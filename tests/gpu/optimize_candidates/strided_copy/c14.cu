@@ -1,13 +1,10 @@
 // warplens candidate c14 for kernel `scale_copy_chunked` (policy builtin)
-// plan: warp-per-row() + restrict-const() + unroll(factor=4)
-// warp-per-row: thread-per-row work in 1 loop(s): lanes of a warp access `out[t * CHUNK + k]` a row apart; a warp per row walks each row contiguously; restrict-const: 2 pointer parameter(s) gain const/__restrict__; unroll: 1 innermost loop(s) without #pragma unroll
-// note: warp-per-row: each row is handled by one full warp (blocks are multiples of 32); the row guard is uniform across the warp
-// note: warp-per-row: reductions combine only by sum, max or min, and every lane receives the total; element-wise loops write one element per iteration; stores outside loops run once, in lane 0; __syncwarp orders stores before later reads by other lanes
-// note: warp-per-row: the launch grid covers the rows, and starts 32x the threads
-// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
-// note: restrict-const: const added only to pointers the kernel never writes through
-// note: unroll: unrolling keeps every iteration (the compiler handles remainders)
-// warplens-launch: kernel=scale_copy_chunked block=same swap-xy=0 scale=32/1,1/1,1/1 persistent=0
+// plan: interleave-chunks() + block-size(x=512, y=1)
+// interleave-chunks: thread-per-chunk loop: lanes access `out[t * CHUNK + k]` CHUNK elements apart; interleaving makes each step coalesced; block-size: block 256x1 -> 512x1 (the kernel is block-size agnostic)
+// note: interleave-chunks: element k*T + t replaces t*K + k: the same T*K elements, each processed once
+// note: interleave-chunks: the loop body is element-wise (no state carried between elements, t and k only in subscripts)
+// note: block-size: block-size agnostic: thread identity only through global indices, bounds-checked, launch grids cover the bound
+// warplens-launch: kernel=scale_copy_chunked block=512,1,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
 // Chunked scale-copy: each thread handles a contiguous chunk of CHUNK
 // elements. That looks cache-friendly on a CPU, but on a GPU the 32 lanes of
 // a warp touch addresses CHUNK * 4 bytes apart at every step of the loop, so
@@ -51,13 +48,12 @@ inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd,
 
 constexpr int CHUNK = 16;
 
-__global__ void scale_copy_chunked(const float* __restrict__ in, float* __restrict__ out, float scale, int chunks) {
-  int t = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
-  const int wl_lane = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) % 32);
+__global__ void scale_copy_chunked(const float* in, float* out, float scale, int chunks) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < chunks) {
-    #pragma unroll 4
-    for (int k = (0) + wl_lane; k < CHUNK; k += 32) {
-      out[t * CHUNK + k] = in[t * CHUNK + k] * scale;
+    for (int k = 0; k < CHUNK; ++k) {
+      const auto wl_j = k * (chunks) + t;
+      out[wl_j + (0 * CHUNK + 0)] = in[wl_j + (0 * CHUNK + 0)] * scale;
     }
   }
 }
@@ -65,7 +61,7 @@ __global__ void scale_copy_chunked(const float* __restrict__ in, float* __restri
 void scale_copy(const float* in, float* out, float scale, int n) {
   int chunks = n / CHUNK;
   int threads = 256;
-  scale_copy_chunked<<<wl_launch::grid(dim3((chunks + threads - 1) / threads), dim3(threads), dim3(threads), false, 32, 1, 1, 1, 1, 1, 0), threads>>>(in, out, scale, chunks);
+  scale_copy_chunked<<<wl_launch::grid(dim3((chunks + threads - 1) / threads), dim3(threads), dim3(512, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(512, 1, 1)>>>(in, out, scale, chunks);
 }
 
 int main(int argc, char** argv) {

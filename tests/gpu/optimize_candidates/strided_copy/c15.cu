@@ -1,12 +1,9 @@
 // warplens candidate c15 for kernel `scale_copy_chunked` (policy builtin)
-// plan: warp-per-row() + restrict-const() + unroll(factor=4) + launch-bounds(min-blocks=8)
-// warp-per-row: thread-per-row work in 1 loop(s): lanes of a warp access `out[t * CHUNK + k]` a row apart; a warp per row walks each row contiguously; restrict-const: 2 pointer parameter(s) gain const/__restrict__; unroll: 1 innermost loop(s) without #pragma unroll; launch-bounds: at least 8 blocks of 256 threads per multiprocessor (caps registers at 32; the kernel's locals alone need about 15)
+// plan: warp-per-row(cache=0, lanes=32) + launch-bounds(min-blocks=2)
+// warp-per-row: thread-per-row work in 1 loop(s): lanes of a warp access `out[t * CHUNK + k]` a row apart; a warp per row walks each row contiguously; launch-bounds: at least 2 blocks of 256 threads per multiprocessor (caps registers at 128; the kernel's locals alone need about 15)
 // note: warp-per-row: each row is handled by one full warp (blocks are multiples of 32); the row guard is uniform across the warp
-// note: warp-per-row: reductions combine only by sum, max or min, and every lane receives the total; element-wise loops write one element per iteration; stores outside loops run once, in lane 0; __syncwarp orders stores before later reads by other lanes
+// note: warp-per-row: reductions combine only by sum, max or min, and every lane receives the total; element-wise loops write one element per iteration (followed through pointer locals to the parameter) and read what they write only there; stores outside loops run once, in lane 0; statements that change locals only run in every lane on equal values; __syncwarp(); orders stores before later reads by other lanes
 // note: warp-per-row: the launch grid covers the rows, and starts 32x the threads
-// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
-// note: restrict-const: const added only to pointers the kernel never writes through
-// note: unroll: unrolling keeps every iteration (the compiler handles remainders)
 // note: launch-bounds: every launch in the file uses at most 256 threads per block
 // warplens-launch: kernel=scale_copy_chunked block=same swap-xy=0 scale=32/1,1/1,1/1 persistent=0
 // Chunked scale-copy: each thread handles a contiguous chunk of CHUNK
@@ -52,11 +49,10 @@ inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd,
 
 constexpr int CHUNK = 16;
 
-__global__ void __launch_bounds__(256, 8) scale_copy_chunked(const float* __restrict__ in, float* __restrict__ out, float scale, int chunks) {
+__global__ void __launch_bounds__(256, 2) scale_copy_chunked(const float* in, float* out, float scale, int chunks) {
   int t = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
   const int wl_lane = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) % 32);
   if (t < chunks) {
-    #pragma unroll 4
     for (int k = (0) + wl_lane; k < CHUNK; k += 32) {
       out[t * CHUNK + k] = in[t * CHUNK + k] * scale;
     }

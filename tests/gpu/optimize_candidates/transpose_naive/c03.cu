@@ -1,12 +1,9 @@
 // warplens candidate c03 for kernel `transpose_naive` (policy builtin)
-// plan: stage-shared-tile(rows=8) + restrict-const() + unroll(factor=4)
-// stage-shared-tile: `out[x * H + y]` is strided across the lanes of a warp while the other access is contiguous: stage 32x32 tiles through shared memory (block 32x8); restrict-const: 2 pointer parameter(s) gain const/__restrict__; unroll: 2 innermost loop(s) without #pragma unroll
+// plan: stage-shared-tile(rows=16)
+// stage-shared-tile: `out[x * H + y]` is strided across the lanes of a warp while the other access is contiguous: stage 32x32 tiles through shared memory (block 32x16)
 // note: stage-shared-tile: each block covers one 32x32 tile; the launch grids provably cover both bounds, so the same (x, y) pairs pass the same guard
 // note: stage-shared-tile: element-wise: one load and one store per (x, y), no other per-thread state
-// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
-// note: restrict-const: const added only to pointers the kernel never writes through
-// note: unroll: unrolling keeps every iteration (the compiler handles remainders)
-// warplens-launch: kernel=transpose_naive block=32,8,1 swap-xy=0 scale=1/1,1/4,1/1 persistent=0
+// warplens-launch: kernel=transpose_naive block=32,16,1 swap-xy=0 scale=1/1,1/2,1/1 persistent=0
 // Naive matrix transpose: each thread moves one element. The load is
 // coalesced (consecutive threads read consecutive columns of a row), the store
 // is not: consecutive threads write elements H floats apart, so every warp
@@ -48,12 +45,11 @@ inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd,
 }  // namespace wl_launch
 #endif
 
-__global__ void transpose_naive(const float* __restrict__ in, float* __restrict__ out, int W, int H) {
+__global__ void transpose_naive(const float* in, float* out, int W, int H) {
   // Rewritten by warplens (stage-shared-tile): each block moves one 32x32 tile through shared
   // memory so that both global accesses are coalesced; 33 columns avoid bank conflicts.
   __shared__ float wl_tile[32][33];
-  #pragma unroll 4
-  for (int wl_r = 0; wl_r < 32; wl_r += 8) {
+  for (int wl_r = 0; wl_r < 32; wl_r += 16) {
     {
       const int x = blockIdx.x * 32 + threadIdx.x;
       const int y = blockIdx.y * 32 + threadIdx.y + wl_r;
@@ -61,8 +57,7 @@ __global__ void transpose_naive(const float* __restrict__ in, float* __restrict_
     }
   }
   __syncthreads();
-  #pragma unroll 4
-  for (int wl_r = 0; wl_r < 32; wl_r += 8) {
+  for (int wl_r = 0; wl_r < 32; wl_r += 16) {
     {
       const int x = blockIdx.x * 32 + threadIdx.y + wl_r;
       const int y = blockIdx.y * 32 + threadIdx.x;
@@ -74,7 +69,7 @@ __global__ void transpose_naive(const float* __restrict__ in, float* __restrict_
 void transpose(const float* in, float* out, int W, int H) {
   dim3 block(16, 16);
   dim3 grid((W + block.x - 1) / block.x, (H + block.y - 1) / block.y);
-  transpose_naive<<<wl_launch::grid(dim3(grid), dim3(block), dim3(32, 8, 1), false, 1, 1, 1, 4, 1, 1, 0), dim3(32, 8, 1)>>>(in, out, W, H);
+  transpose_naive<<<wl_launch::grid(dim3(grid), dim3(block), dim3(32, 16, 1), false, 1, 1, 1, 2, 1, 1, 0), dim3(32, 16, 1)>>>(in, out, W, H);
 }
 
 int main(int argc, char** argv) {

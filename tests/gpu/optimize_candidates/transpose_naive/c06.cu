@@ -1,10 +1,11 @@
 // warplens candidate c06 for kernel `transpose_naive` (policy builtin)
-// plan: stage-shared-tile(rows=8) + restrict-const() + launch-bounds(min-blocks=3)
-// stage-shared-tile: `out[x * H + y]` is strided across the lanes of a warp while the other access is contiguous: stage 32x32 tiles through shared memory (block 32x8); restrict-const: 2 pointer parameter(s) gain const/__restrict__; launch-bounds: at least 3 blocks of 256 threads per multiprocessor (caps registers at 85; the kernel's locals alone need about 18)
+// plan: stage-shared-tile(rows=8) + restrict-const() + unroll(factor=4) + launch-bounds(min-blocks=2)
+// stage-shared-tile: `out[x * H + y]` is strided across the lanes of a warp while the other access is contiguous: stage 32x32 tiles through shared memory (block 32x8); restrict-const: 2 pointer parameter(s) gain const/__restrict__; unroll: 2 innermost loop(s) without #pragma unroll; launch-bounds: at least 2 blocks of 256 threads per multiprocessor (caps registers at 128; the kernel's locals alone need about 18)
 // note: stage-shared-tile: each block covers one 32x32 tile; the launch grids provably cover both bounds, so the same (x, y) pairs pass the same guard
 // note: stage-shared-tile: element-wise: one load and one store per (x, y), no other per-thread state
 // note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
 // note: restrict-const: const added only to pointers the kernel never writes through
+// note: unroll: unrolling keeps every iteration (the compiler handles remainders)
 // note: launch-bounds: every launch in the file uses at most 256 threads per block
 // warplens-launch: kernel=transpose_naive block=32,8,1 swap-xy=0 scale=1/1,1/4,1/1 persistent=0
 // Naive matrix transpose: each thread moves one element. The load is
@@ -48,10 +49,11 @@ inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd,
 }  // namespace wl_launch
 #endif
 
-__global__ void __launch_bounds__(256, 3) transpose_naive(const float* __restrict__ in, float* __restrict__ out, int W, int H) {
+__global__ void __launch_bounds__(256, 2) transpose_naive(const float* __restrict__ in, float* __restrict__ out, int W, int H) {
   // Rewritten by warplens (stage-shared-tile): each block moves one 32x32 tile through shared
   // memory so that both global accesses are coalesced; 33 columns avoid bank conflicts.
   __shared__ float wl_tile[32][33];
+  #pragma unroll 4
   for (int wl_r = 0; wl_r < 32; wl_r += 8) {
     {
       const int x = blockIdx.x * 32 + threadIdx.x;
@@ -60,6 +62,7 @@ __global__ void __launch_bounds__(256, 3) transpose_naive(const float* __restric
     }
   }
   __syncthreads();
+  #pragma unroll 4
   for (int wl_r = 0; wl_r < 32; wl_r += 8) {
     {
       const int x = blockIdx.x * 32 + threadIdx.y + wl_r;

@@ -1,12 +1,10 @@
 // warplens candidate c16 for kernel `transpose_naive` (policy builtin)
-// plan: stage-shared-tile(rows=8) + restrict-const() + unroll(factor=8)
-// stage-shared-tile: `out[x * H + y]` is strided across the lanes of a warp while the other access is contiguous: stage 32x32 tiles through shared memory (block 32x8); restrict-const: 2 pointer parameter(s) gain const/__restrict__; unroll: 2 innermost loop(s) without #pragma unroll
-// note: stage-shared-tile: each block covers one 32x32 tile; the launch grids provably cover both bounds, so the same (x, y) pairs pass the same guard
-// note: stage-shared-tile: element-wise: one load and one store per (x, y), no other per-thread state
+// plan: restrict-const() + block-size(x=32, y=8)
+// restrict-const: 2 pointer parameter(s) gain const/__restrict__; block-size: block 16x16 -> 32x8 (the kernel is block-size agnostic)
 // note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
 // note: restrict-const: const added only to pointers the kernel never writes through
-// note: unroll: unrolling keeps every iteration (the compiler handles remainders)
-// warplens-launch: kernel=transpose_naive block=32,8,1 swap-xy=0 scale=1/1,1/4,1/1 persistent=0
+// note: block-size: block-size agnostic: thread identity only through global indices, bounds-checked, launch grids cover the bound
+// warplens-launch: kernel=transpose_naive block=32,8,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
 // Naive matrix transpose: each thread moves one element. The load is
 // coalesced (consecutive threads read consecutive columns of a row), the store
 // is not: consecutive threads write elements H floats apart, so every warp
@@ -49,32 +47,17 @@ inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd,
 #endif
 
 __global__ void transpose_naive(const float* __restrict__ in, float* __restrict__ out, int W, int H) {
-  // Rewritten by warplens (stage-shared-tile): each block moves one 32x32 tile through shared
-  // memory so that both global accesses are coalesced; 33 columns avoid bank conflicts.
-  __shared__ float wl_tile[32][33];
-  #pragma unroll 8
-  for (int wl_r = 0; wl_r < 32; wl_r += 8) {
-    {
-      const int x = blockIdx.x * 32 + threadIdx.x;
-      const int y = blockIdx.y * 32 + threadIdx.y + wl_r;
-      if (x < W && y < H) wl_tile[threadIdx.y + wl_r][threadIdx.x] = in[y * W + x];
-    }
-  }
-  __syncthreads();
-  #pragma unroll 8
-  for (int wl_r = 0; wl_r < 32; wl_r += 8) {
-    {
-      const int x = blockIdx.x * 32 + threadIdx.y + wl_r;
-      const int y = blockIdx.y * 32 + threadIdx.x;
-      if (x < W && y < H) out[x * H + y] = wl_tile[threadIdx.x][threadIdx.y + wl_r];
-    }
+  int x = blockIdx.x * blockDim.x + threadIdx.x;  // column of `in`
+  int y = blockIdx.y * blockDim.y + threadIdx.y;  // row of `in`
+  if (x < W && y < H) {
+    out[x * H + y] = in[y * W + x];
   }
 }
 
 void transpose(const float* in, float* out, int W, int H) {
   dim3 block(16, 16);
   dim3 grid((W + block.x - 1) / block.x, (H + block.y - 1) / block.y);
-  transpose_naive<<<wl_launch::grid(dim3(grid), dim3(block), dim3(32, 8, 1), false, 1, 1, 1, 4, 1, 1, 0), dim3(32, 8, 1)>>>(in, out, W, H);
+  transpose_naive<<<wl_launch::grid(dim3(grid), dim3(block), dim3(32, 8, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(32, 8, 1)>>>(in, out, W, H);
 }
 
 int main(int argc, char** argv) {

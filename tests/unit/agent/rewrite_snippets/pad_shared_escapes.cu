@@ -1,5 +1,5 @@
 // test: kernel=column_sums rewrite=pad-shared
-// expect: refuses accessed with fewer subscripts
+// expect: refuses no padding is safe
 // The tile is also read through a pointer, so its layout must not change.
 __device__ float sum_row(const float* row) {
   float s = 0;

@@ -2,7 +2,7 @@
 // expect: applies
 // expect-output: __shared__ float wl_As[16][16 + 1];
 // expect-output: if (wl_t + wl_kk < K) acc += wl_As[threadIdx.y][wl_kk] * wl_Bs[wl_kk][threadIdx.x];
-// expect-output: wl_As[threadIdx.y][threadIdx.x] = (row < M && k < K) ? A[row * K + k] : float(0);
+// expect-output: wl_As[threadIdx.y][threadIdx.x] = (row < M && k < K) ? A[row * K + k] : static_cast<float>(0);
 // expect-launch: block=16,16,1
 #include <cuda_runtime.h>
 __global__ void mm(const float* A, const float* B, float* C, int M, int N, int K) {

@@ -1,6 +1,6 @@
 // test: kernel=atb rewrite=tile-k-loop tile=32
 // expect: applies
-// expect-output: wl_As[threadIdx.x][threadIdx.y] = (row < M && k < K) ? A[k * M + row] : float(0);
+// expect-output: wl_As[threadIdx.x][threadIdx.y] = (row < M && k < K) ? A[k * M + row] : static_cast<float>(0);
 // C = A^T B: A is stored k-major, so its tile is loaded with lanes along rows.
 #include <cuda_runtime.h>
 __global__ void atb(const float* A, const float* B, float* C, int M, int N, int K) {

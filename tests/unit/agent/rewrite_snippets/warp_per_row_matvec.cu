@@ -1,4 +1,4 @@
-// test: kernel=matvec rewrite=warp-per-row
+// test: kernel=matvec rewrite=warp-per-row lanes=32 cache=0
 // expect: applies
 // expect-output: += 32
 // expect-output: wl_warp_sum(acc)

@@ -1,4 +1,4 @@
-// test: kernel=normalize_rows rewrite=warp-per-row
+// test: kernel=normalize_rows rewrite=warp-per-row lanes=32 cache=0
 // expect: applies
 // expect-output: for (int k = (0) + wl_lane; k < N; k += 32) y[row * N + k] = x[row * N + k] * scale;
 // expect-output: __syncwarp();

@@ -1,4 +1,4 @@
-// test: kernel=softmax_rows rewrite=warp-per-row
+// test: kernel=softmax_rows rewrite=warp-per-row lanes=32 cache=0
 // expect: applies
 // expect-output: mx = wl_warp_max(mx);
 // expect-output: sum = wl_warp_sum(sum);

@@ -1,0 +1,156 @@
+// warplens candidate c02 for kernel `matvec_acc` (policy builtin)
+// plan: vectorize(shrink-grid=1, width=4) + unroll(factor=4)
+// vectorize: 1 array(s) accessed one element per thread: 4 elements per access, 4x fewer threads; unroll: 2 innermost loop(s) without #pragma unroll
+// note: vectorize: grid-stride loop: every element below the bound is processed once, for any grid
+// note: vectorize: vector accesses only when every pointer is aligned to the access size; otherwise, and for the tail, the original scalar code
+// note: unroll: unrolling keeps every iteration (the compiler handles remainders)
+// warplens-launch: kernel=matvec_acc block=same swap-xy=0 scale=1/4,1/1,1/1 persistent=0
+// y = A x with one thread per row that accumulates straight into y[i] in
+// global memory (after zeroing it): a load and a store of y[i] on every
+// step, and the lanes of a warp reading rows N floats apart.
+#include "harness.cuh"
+
+#ifndef WARPLENS_LAUNCH_HELPERS
+#define WARPLENS_LAUNCH_HELPERS
+// Added by warplens: launch shapes for rewritten kernels. wl_launch::grid
+// applies the documented rule (docs/optimize.md, "Launch changes"): scale the
+// threads per dimension, cover them with the new block, cap persistent grids.
+namespace wl_launch {
+inline unsigned cover(unsigned long long threads, unsigned block) {
+  unsigned long long g = (threads + block - 1) / block;
+  return g == 0 ? 1u : static_cast<unsigned>(g);
+}
+inline dim3 swap_xy(dim3 d) { return dim3(d.y, d.x, d.z); }
+inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd, long long yn, long long yd,
+                 long long zn, long long zd, int blocks_per_sm) {
+  if (swap) {
+    g = swap_xy(g);
+    b = swap_xy(b);
+  }
+  dim3 r(cover((1ull * g.x * b.x * xn + xd - 1) / xd, nb.x), cover((1ull * g.y * b.y * yn + yd - 1) / yd, nb.y),
+         cover((1ull * g.z * b.z * zn + zd - 1) / zd, nb.z));
+  if (blocks_per_sm > 0) {
+    static int sms = 0;
+    if (sms == 0) {
+      int dev = 0;
+      cudaGetDevice(&dev);
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+      if (sms <= 0) sms = 1;
+    }
+    const unsigned cap = static_cast<unsigned>(sms * blocks_per_sm);
+    if (r.x > cap) r.x = cap;
+  }
+  return r;
+}
+}  // namespace wl_launch
+#endif
+
+// Added by warplens (vectorize): `V` consecutive elements in one 8/16/32-byte access.
+template <int V, typename T>
+__device__ __forceinline__ void wl_vector_load(T (&dst)[V], const T* src) {
+  if constexpr (sizeof(T) * V == 16) {
+    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
+  } else if constexpr (sizeof(T) * V == 8) {
+    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
+  } else if constexpr (sizeof(T) * V == 32) {
+    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
+    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
+  } else {
+    for (int k = 0; k < V; ++k) dst[k] = src[k];
+  }
+}
+template <int V, typename T>
+__device__ __forceinline__ void wl_vector_store(T* dst, const T (&src)[V]) {
+  if constexpr (sizeof(T) * V == 16) {
+    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
+  } else if constexpr (sizeof(T) * V == 8) {
+    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
+  } else if constexpr (sizeof(T) * V == 32) {
+    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
+    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
+  } else {
+    for (int k = 0; k < V; ++k) dst[k] = src[k];
+  }
+}
+__global__ void matvec_acc(const float* a, const float* x, float* y, int m, int n) {
+  // Rewritten by warplens (vectorize, width 4): grid-stride over groups of 4 elements,
+  // one vector access per array; scalar loop for the tail and misaligned pointers.
+  const long long wl_n = static_cast<long long>(m);
+  const long long wl_stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  const long long wl_t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const long long wl_vec_end = (true && reinterpret_cast<unsigned long long>(y) % 16 == 0) ? wl_n / 4 * 4 : 0;
+  for (long long wl_v = wl_t * 4; wl_v < wl_vec_end; wl_v += wl_stride * 4) {
+    float wl_y[4];
+    wl_vector_load<4>(wl_y, y + wl_v);
+#pragma unroll
+    for (int wl_c = 0; wl_c < 4; ++wl_c) {
+      const int i = static_cast<int>(wl_v + wl_c);
+      (void)i;
+      {
+        wl_y[wl_c] = 0.0f;
+        #pragma unroll 4
+        for (int j = 0; j < n; j++) wl_y[wl_c] += a[i * n + j] * x[j];
+      }
+    }
+    wl_vector_store<4>(y + wl_v, wl_y);
+  }
+  for (long long wl_s = wl_vec_end + wl_t; wl_s < wl_n; wl_s += wl_stride) {
+    const int i = static_cast<int>(wl_s);
+    {
+      y[i] = 0.0f;
+      #pragma unroll 4
+      for (int j = 0; j < n; j++) y[i] += a[i * n + j] * x[j];
+    }
+  }
+}
+
+void matvec(const float* a, const float* x, float* y, int m, int n) {
+  matvec_acc<<<wl_launch::grid(dim3((m + 255) / 256), dim3(256), dim3(256), false, 1, 4, 1, 1, 1, 1, 0), 256>>>(a, x, y, m, n);
+}
+
+int main(int argc, char** argv) {
+  example::Run run(argc, argv, "matvec_accumulate");
+  const int full_m = 16384, full_n = 4096;
+  const int odd[][2] = {{1001, 1003}, {33, 4097}, {2049, 31}, {517, 7}};
+  for (int set = 0; set < run.sets(); ++set) {
+    const int M = set == 0 ? full_m : odd[(set - 1) % 4][0];
+    const int N = set == 0 ? full_n : odd[(set - 1) % 4][1];
+    float* A = example::device_alloc<float>(static_cast<std::size_t>(M) * N);
+    float* x = example::device_alloc<float>(N);
+    float* y = example::device_alloc<float>(M);
+    std::vector<float> hA = example::fill_uniform(A, static_cast<std::size_t>(M) * N, run.seed(set) * 2);
+    std::vector<float> hx = example::fill_uniform(x, N, run.seed(set) * 2 + 1);
+    example::poison(y, M * sizeof(float));
+    matvec(A, x, y, M, N);
+    run.sync("matvec");
+    std::vector<float> got = example::to_host(y, M);
+    example::Comparison cmp;
+    for (int r = 0; r < M; ++r) {
+      double want = 0, mag = 0;
+      for (int k = 0; k < N; ++k) {
+        const double p = static_cast<double>(hA[static_cast<std::size_t>(r) * N + k]) * hx[k];
+        want += p;
+        mag += std::fabs(p);
+      }
+      example::compare_one(cmp, r, want, got[r], 0.0, 1e-5 * mag + 1e-6);
+    }
+    run.check(set, "y", cmp);
+    run.check(set, "x (must be unchanged)", example::compare(example::to_host(x, N), hx, 0.0, 0.0));
+    WL_CHECK(cudaFree(A));
+    WL_CHECK(cudaFree(x));
+    WL_CHECK(cudaFree(y));
+  }
+  const std::size_t elems = static_cast<std::size_t>(full_m) * full_n;
+  if (run.timing()) {
+    float* A = example::device_alloc<float>(elems);
+    float* x = example::device_alloc<float>(full_n);
+    float* y = example::device_alloc<float>(full_m);
+    example::fill_uniform(A, elems, run.seed(0) * 2);
+    example::fill_uniform(x, full_n, run.seed(0) * 2 + 1);
+    run.time([&] { matvec(A, x, y, full_m, full_n); });
+    WL_CHECK(cudaFree(A));
+    WL_CHECK(cudaFree(x));
+    WL_CHECK(cudaFree(y));
+  }
+  return run.finish(4.0 * (elems + full_n + full_m), 2.0 * elems);
+}

@@ -1,0 +1,21 @@
+// test: kernel=bias_relu rewrite=fuse-elementwise
+// expect: refuses a broadcast or gathered operand may be an array the fused kernel writes
+// The bias vector is also the output: in one fused pass a thread could read
+// a bias element another thread already overwrote.
+#include <cuda_runtime.h>
+__global__ void mul(const float* a, const float* b, float* t, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) t[i] = a[i] * b[i];
+}
+__global__ void bias_relu(const float* t, const float* bias, float* c, int n, int cols) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = fmaxf(t[i] + bias[i % cols], 0.f);
+}
+void forward(const float* a, const float* b, float* c, int rows, int cols) {
+  const int n = rows * cols, blocks = (n + 255) / 256;
+  float* t;
+  cudaMalloc(&t, n * sizeof(float));
+  mul<<<blocks, 256>>>(a, b, t, n);
+  bias_relu<<<blocks, 256>>>(t, c, c, n, cols);
+  cudaFree(t);
+}
