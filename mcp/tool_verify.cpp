@@ -11,6 +11,7 @@
 // the verdict records. What it does not: the captured inputs, the number of
 // input sets, tolerances, timed runs and time limits, which the server was
 // started with (ToolOptions) and which every verdict reports.
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 
@@ -134,6 +135,9 @@ Tool make_verify_tool(ToolEnv& env) {
     req.input_sets = o.input_sets;
     req.timed_runs = o.timed_runs;
     req.timeout_s = o.verify_timeout_s;
+    // A winner's memcheck run stays within the server's verify limit too
+    // (the verifier's own default is 300 s); reported in `limits`.
+    req.sanitizer_timeout_s = std::min(req.sanitizer_timeout_s, o.verify_timeout_s);
     req.nvcc = o.nvcc;
     req.arch = o.arch;
     req.replay_binary = o.replay_binary;
@@ -189,6 +193,8 @@ Tool make_verify_tool(ToolEnv& env) {
                      {{"input_sets", req.input_sets},
                       {"timed_runs", req.timed_runs},
                       {"timeout_s", req.timeout_s},
+                      {"sanitizer", req.sanitize},
+                      {"sanitizer_timeout_s", req.sanitizer_timeout_s},
                       {"tolerance", verdict.value("tolerance", json::object())}}},
                     {"verdict", verdict}};
     r.text = verifier::summary_text(v) + "\ncandidate " + rec.id + " (hash " + rec.text_hash + "): " +
