@@ -50,7 +50,7 @@ areas=("$@")
 # public_corpus measured 2026-12-02: 115 s with its build.
 declare -A expect=([profiler]=240 [verifier]=400 [verifier-bench]=110 [optimize]=160 [wiring]=200 [capture]=290
                    [public_corpus]=240 [styles]=150  # styles measured 2026-12-02: 134 s
-                   [mcp]=150)  # mcp: an estimate, run_mcp_h200.sh has not run on a GPU yet
+                   [mcp]=150)  # mcp measured 2026-12-02: 97 s with its build
 for a in "${!expect[@]}"; do
   v="WARPLENS_EXPECT_${a//-/_}"
   [ -n "${!v:-}" ] && expect[$a]=${!v}

