@@ -130,6 +130,12 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        S::Structure,
        {{"rows", {8, 16}, "thread rows per block (the block becomes 32 x rows)"}},
        {codes::kUncoalescedGlobal}},
+      {"stencil-stream",
+       "compute several consecutive rows of a 2-D stencil per thread, loading each input element the rows read "
+       "once into a register (vertical neighbours are the next rows' centres)",
+       S::Structure,
+       {{"rows", {4, 8}, "output rows per thread (the block becomes 32 x 4)"}},
+       {codes::kUncoalescedGlobal}},
       {"interleave-chunks",
        "make a thread-per-chunk loop (thread t handles elements t*K .. t*K+K-1) interleaved (element k*T + t), "
        "so each step of the loop is coalesced; the same elements are processed",
@@ -212,6 +218,9 @@ std::optional<DeclaredLaunch> declared_launch(const RewriteStep& step) {
     c.thread_scale[1] = {1, per};
   } else if (r == "stencil-tile") {
     c.block = Dim3{32, step_param(step, "rows"), 1};
+  } else if (r == "stencil-stream") {
+    c.block = Dim3{32, 4, 1};
+    c.thread_scale[1] = {1, step_param(step, "rows")};
   } else if (r == "coarsen-2d") {
     c.thread_scale[0] = {1, step_param(step, "width")};
   } else if (r == "privatize-atomics") {

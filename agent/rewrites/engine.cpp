@@ -31,6 +31,7 @@ const Rewrite& fuse_elementwise_rewrite();
 const Rewrite& register_tile_rewrite();
 const Rewrite& privatize_atomics_rewrite();
 const Rewrite& stencil_tile_rewrite();
+const Rewrite& stencil_stream_rewrite();
 const Rewrite& coarsen_2d_rewrite();
 
 const std::vector<const Rewrite*>& clang_rewrites() {
@@ -55,6 +56,7 @@ const std::vector<const Rewrite*>& clang_rewrites() {
       &register_tile_rewrite(),
       &privatize_atomics_rewrite(),
       &stencil_tile_rewrite(),
+      &stencil_stream_rewrite(),
       &interleave_chunks_rewrite(),
       &warp_per_row_rewrite(),
       &fuse_elementwise_rewrite(),

@@ -206,7 +206,7 @@ TEST_CASE("recorded-run test helpers: plan parsing and the sets") {
         std::vector<std::string>{"restrict-const", "vectorize", "block-size"});
   CHECK(plan_rewrites("(original)").size() == 1);  // "" before "(": not a catalogue name, so a plan check would fail
   const auto styles = styles_set();
-  CHECK(styles.size() == 9);
+  CHECK(styles.size() == 10);
   CHECK(styles.at("histogram256") == "histogram");
   const auto ten = optimize_set();
   CHECK(ten.size() == 10);

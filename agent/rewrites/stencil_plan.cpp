@@ -1,0 +1,239 @@
+// See stencil_plan.h.
+#include "agent/rewrites/stencil_plan.h"
+
+#include "agent/rewrites/rewrite.h"
+
+namespace warplens::agent::rw {
+namespace {
+
+using namespace clang;
+using clang::Expr;
+
+bool only_names(const Stmt* s, const std::set<const ValueDecl*>& allowed) {
+  bool ok = true;
+  std::function<void(const Stmt*)> walk = [&](const Stmt* x) {
+    if (!x || !ok) return;
+    if (const auto* r = dyn_cast<DeclRefExpr>(x)) {
+      const auto* v = dyn_cast<VarDecl>(r->getDecl());
+      if (v && v->hasLocalStorage() && !isa<ParmVarDecl>(v) && !allowed.count(v)) ok = false;
+    }
+    for (const Stmt* c : x->children()) walk(c);
+  };
+  walk(s);
+  return ok;
+}
+
+// d == dy * P + dx with small integers.
+std::optional<std::pair<std::int64_t, std::int64_t>> split_offset(const Polynomial& d, const Polynomial& pitch) {
+  constexpr std::int64_t kMax = 4;
+  if (pitch.is_constant()) {
+    const std::int64_t c = pitch.constant_term();
+    if (!d.is_constant() || c <= 2 * kMax) return std::nullopt;
+    const std::int64_t v = d.constant_term();
+    for (std::int64_t dy = -kMax; dy <= kMax; ++dy)
+      if (std::abs(v - dy * c) <= kMax) return std::make_pair(dy, v - dy * c);
+    return std::nullopt;
+  }
+  // A non-constant monomial of the pitch fixes dy.
+  for (const auto& [mono, a] : pitch.terms) {
+    if (mono.empty() || a == 0) continue;
+    auto it = d.terms.find(mono);
+    const std::int64_t b = it == d.terms.end() ? 0 : it->second;
+    if (b % a != 0) return std::nullopt;
+    const std::int64_t dy = b / a;
+    Polynomial rest = d - pitch.scaled(dy);
+    if (!rest.is_constant() || std::abs(dy) > kMax || std::abs(rest.constant_term()) > kMax) return std::nullopt;
+    return std::make_pair(dy, rest.constant_term());
+  }
+  return std::nullopt;
+}
+
+// `P - c` (c >= 0) is covered when P is.
+const Expr* coverage_bound(const KernelContext& ctx, const Expr* bound) {
+  const Expr* b = strip(bound);
+  if (const auto* bo = dyn_cast<BinaryOperator>(b); bo && bo->getOpcode() == BO_Sub)
+    if (auto c = ctx.eval_int(bo->getRHS()); c && *c >= 0) return bo->getLHS();
+  return bound;
+}
+
+// Marks every node under `s` that runs only on some paths through the work:
+// the branches of `?:`, the right side of `&&` and `||`, the bodies of if,
+// loops and switch, and whatever follows a statement that may leave early.
+// A tap must be read on every path, or loading it ahead of the work could
+// read an element the original never reads (`x > 0 ? in[i - 1] : c` at x == 0).
+bool may_leave(const Stmt* s) {
+  if (!s) return false;
+  if (isa<ReturnStmt>(s) || isa<GotoStmt>(s) || isa<BreakStmt>(s) || isa<ContinueStmt>(s)) return true;
+  for (const Stmt* c : s->children())
+    if (may_leave(c)) return true;
+  return false;
+}
+
+void mark_conditional(const Stmt* s, bool conditional, std::set<const Stmt*>& out) {
+  if (!s) return;
+  if (conditional) out.insert(s);
+  if (const auto* co = dyn_cast<ConditionalOperator>(s)) {
+    mark_conditional(co->getCond(), conditional, out);
+    mark_conditional(co->getTrueExpr(), true, out);
+    mark_conditional(co->getFalseExpr(), true, out);
+    return;
+  }
+  if (const auto* bo = dyn_cast<BinaryOperator>(s); bo && bo->isLogicalOp()) {
+    mark_conditional(bo->getLHS(), conditional, out);
+    mark_conditional(bo->getRHS(), true, out);
+    return;
+  }
+  if (const auto* is = dyn_cast<IfStmt>(s)) {
+    mark_conditional(is->getInit(), conditional, out);
+    mark_conditional(is->getConditionVariableDeclStmt(), conditional, out);
+    mark_conditional(is->getCond(), conditional, out);
+    mark_conditional(is->getThen(), true, out);
+    mark_conditional(is->getElse(), true, out);
+    return;
+  }
+  if (const auto* cs = dyn_cast<CompoundStmt>(s)) {
+    bool after_exit = conditional;
+    for (const Stmt* c : cs->body()) {
+      mark_conditional(c, after_exit, out);
+      after_exit = after_exit || may_leave(c);
+    }
+    return;
+  }
+  const bool inner = conditional || isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) ||
+                     isa<CXXForRangeStmt>(s) || isa<SwitchStmt>(s) || isa<BinaryConditionalOperator>(s) ||
+                     isa<StmtExpr>(s) || isa<LambdaExpr>(s);
+  for (const Stmt* c : s->children()) mark_conditional(c, inner, out);
+}
+
+std::set<const Stmt*> conditional_nodes(const std::vector<const Stmt*>& work) {
+  std::set<const Stmt*> out;
+  bool after_exit = false;
+  for (const Stmt* s : work) {
+    mark_conditional(s, after_exit, out);
+    after_exit = after_exit || may_leave(s);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<StencilPlan> plan_stencil(const KernelContext& ctx, std::string& why) {
+  StencilPlan p;
+  auto grid = match_grid_2d(ctx, why);
+  if (!grid) return std::nullopt;
+  p.grid = *grid;
+  const VarDecl* x = grid->x.var;
+  const VarDecl* y = grid->y.var;
+  if (!only_pure_declarations(ctx, grid->region.prologue)) {
+    why = "declarations with effects before the guard";
+    return std::nullopt;
+  }
+  for (const Stmt* s : grid->region.prologue)
+    if (!collect_accesses(s).empty()) {
+      why = "a declaration before the guard reads memory";
+      return std::nullopt;
+    }
+  if (!only_names(grid->region.guard->getCond(), {x, y})) {
+    why = "the guard uses locals other than x and y";
+    return std::nullopt;
+  }
+  auto cond = ctx.text(grid->region.guard->getCond());
+  if (!cond) {
+    why = "the guard is spelled in a macro";
+    return std::nullopt;
+  }
+  p.guard = grid->region.early_exit ? "!(" + *cond + ")" : *cond;
+  // The stencil array: the parameter read most often in the work.
+  std::map<const ParmVarDecl*, std::vector<Access>> reads;
+  std::set<const ValueDecl*> written;
+  for (const Access& a : accesses_in(ctx, ctx.body))
+    if (a.write && a.root) written.insert(a.root);
+  // Only reads on every path are taps; the others stay memory reads (the
+  // kernel never writes the array, so they read the same values).
+  const std::set<const Stmt*> conditional = conditional_nodes(grid->region.body);
+  for (const Stmt* s : grid->region.body)
+    for (const Access& a : accesses_in(ctx, s))
+      if (const auto* param = dyn_cast_or_null<ParmVarDecl>(a.root);
+          param && a.root_is_param && a.read && !a.write && !conditional.count(a.expr))
+        reads[param].push_back(a);
+  for (const auto& [param, list] : reads) {
+    if (written.count(param) || list.size() < 3 || (p.array && list.size() <= p.taps.size())) continue;
+    const Symbol tx = builtin_symbol(SymbolKind::ThreadIdx, 0), ty = builtin_symbol(SymbolKind::ThreadIdx, 1);
+    const Symbol bx = builtin_symbol(SymbolKind::BlockIdx, 0), by = builtin_symbol(SymbolKind::BlockIdx, 1);
+    const Symbol bdx = builtin_symbol(SymbolKind::BlockDim, 0), bdy = builtin_symbol(SymbolKind::BlockDim, 1);
+    std::optional<Polynomial> pitch, base;
+    std::vector<StencilTap> taps;
+    bool ok = true;
+    for (const Access& a : list) {
+      auto poly = a.flat_index && !a.member ? to_polynomial(a.flat_index) : std::nullopt;
+      auto cx = poly ? poly->coefficient_of(tx) : std::nullopt;
+      auto cy = poly ? poly->coefficient_of(ty) : std::nullopt;
+      if (!cx || !cy || !is_constant(*cx, 1) || !is_uniform(*cy)) {
+        ok = false;
+        break;
+      }
+      if (!pitch) pitch = *cy;
+      if (pitch->terms != cy->terms) {
+        ok = false;
+        break;
+      }
+      Polynomial gy = Polynomial::symbol(by) * Polynomial::symbol(bdy) + Polynomial::symbol(ty);
+      Polynomial gx = Polynomial::symbol(bx) * Polynomial::symbol(bdx) + Polynomial::symbol(tx);
+      Polynomial rest = *poly - *pitch * gy - gx;
+      bool varying = false;
+      for (const auto& [mono, c] : rest.terms)
+        for (const Symbol& s : mono) varying |= s.kind != SymbolKind::Param && s.kind != SymbolKind::WarpSize;
+      if (varying) {
+        ok = false;
+        break;
+      }
+      if (!base) base = rest;
+      auto off = split_offset(rest - *base, *pitch);
+      if (!off) {
+        ok = false;
+        break;
+      }
+      taps.push_back({a.expr, off->second, off->first});
+    }
+    if (!ok) continue;
+    p.array = param;
+    p.taps = taps;
+    // The first read spelled over x and y.
+    const Access& a0 = list.front();
+    const bool direct = a0.base == param && a0.indices.size() == 1 && only_names(a0.indices[0], {x, y});
+    if (direct) p.first = ctx.text(a0.expr).value_or("");
+    else if (auto idx = render_index(*to_polynomial(a0.flat_index), y->getNameAsString(), x->getNameAsString()))
+      p.first = param->getNameAsString() + "[" + *idx + "]";
+  }
+  if (!p.array) {
+    why = "no input read on every path at three or more fixed offsets around (x, y) with one row pitch";
+    return std::nullopt;
+  }
+  if (p.first.empty()) {
+    why = "the stencil's reads cannot be spelled over x and y";
+    return std::nullopt;
+  }
+  p.type = pointee_spelling(p.array);
+  for (const StencilTap& t : p.taps) {
+    p.dx_min = std::min(p.dx_min, t.dx);
+    p.dx_max = std::max(p.dx_max, t.dx);
+    p.dy_min = std::min(p.dy_min, t.dy);
+    p.dy_max = std::max(p.dy_max, t.dy);
+  }
+  if (!p.array->getType().isRestrictQualified()) {
+    std::vector<const ParmVarDecl*> ptrs = {p.array};
+    for (const ValueDecl* w : written)
+      if (const auto* q = dyn_cast<ParmVarDecl>(w)) ptrs.push_back(q);
+    if (!launches_pass_distinct_pointers(ctx, ptrs, why)) {
+      why = "cannot rule out that the kernel writes the stencil's input: " + why;
+      return std::nullopt;
+    }
+  }
+  for (int d = 0; d < 2; ++d) {
+    const IndexVar& v = d == 0 ? grid->x : grid->y;
+    if (!launches_cover(ctx, d, coverage_bound(ctx, grid->region.bounds.at(v.var)), why)) return std::nullopt;
+  }
+  return p;
+}
+
+}  // namespace warplens::agent::rw

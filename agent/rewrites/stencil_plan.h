@@ -1,0 +1,50 @@
+#pragma once
+// The analysis stencil-tile and stencil-stream share: a 2-D stencil kernel
+// (each thread (x, y) reads one input array at fixed offsets around its own
+// element, `in[(y - 1) * W + x] + in[y * W + x + 1] ...`), matched and
+// proven safe once.
+//
+// plan_stencil() succeeds when, all checked:
+//   - a 2-D kernel with x and y global indices, both bounds-checked, thread
+//     identity only through them, no shared memory, barrier, warp
+//     primitive or atomic (match_grid_2d); declarations before the guard
+//     are pure and read no memory; the guard names only x, y, parameters
+//     and constants; the launches cover both bounds;
+//   - one pointer parameter S is read at least three times on every path
+//     through the guarded work (the taps), every such read at `P * y + x + (P * dy + dx) + c` with the same
+//     pitch P (uniform), constant offsets |dx|, |dy| <= 4 and nothing else
+//     varying (no loop counter); the kernel never writes S, and nothing it
+//     writes reaches S (distinct pointers at every launch, or __restrict__).
+// Reads of S on only some paths (`x > 0 ? in[i - 1] : c`, after an early
+// return) are not taps: they stay memory reads, since loading them ahead of
+// the work could read an element the original never reads.
+// Then the read of tap (dx, dy) by the thread at (X, Y) reads the same
+// element as `first` (the first read, spelled over x and y) evaluated at
+// (X + dx, Y + dy), and no write of the kernel changes what any tap reads.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "agent/rewrites/kernel_shapes.h"
+
+namespace warplens::agent::rw {
+
+struct StencilTap {
+  const clang::ArraySubscriptExpr* read = nullptr;
+  std::int64_t dx = 0, dy = 0;  // relative to the first read
+};
+
+struct StencilPlan {
+  Grid2D grid;
+  const clang::ParmVarDecl* array = nullptr;
+  std::string type;  // the element type's spelling
+  std::vector<StencilTap> taps;
+  std::int64_t dx_min = 0, dx_max = 0, dy_min = 0, dy_max = 0;
+  std::string guard;  // the condition under which a thread works, over x, y and parameters
+  std::string first;  // the first read, spelled over x and y
+};
+
+std::optional<StencilPlan> plan_stencil(const KernelContext& ctx, std::string& why);
+
+}  // namespace warplens::agent::rw
