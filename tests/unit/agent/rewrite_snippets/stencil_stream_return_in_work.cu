@@ -6,9 +6,10 @@ __global__ void clip(const float* __restrict__ in, float* __restrict__ out, int 
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x > 0 && x < W - 1 && y > 0 && y < H - 1) {
-    float d = in[(y - 1) * W + x] - in[(y + 1) * W + x];
+    const float c = in[y * W + x];
+    const float d = in[(y - 1) * W + x] - in[(y + 1) * W + x];
     if (d == 0.f) return;
-    out[y * W + x] = in[y * W + x] / d;
+    out[y * W + x] = c / d;
   }
 }
 void run(const float* in, float* out, int W, int H) {
