@@ -94,7 +94,7 @@ __global__ void mul_rows_bias_relu_rows_fused(const float * wl_a_a, const float 
   const long long wl_t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const long long wl_vec_end = (true && reinterpret_cast<unsigned long long>(c) % 16 == 0 && reinterpret_cast<unsigned long long>(wl_a_a) % 16 == 0 && reinterpret_cast<unsigned long long>(wl_a_b) % 16 == 0) ? wl_n / 4 * 4 : 0;
   for (long long wl_v = wl_t * 4; wl_v < wl_vec_end; wl_v += wl_stride * 4) {
-    float wl_c[4];
+    float wl_c2[4];
     float wl_wl_a_a[4];
     wl_vector_load<4>(wl_wl_a_a, wl_a_a + wl_v);
     float wl_wl_a_b[4];
@@ -104,10 +104,10 @@ __global__ void mul_rows_bias_relu_rows_fused(const float * wl_a_a, const float 
       const int i = static_cast<int>(wl_v + wl_c);
       (void)i;
       {
-        wl_c[wl_c] = fmaxf((wl_wl_a_a[wl_c] * wl_wl_a_b[wl_c]) + bias[i % cols], 0.0f);
+        wl_c2[wl_c] = fmaxf((wl_wl_a_a[wl_c] * wl_wl_a_b[wl_c]) + bias[i % cols], 0.0f);
       }
     }
-    wl_vector_store<4>(c + wl_v, wl_c);
+    wl_vector_store<4>(c + wl_v, wl_c2);
   }
   for (long long wl_s = wl_vec_end + wl_t; wl_s < wl_n; wl_s += wl_stride) {
     const int i = static_cast<int>(wl_s);

@@ -1,13 +1,13 @@
 // warplens candidate c05 for kernel `bias_relu_rows` (policy builtin)
-// plan: fuse-elementwise() + restrict-const() + block-size(x=128, y=1)
-// fuse-elementwise: `mul_rows` writes a temporary that `bias_relu_rows` reads right back element by element (2 launch pair(s)): one fused pass saves a write and a read of it; restrict-const: 5 pointer parameter(s) gain const/__restrict__; block-size: block 256x1 -> 128x1 (the kernel is block-size agnostic)
+// plan: fuse-elementwise() + vectorize(shrink-grid=1, width=4) + launch-bounds(min-blocks=3)
+// fuse-elementwise: `mul_rows` writes a temporary that `bias_relu_rows` reads right back element by element (2 launch pair(s)): one fused pass saves a write and a read of it; vectorize: 3 array(s) accessed one element per thread: 4 elements per access, 4x fewer threads; launch-bounds: at least 3 blocks of 256 threads per multiprocessor (caps registers at 85; the kernel's locals alone need about 39)
 // note: fuse-elementwise: both kernels are element-wise over the same index and bound; the launches are consecutive with identical configurations
 // note: fuse-elementwise: the temporary's only other uses are its allocation and cudaFree: nothing else reads it
 // note: fuse-elementwise: the temporary stays allocated and is passed to the fused kernel, unused
-// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
-// note: restrict-const: const added only to pointers the kernel never writes through
-// note: block-size: block-size agnostic: thread identity only through global indices, bounds-checked, launch grids cover the bound
-// warplens-launch: kernel=mul_rows_bias_relu_rows_fused block=128,1,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
+// note: vectorize: grid-stride loop: every element below the bound is processed once, for any grid
+// note: vectorize: vector accesses only when every pointer is aligned to the access size; otherwise, and for the tail, the original scalar code
+// note: launch-bounds: every launch in the file uses at most 256 threads per block
+// warplens-launch: kernel=mul_rows_bias_relu_rows_fused block=same swap-xy=0 scale=1/4,1/1,1/1 persistent=0
 // warplens-fused: kernel=mul_rows_bias_relu_rows_fused first=mul_rows second=bias_relu_rows params=A0,A1,A2,A3,B1,B2,B3,B4 elides=A2
 // A linear layer's epilogue written as two kernels: `mul_rows` materialises
 // a * b in a temporary that `bias_relu_rows` reads straight back, adding a
@@ -60,9 +60,62 @@ __global__ void bias_relu_rows(const float* t, const float* bias, float* c, int 
 }
 
 // Added by warplens (fuse-elementwise): `mul_rows` and `bias_relu_rows` in one pass; the temporary is neither written nor read.
-__global__ void mul_rows_bias_relu_rows_fused(const float* __restrict__ wl_a_a, const float* __restrict__ wl_a_b, const float* __restrict__ wl_a_t, int wl_a_n, const float* __restrict__ bias, float* __restrict__ c, int n, int cols) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) c[i] = fmaxf((wl_a_a[(i)] * wl_a_b[(i)]) + bias[i % cols], 0.0f);
+// Added by warplens (vectorize): `V` consecutive elements in one 8/16/32-byte access.
+template <int V, typename T>
+__device__ __forceinline__ void wl_vector_load(T (&dst)[V], const T* src) {
+  if constexpr (sizeof(T) * V == 16) {
+    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
+  } else if constexpr (sizeof(T) * V == 8) {
+    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
+  } else if constexpr (sizeof(T) * V == 32) {
+    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
+    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
+  } else {
+    for (int k = 0; k < V; ++k) dst[k] = src[k];
+  }
+}
+template <int V, typename T>
+__device__ __forceinline__ void wl_vector_store(T* dst, const T (&src)[V]) {
+  if constexpr (sizeof(T) * V == 16) {
+    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
+  } else if constexpr (sizeof(T) * V == 8) {
+    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
+  } else if constexpr (sizeof(T) * V == 32) {
+    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
+    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
+  } else {
+    for (int k = 0; k < V; ++k) dst[k] = src[k];
+  }
+}
+__global__ void __launch_bounds__(256, 3) mul_rows_bias_relu_rows_fused(const float * wl_a_a, const float * wl_a_b, float * wl_a_t, int wl_a_n, const float* bias, float* c, int n, int cols) {
+  // Rewritten by warplens (vectorize, width 4): grid-stride over groups of 4 elements,
+  // one vector access per array; scalar loop for the tail and misaligned pointers.
+  const long long wl_n = static_cast<long long>(n);
+  const long long wl_stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  const long long wl_t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const long long wl_vec_end = (true && reinterpret_cast<unsigned long long>(c) % 16 == 0 && reinterpret_cast<unsigned long long>(wl_a_a) % 16 == 0 && reinterpret_cast<unsigned long long>(wl_a_b) % 16 == 0) ? wl_n / 4 * 4 : 0;
+  for (long long wl_v = wl_t * 4; wl_v < wl_vec_end; wl_v += wl_stride * 4) {
+    float wl_c2[4];
+    float wl_wl_a_a[4];
+    wl_vector_load<4>(wl_wl_a_a, wl_a_a + wl_v);
+    float wl_wl_a_b[4];
+    wl_vector_load<4>(wl_wl_a_b, wl_a_b + wl_v);
+#pragma unroll
+    for (int wl_c = 0; wl_c < 4; ++wl_c) {
+      const int i = static_cast<int>(wl_v + wl_c);
+      (void)i;
+      {
+        wl_c2[wl_c] = fmaxf((wl_wl_a_a[wl_c] * wl_wl_a_b[wl_c]) + bias[i % cols], 0.0f);
+      }
+    }
+    wl_vector_store<4>(c + wl_v, wl_c2);
+  }
+  for (long long wl_s = wl_vec_end + wl_t; wl_s < wl_n; wl_s += wl_stride) {
+    const int i = static_cast<int>(wl_s);
+    {
+      c[i] = fmaxf((wl_a_a[(i)] * wl_a_b[(i)]) + bias[i % cols], 0.0f);
+    }
+  }
 }
 
 
@@ -85,7 +138,7 @@ int main(int argc, char** argv) {
     std::vector<float> hbias = example::fill_uniform(bias, cols, run.seed(set) * 3 + 2);
     example::poison(c, n * sizeof(float));
     const int blocks = (n + threads - 1) / threads;
-    mul_rows_bias_relu_rows_fused<<<wl_launch::grid(dim3(blocks), dim3(threads), dim3(128, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(128, 1, 1)>>>(a, b, t, n, bias, c, n, cols);
+    mul_rows_bias_relu_rows_fused<<<wl_launch::grid(dim3(blocks), dim3(threads), dim3(threads), false, 1, 4, 1, 1, 1, 1, 0), threads>>>(a, b, t, n, bias, c, n, cols);
     run.sync("bias_relu");
     std::vector<float> got = example::to_host(c, n), want(n);
     for (int i = 0; i < n; ++i) want[i] = std::max(ha[i] * hb[i] + hbias[i % cols], 0.0f);
@@ -110,7 +163,7 @@ int main(int argc, char** argv) {
     const int blocks = (n + threads - 1) / threads;
     const int cols = full_cols;
     run.time([&] {
-      mul_rows_bias_relu_rows_fused<<<wl_launch::grid(dim3(blocks), dim3(threads), dim3(128, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(128, 1, 1)>>>(a, b, t, n, bias, c, n, cols);
+      mul_rows_bias_relu_rows_fused<<<wl_launch::grid(dim3(blocks), dim3(threads), dim3(threads), false, 1, 4, 1, 1, 1, 1, 0), threads>>>(a, b, t, n, bias, c, n, cols);
     });
     WL_CHECK(cudaFree(a));
     WL_CHECK(cudaFree(b));

@@ -1,71 +1,22 @@
 // warplens candidate c07 for kernel `bias_relu_rows` (policy builtin)
-// plan: fuse-elementwise() + restrict-const() + block-size(x=128, y=1) + launch-bounds(min-blocks=2)
-// fuse-elementwise: `mul_rows` writes a temporary that `bias_relu_rows` reads right back element by element (2 launch pair(s)): one fused pass saves a write and a read of it; restrict-const: 5 pointer parameter(s) gain const/__restrict__; block-size: block 256x1 -> 128x1 (the kernel is block-size agnostic); launch-bounds: at least 2 blocks of 128 threads per multiprocessor (caps registers at 256; the kernel's locals alone need about 13)
-// note: fuse-elementwise: both kernels are element-wise over the same index and bound; the launches are consecutive with identical configurations
-// note: fuse-elementwise: the temporary's only other uses are its allocation and cudaFree: nothing else reads it
-// note: fuse-elementwise: the temporary stays allocated and is passed to the fused kernel, unused
+// plan: restrict-const()
+// restrict-const: 3 pointer parameter(s) gain const/__restrict__
 // note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
 // note: restrict-const: const added only to pointers the kernel never writes through
-// note: block-size: block-size agnostic: thread identity only through global indices, bounds-checked, launch grids cover the bound
-// note: launch-bounds: every launch in the file uses at most 128 threads per block
-// warplens-launch: kernel=mul_rows_bias_relu_rows_fused block=128,1,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
-// warplens-fused: kernel=mul_rows_bias_relu_rows_fused first=mul_rows second=bias_relu_rows params=A0,A1,A2,A3,B1,B2,B3,B4 elides=A2
 // A linear layer's epilogue written as two kernels: `mul_rows` materialises
 // a * b in a temporary that `bias_relu_rows` reads straight back, adding a
 // per-column bias (a broadcast operand, bias[i % cols]) before the ReLU.
 #include "harness.cuh"
-
-#ifndef WARPLENS_LAUNCH_HELPERS
-#define WARPLENS_LAUNCH_HELPERS
-// Added by warplens: launch shapes for rewritten kernels. wl_launch::grid
-// applies the documented rule (docs/optimize.md, "Launch changes"): scale the
-// threads per dimension, cover them with the new block, cap persistent grids.
-namespace wl_launch {
-inline unsigned cover(unsigned long long threads, unsigned block) {
-  unsigned long long g = (threads + block - 1) / block;
-  return g == 0 ? 1u : static_cast<unsigned>(g);
-}
-inline dim3 swap_xy(dim3 d) { return dim3(d.y, d.x, d.z); }
-inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd, long long yn, long long yd,
-                 long long zn, long long zd, int blocks_per_sm) {
-  if (swap) {
-    g = swap_xy(g);
-    b = swap_xy(b);
-  }
-  dim3 r(cover((1ull * g.x * b.x * xn + xd - 1) / xd, nb.x), cover((1ull * g.y * b.y * yn + yd - 1) / yd, nb.y),
-         cover((1ull * g.z * b.z * zn + zd - 1) / zd, nb.z));
-  if (blocks_per_sm > 0) {
-    static int sms = 0;
-    if (sms == 0) {
-      int dev = 0;
-      cudaGetDevice(&dev);
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-      if (sms <= 0) sms = 1;
-    }
-    const unsigned cap = static_cast<unsigned>(sms * blocks_per_sm);
-    if (r.x > cap) r.x = cap;
-  }
-  return r;
-}
-}  // namespace wl_launch
-#endif
 
 __global__ void mul_rows(const float* a, const float* b, float* t, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) t[i] = a[i] * b[i];
 }
 
-__global__ void bias_relu_rows(const float* t, const float* bias, float* c, int n, int cols) {
+__global__ void bias_relu_rows(const float* __restrict__ t, const float* __restrict__ bias, float* __restrict__ c, int n, int cols) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) c[i] = fmaxf(t[i] + bias[i % cols], 0.0f);
 }
-
-// Added by warplens (fuse-elementwise): `mul_rows` and `bias_relu_rows` in one pass; the temporary is neither written nor read.
-__global__ void __launch_bounds__(128, 2) mul_rows_bias_relu_rows_fused(const float* __restrict__ wl_a_a, const float* __restrict__ wl_a_b, const float* __restrict__ wl_a_t, int wl_a_n, const float* __restrict__ bias, float* __restrict__ c, int n, int cols) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) c[i] = fmaxf((wl_a_a[(i)] * wl_a_b[(i)]) + bias[i % cols], 0.0f);
-}
-
 
 int main(int argc, char** argv) {
   example::Run run(argc, argv, "bias_relu_broadcast");
@@ -86,7 +37,8 @@ int main(int argc, char** argv) {
     std::vector<float> hbias = example::fill_uniform(bias, cols, run.seed(set) * 3 + 2);
     example::poison(c, n * sizeof(float));
     const int blocks = (n + threads - 1) / threads;
-    mul_rows_bias_relu_rows_fused<<<wl_launch::grid(dim3(blocks), dim3(threads), dim3(128, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(128, 1, 1)>>>(a, b, t, n, bias, c, n, cols);
+    mul_rows<<<blocks, threads>>>(a, b, t, n);
+    bias_relu_rows<<<blocks, threads>>>(t, bias, c, n, cols);
     run.sync("bias_relu");
     std::vector<float> got = example::to_host(c, n), want(n);
     for (int i = 0; i < n; ++i) want[i] = std::max(ha[i] * hb[i] + hbias[i % cols], 0.0f);
@@ -111,7 +63,8 @@ int main(int argc, char** argv) {
     const int blocks = (n + threads - 1) / threads;
     const int cols = full_cols;
     run.time([&] {
-      mul_rows_bias_relu_rows_fused<<<wl_launch::grid(dim3(blocks), dim3(threads), dim3(128, 1, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(128, 1, 1)>>>(a, b, t, n, bias, c, n, cols);
+      mul_rows<<<blocks, threads>>>(a, b, t, n);
+      bias_relu_rows<<<blocks, threads>>>(t, bias, c, n, cols);
     });
     WL_CHECK(cudaFree(a));
     WL_CHECK(cudaFree(b));

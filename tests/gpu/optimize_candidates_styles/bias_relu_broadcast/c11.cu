@@ -1,10 +1,7 @@
 // warplens candidate c11 for kernel `bias_relu_rows` (policy builtin)
-// plan: restrict-const() + vectorize(shrink-grid=0, width=4)
-// restrict-const: 3 pointer parameter(s) gain const/__restrict__; vectorize: 2 array(s) accessed one element per thread: 4 elements per access, same grid
-// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
-// note: restrict-const: const added only to pointers the kernel never writes through
-// note: vectorize: grid-stride loop: every element below the bound is processed once, for any grid
-// note: vectorize: vector accesses only when every pointer is aligned to the access size; otherwise, and for the tail, the original scalar code
+// plan: launch-bounds(min-blocks=4)
+// launch-bounds: at least 4 blocks of 256 threads per multiprocessor (caps registers at 64; the kernel's locals alone need about 13)
+// note: launch-bounds: every launch in the file uses at most 256 threads per block
 // A linear layer's epilogue written as two kernels: `mul_rows` materialises
 // a * b in a temporary that `bias_relu_rows` reads straight back, adding a
 // per-column bias (a broadcast operand, bias[i % cols]) before the ReLU.
@@ -15,60 +12,9 @@ __global__ void mul_rows(const float* a, const float* b, float* t, int n) {
   if (i < n) t[i] = a[i] * b[i];
 }
 
-// Added by warplens (vectorize): `V` consecutive elements in one 8/16/32-byte access.
-template <int V, typename T>
-__device__ __forceinline__ void wl_vector_load(T (&dst)[V], const T* src) {
-  if constexpr (sizeof(T) * V == 16) {
-    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
-  } else if constexpr (sizeof(T) * V == 8) {
-    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
-  } else if constexpr (sizeof(T) * V == 32) {
-    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
-    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
-  } else {
-    for (int k = 0; k < V; ++k) dst[k] = src[k];
-  }
-}
-template <int V, typename T>
-__device__ __forceinline__ void wl_vector_store(T* dst, const T (&src)[V]) {
-  if constexpr (sizeof(T) * V == 16) {
-    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
-  } else if constexpr (sizeof(T) * V == 8) {
-    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
-  } else if constexpr (sizeof(T) * V == 32) {
-    reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
-    reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
-  } else {
-    for (int k = 0; k < V; ++k) dst[k] = src[k];
-  }
-}
-__global__ void bias_relu_rows(const float* __restrict__ t, const float* __restrict__ bias, float* __restrict__ c, int n, int cols) {
-  // Rewritten by warplens (vectorize, width 4): grid-stride over groups of 4 elements,
-  // one vector access per array; scalar loop for the tail and misaligned pointers.
-  const long long wl_n = static_cast<long long>(n);
-  const long long wl_stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  const long long wl_t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const long long wl_vec_end = (true && reinterpret_cast<unsigned long long>(c) % 16 == 0 && reinterpret_cast<unsigned long long>(t) % 16 == 0) ? wl_n / 4 * 4 : 0;
-  for (long long wl_v = wl_t * 4; wl_v < wl_vec_end; wl_v += wl_stride * 4) {
-    float wl_c[4];
-    float wl_t[4];
-    wl_vector_load<4>(wl_t, t + wl_v);
-#pragma unroll
-    for (int wl_c = 0; wl_c < 4; ++wl_c) {
-      const int i = static_cast<int>(wl_v + wl_c);
-      (void)i;
-      {
-        wl_c[wl_c] = fmaxf(wl_t[wl_c] + bias[i % cols], 0.0f);
-      }
-    }
-    wl_vector_store<4>(c + wl_v, wl_c);
-  }
-  for (long long wl_s = wl_vec_end + wl_t; wl_s < wl_n; wl_s += wl_stride) {
-    const int i = static_cast<int>(wl_s);
-    {
-      c[i] = fmaxf(t[i] + bias[i % cols], 0.0f);
-    }
-  }
+__global__ void __launch_bounds__(256, 4) bias_relu_rows(const float* t, const float* bias, float* c, int n, int cols) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = fmaxf(t[i] + bias[i % cols], 0.0f);
 }
 
 int main(int argc, char** argv) {

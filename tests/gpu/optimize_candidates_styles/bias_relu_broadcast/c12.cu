@@ -1,6 +1,6 @@
 // warplens candidate c12 for kernel `bias_relu_rows` (policy builtin)
-// plan: vectorize(shrink-grid=0, width=2)
-// vectorize: 2 array(s) accessed one element per thread: 2 elements per access, same grid
+// plan: vectorize(shrink-grid=0, width=4)
+// vectorize: 2 array(s) accessed one element per thread: 4 elements per access, same grid
 // note: vectorize: grid-stride loop: every element below the bound is processed once, for any grid
 // note: vectorize: vector accesses only when every pointer is aligned to the access size; otherwise, and for the tail, the original scalar code
 // A linear layer's epilogue written as two kernels: `mul_rows` materialises
@@ -41,25 +41,25 @@ __device__ __forceinline__ void wl_vector_store(T* dst, const T (&src)[V]) {
   }
 }
 __global__ void bias_relu_rows(const float* t, const float* bias, float* c, int n, int cols) {
-  // Rewritten by warplens (vectorize, width 2): grid-stride over groups of 2 elements,
+  // Rewritten by warplens (vectorize, width 4): grid-stride over groups of 4 elements,
   // one vector access per array; scalar loop for the tail and misaligned pointers.
   const long long wl_n = static_cast<long long>(n);
   const long long wl_stride = static_cast<long long>(gridDim.x) * blockDim.x;
   const long long wl_t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const long long wl_vec_end = (true && reinterpret_cast<unsigned long long>(c) % 8 == 0 && reinterpret_cast<unsigned long long>(t) % 8 == 0) ? wl_n / 2 * 2 : 0;
-  for (long long wl_v = wl_t * 2; wl_v < wl_vec_end; wl_v += wl_stride * 2) {
-    float wl_c[2];
-    float wl_t[2];
-    wl_vector_load<2>(wl_t, t + wl_v);
+  const long long wl_vec_end = (true && reinterpret_cast<unsigned long long>(c) % 16 == 0 && reinterpret_cast<unsigned long long>(t) % 16 == 0) ? wl_n / 4 * 4 : 0;
+  for (long long wl_v = wl_t * 4; wl_v < wl_vec_end; wl_v += wl_stride * 4) {
+    float wl_c2[4];
+    float wl_t2[4];
+    wl_vector_load<4>(wl_t2, t + wl_v);
 #pragma unroll
-    for (int wl_c = 0; wl_c < 2; ++wl_c) {
+    for (int wl_c = 0; wl_c < 4; ++wl_c) {
       const int i = static_cast<int>(wl_v + wl_c);
       (void)i;
       {
-        wl_c[wl_c] = fmaxf(wl_t[wl_c] + bias[i % cols], 0.0f);
+        wl_c2[wl_c] = fmaxf(wl_t2[wl_c] + bias[i % cols], 0.0f);
       }
     }
-    wl_vector_store<2>(c + wl_v, wl_c);
+    wl_vector_store<4>(c + wl_v, wl_c2);
   }
   for (long long wl_s = wl_vec_end + wl_t; wl_s < wl_n; wl_s += wl_stride) {
     const int i = static_cast<int>(wl_s);

@@ -1,11 +1,9 @@
 // warplens candidate c02 for kernel `jacobi5` (policy builtin)
-// plan: stencil-tile(rows=8) + restrict-const()
-// stencil-tile: 5 reads of `in` around each element (offsets x 0..2, y -1..1): a 32x8 block stages its neighbourhood once in shared memory; restrict-const: 2 pointer parameter(s) gain const/__restrict__
+// plan: stencil-tile(rows=8)
+// stencil-tile: 5 reads of `in` around each element (offsets x 0..2, y -1..1): a 32x8 block stages its neighbourhood once in shared memory
 // note: stencil-tile: every read of `in` is at a constant offset (x 0..2, y -1..1) from (x, y) with one row pitch; the kernel never writes it and nothing it writes reaches it
 // note: stencil-tile: a tile cell is loaded only when some thread under the original guard reads it, so no element the original leaves alone is read; a barrier orders the loads before the work
 // note: stencil-tile: the work runs under the original guard; the launches cover both bounds, and the new grid starts at least the original threads
-// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
-// note: restrict-const: const added only to pointers the kernel never writes through
 // warplens-launch: kernel=jacobi5 block=32,8,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
 // One 5-point Jacobi step on an 8192 x 8192 grid: every interior point reads
 // its four neighbours and itself. Each input element is read by five threads.
@@ -46,7 +44,7 @@ inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd,
 }  // namespace wl_launch
 #endif
 
-__global__ void jacobi5(const float* __restrict__ in, float* __restrict__ out, int W, int H) {
+__global__ void jacobi5(const float* in, float* out, int W, int H) {
   // Rewritten by warplens (stencil-tile): the block's 10x34 neighbourhood of `in` in shared memory,
   // each cell loaded when some thread reads it.
   __shared__ float wl_tile[10][34];

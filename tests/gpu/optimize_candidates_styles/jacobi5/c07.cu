@@ -1,14 +1,13 @@
 // warplens candidate c07 for kernel `jacobi5` (policy builtin)
-// plan: stencil-tile(rows=8) + restrict-const() + unroll(factor=4) + launch-bounds(min-blocks=3)
-// stencil-tile: 5 reads of `in` around each element (offsets x 0..2, y -1..1): a 32x8 block stages its neighbourhood once in shared memory; restrict-const: 2 pointer parameter(s) gain const/__restrict__; unroll: 1 innermost loop(s) without #pragma unroll; launch-bounds: at least 3 blocks of 256 threads per multiprocessor (caps registers at 85; the kernel's locals alone need about 32)
-// note: stencil-tile: every read of `in` is at a constant offset (x 0..2, y -1..1) from (x, y) with one row pitch; the kernel never writes it and nothing it writes reaches it
-// note: stencil-tile: a tile cell is loaded only when some thread under the original guard reads it, so no element the original leaves alone is read; a barrier orders the loads before the work
-// note: stencil-tile: the work runs under the original guard; the launches cover both bounds, and the new grid starts at least the original threads
+// plan: stencil-stream(rows=4) + restrict-const() + unroll(factor=8)
+// stencil-stream: 5 reads of `in` around each element (offsets x 0..2, y -1..1): 4 rows per thread, each input element loaded once into a register; restrict-const: 2 pointer parameter(s) gain const/__restrict__; unroll: 1 innermost loop(s) without #pragma unroll
+// note: stencil-stream: every read of `in` is at a constant offset (x 0..2, y -1..1) from (x, y) with one row pitch; the kernel never writes it and nothing it writes reaches it, so loading it before the work reads the same values
+// note: stencil-stream: the registers are loaded only when the original guard holds at all 4 of the thread's rows, and hold exactly the elements those rows read; otherwise each row runs the original work under the original guard
+// note: stencil-stream: each thread handles rows 4 * gid_y .. 4 * gid_y + 3; the launches cover both bounds and the new grid's threads cover at least the rows of the original's
 // note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
 // note: restrict-const: const added only to pointers the kernel never writes through
 // note: unroll: unrolling keeps every iteration (the compiler handles remainders)
-// note: launch-bounds: every launch in the file uses at most 256 threads per block
-// warplens-launch: kernel=jacobi5 block=32,8,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0
+// warplens-launch: kernel=jacobi5 block=32,4,1 swap-xy=0 scale=1/1,1/4,1/1 persistent=0
 // One 5-point Jacobi step on an 8192 x 8192 grid: every interior point reads
 // its four neighbours and itself. Each input element is read by five threads.
 #include "harness.cuh"
@@ -48,62 +47,143 @@ inline dim3 grid(dim3 g, dim3 b, dim3 nb, bool swap, long long xn, long long xd,
 }  // namespace wl_launch
 #endif
 
-__global__ void __launch_bounds__(256, 3) jacobi5(const float* __restrict__ in, float* __restrict__ out, int W, int H) {
-  // Rewritten by warplens (stencil-tile): the block's 10x34 neighbourhood of `in` in shared memory,
-  // each cell loaded when some thread reads it.
-  __shared__ float wl_tile[10][34];
-  int x = blockIdx.x * blockDim.x + threadIdx.x;
-  int y = blockIdx.y * blockDim.y + threadIdx.y;
-  {
-    const int wl_x0 = blockIdx.x * 32 + (0);
-    const int wl_y0 = blockIdx.y * 8 + (-1);
-    #pragma unroll 4
-    for (int wl_c = threadIdx.y * 32 + threadIdx.x; wl_c < 10 * 34; wl_c += 32 * 8) {
-      const int wl_ty = wl_c / 34, wl_tx = wl_c % 34;
-      bool wl_needed = false;
-      if (!wl_needed) {
-        const int x = wl_x0 + wl_tx - (0);
-        const int y = wl_y0 + wl_ty - (0);
-        wl_needed = x >= 1 && x < W - 1 && y >= 1 && y < H - 1;
-      }
-      if (!wl_needed) {
-        const int x = wl_x0 + wl_tx - (1);
-        const int y = wl_y0 + wl_ty - (-1);
-        wl_needed = x >= 1 && x < W - 1 && y >= 1 && y < H - 1;
-      }
-      if (!wl_needed) {
-        const int x = wl_x0 + wl_tx - (1);
-        const int y = wl_y0 + wl_ty - (0);
-        wl_needed = x >= 1 && x < W - 1 && y >= 1 && y < H - 1;
-      }
-      if (!wl_needed) {
-        const int x = wl_x0 + wl_tx - (1);
-        const int y = wl_y0 + wl_ty - (1);
-        wl_needed = x >= 1 && x < W - 1 && y >= 1 && y < H - 1;
-      }
-      if (!wl_needed) {
-        const int x = wl_x0 + wl_tx - (2);
-        const int y = wl_y0 + wl_ty - (0);
-        wl_needed = x >= 1 && x < W - 1 && y >= 1 && y < H - 1;
-      }
-      if (wl_needed) {
-        const int x = wl_x0 + wl_tx;
-        const int y = wl_y0 + wl_ty;
-        wl_tile[wl_ty][wl_tx] = in[(long long)(W) * y + (long long)(1) * x + -1];
+__global__ void jacobi5(const float* __restrict__ in, float* __restrict__ out, int W, int H) {
+  // Rewritten by warplens (stencil-stream): 4 rows per thread; when all of them are worked on, each
+  // element of `in` they read is loaded once, into a register, before the work.
+  const int wl_y0 = (blockIdx.y * blockDim.y + threadIdx.y) * 4;
+  bool wl_all_rows = true;
+  #pragma unroll
+  for (int wl_r = 0; wl_r < 4; ++wl_r) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = wl_y0 + wl_r;
+    wl_all_rows = wl_all_rows && (x >= 1 && x < W - 1 && y >= 1 && y < H - 1);
+  }
+  if (wl_all_rows) {
+    float wl_v;
+    {
+      const int x = (blockIdx.x * blockDim.x + threadIdx.x) + (0);
+      const int y = wl_y0 + (0);
+      wl_v = in[(long long)(W) * y + (long long)(1) * x + -1];
+    }
+    float wl_v6;
+    {
+      const int x = (blockIdx.x * blockDim.x + threadIdx.x) + (0);
+      const int y = wl_y0 + (1);
+      wl_v6 = in[(long long)(W) * y + (long long)(1) * x + -1];
+    }
+    float wl_v9;
+    {
+      const int x = (blockIdx.x * blockDim.x + threadIdx.x) + (0);
+      const int y = wl_y0 + (2);
+      wl_v9 = in[(long long)(W) * y + (long long)(1) * x + -1];
+    }
+    float wl_v12;
+    {
+      const int x = (blockIdx.x * blockDim.x + threadIdx.x) + (0);
+      const int y = wl_y0 + (3);
+      wl_v12 = in[(long long)(W) * y + (long long)(1) * x + -1];
+    }
+    float wl_v3;
+    {
+      const int x = (blockIdx.x * blockDim.x + threadIdx.x) + (1);
+      const int y = wl_y0 + (-1);
+      wl_v3 = in[(long long)(W) * y + (long long)(1) * x + -1];
+    }
+    float wl_v5;
+    {
+      const int x = (blockIdx.x * blockDim.x + threadIdx.x) + (1);
+      const int y = wl_y0 + (0);
+      wl_v5 = in[(long long)(W) * y + (long long)(1) * x + -1];
+    }
+    float wl_v4;
+    {
+      const int x = (blockIdx.x * blockDim.x + threadIdx.x) + (1);
+      const int y = wl_y0 + (1);
+      wl_v4 = in[(long long)(W) * y + (long long)(1) * x + -1];
+    }
+    float wl_v8;
+    {
+      const int x = (blockIdx.x * blockDim.x + threadIdx.x) + (1);
+      const int y = wl_y0 + (2);
+      wl_v8 = in[(long long)(W) * y + (long long)(1) * x + -1];
+    }
+    float wl_v11;
+    {
+      const int x = (blockIdx.x * blockDim.x + threadIdx.x) + (1);
+      const int y = wl_y0 + (3);
+      wl_v11 = in[(long long)(W) * y + (long long)(1) * x + -1];
+    }
+    float wl_v14;
+    {
+      const int x = (blockIdx.x * blockDim.x + threadIdx.x) + (1);
+      const int y = wl_y0 + (4);
+      wl_v14 = in[(long long)(W) * y + (long long)(1) * x + -1];
+    }
+    float wl_v2;
+    {
+      const int x = (blockIdx.x * blockDim.x + threadIdx.x) + (2);
+      const int y = wl_y0 + (0);
+      wl_v2 = in[(long long)(W) * y + (long long)(1) * x + -1];
+    }
+    float wl_v7;
+    {
+      const int x = (blockIdx.x * blockDim.x + threadIdx.x) + (2);
+      const int y = wl_y0 + (1);
+      wl_v7 = in[(long long)(W) * y + (long long)(1) * x + -1];
+    }
+    float wl_v10;
+    {
+      const int x = (blockIdx.x * blockDim.x + threadIdx.x) + (2);
+      const int y = wl_y0 + (2);
+      wl_v10 = in[(long long)(W) * y + (long long)(1) * x + -1];
+    }
+    float wl_v13;
+    {
+      const int x = (blockIdx.x * blockDim.x + threadIdx.x) + (2);
+      const int y = wl_y0 + (3);
+      wl_v13 = in[(long long)(W) * y + (long long)(1) * x + -1];
+    }
+    {
+      int x = blockIdx.x * blockDim.x + threadIdx.x;
+      const int y = wl_y0 + 0;
+      int idx = y * W + x;
+      out[idx] = 0.25f * (wl_v + wl_v2 + wl_v3 + wl_v4) - wl_v5;
+    }
+    {
+      int x = blockIdx.x * blockDim.x + threadIdx.x;
+      const int y = wl_y0 + 1;
+      int idx = y * W + x;
+      out[idx] = 0.25f * (wl_v6 + wl_v7 + wl_v5 + wl_v8) - wl_v4;
+    }
+    {
+      int x = blockIdx.x * blockDim.x + threadIdx.x;
+      const int y = wl_y0 + 2;
+      int idx = y * W + x;
+      out[idx] = 0.25f * (wl_v9 + wl_v10 + wl_v4 + wl_v11) - wl_v8;
+    }
+    {
+      int x = blockIdx.x * blockDim.x + threadIdx.x;
+      const int y = wl_y0 + 3;
+      int idx = y * W + x;
+      out[idx] = 0.25f * (wl_v12 + wl_v13 + wl_v8 + wl_v14) - wl_v11;
+    }
+  } else {
+    #pragma unroll 8
+    for (int wl_r = 0; wl_r < 4; ++wl_r) {
+      int x = blockIdx.x * blockDim.x + threadIdx.x;
+      const int y = wl_y0 + wl_r;
+      if (x >= 1 && x < W - 1 && y >= 1 && y < H - 1) {
+        int idx = y * W + x;
+        out[idx] = 0.25f * (in[idx - 1] + in[idx + 1] + in[idx - W] + in[idx + W]) - in[idx];
       }
     }
-  }
-  __syncthreads();
-  if (x >= 1 && x < W - 1 && y >= 1 && y < H - 1) {
-    int idx = y * W + x;
-    out[idx] = 0.25f * (wl_tile[threadIdx.y + 1][threadIdx.x + 0] + wl_tile[threadIdx.y + 1][threadIdx.x + 2] + wl_tile[threadIdx.y + 0][threadIdx.x + 1] + wl_tile[threadIdx.y + 2][threadIdx.x + 1]) - wl_tile[threadIdx.y + 1][threadIdx.x + 1];
   }
 }
 
 void step(const float* in, float* out, int W, int H) {
   dim3 block(16, 16);
   dim3 grid((W + block.x - 1) / block.x, (H + block.y - 1) / block.y);
-  jacobi5<<<wl_launch::grid(dim3(grid), dim3(block), dim3(32, 8, 1), false, 1, 1, 1, 1, 1, 1, 0), dim3(32, 8, 1)>>>(in, out, W, H);
+  jacobi5<<<wl_launch::grid(dim3(grid), dim3(block), dim3(32, 4, 1), false, 1, 1, 1, 4, 1, 1, 0), dim3(32, 4, 1)>>>(in, out, W, H);
 }
 
 int main(int argc, char** argv) {

@@ -1,12 +1,14 @@
 // warplens candidate c12 for kernel `jacobi5` (policy builtin)
-// plan: launch-bounds(min-blocks=4)
-// launch-bounds: at least 4 blocks of 256 threads per multiprocessor (caps registers at 64; the kernel's locals alone need about 15)
+// plan: restrict-const() + launch-bounds(min-blocks=4)
+// restrict-const: 2 pointer parameter(s) gain const/__restrict__; launch-bounds: at least 4 blocks of 256 threads per multiprocessor (caps registers at 64; the kernel's locals alone need about 15)
+// note: restrict-const: every launch in the file passes distinct pointer variables (no aliasing)
+// note: restrict-const: const added only to pointers the kernel never writes through
 // note: launch-bounds: every launch in the file uses at most 256 threads per block
 // One 5-point Jacobi step on an 8192 x 8192 grid: every interior point reads
 // its four neighbours and itself. Each input element is read by five threads.
 #include "harness.cuh"
 
-__global__ void __launch_bounds__(256, 4) jacobi5(const float* in, float* out, int W, int H) {
+__global__ void __launch_bounds__(256, 4) jacobi5(const float* __restrict__ in, float* __restrict__ out, int W, int H) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= 1 && x < W - 1 && y >= 1 && y < H - 1) {
