@@ -25,6 +25,7 @@
 #   HELDOUT_EXTRA   further files copied beside them (default common.h)
 #   HELDOUT_DIR     where to write (default .gpu/heldout)
 #   PROGRAM_TABLE   the table (default tests/gpu/heldout/programs.tsv)
+#   HELDOUT_ARCH    the architecture parsed for (default sm_90, the H200's)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
@@ -39,6 +40,7 @@ subdir=${HELDOUT_SUBDIR:-dev/cuda}
 extra=${HELDOUT_EXTRA:-common.h}
 dir=${HELDOUT_DIR:-$root/.gpu/heldout}
 table=${PROGRAM_TABLE:-$root/tests/gpu/heldout/programs.tsv}
+arch=${HELDOUT_ARCH:-sm_90}
 src=$dir/src
 out=$dir/candidates
 mkdir -p "$src" "$out"
@@ -63,6 +65,22 @@ for f in $extra; do fetch "$f"; done
   echo "source: ${source_dir} ${subdir} at ${rev}"
   echo "copied: $(date -u +%FT%TZ)"
 } >"$src/SOURCE.txt"
+# How each program is built (the table's nvcc flags, as run_capture_h200.sh
+# builds it), as a compile database: the front end parses each file the way
+# nvcc compiles it (OpenMP's <omp.h> with -Xcompiler -fopenmp, for one).
+python3 - "$table" "$src" "$arch" >"$src/compile_commands.json" <<'PY'
+import json, os, shlex, sys
+table, src, arch = sys.argv[1:]
+entries = []
+for line in open(table):
+    if not line.strip() or line.startswith("#"):
+        continue
+    f = line.rstrip("\n").split("\t")
+    flags = [] if f[5] == "-" else [a for a in shlex.split(f[5]) if not a.startswith("-l")]
+    entries.append({"directory": src, "file": os.path.join(src, f[1]),
+                    "arguments": ["nvcc", "-O3", "-arch=" + arch] + flags + ["-c", f[1]]})
+json.dump(entries, sys.stdout, indent=1)
+PY
 echo "sources in $src ($(du -sh "$src" | cut -f1))" >&2
 
 # 2. the candidates, one program at a time. A program the engine refuses
@@ -74,7 +92,7 @@ for i in "${!names[@]}"; do
   rm -rf "${out:?}/$name"
   rc=0
   "$bin" "${sub[@]}" "$src/$file" --kernel "$kernel" --candidates-only --out "$out/$name" --name "$name" \
-    --max-candidates "$max" -I "$src" >"$out/$name.log" 2>&1 || rc=$?
+    --max-candidates "$max" --arch "$arch" -I "$src" >"$out/$name.log" 2>&1 || rc=$?
   echo "$name: exit $rc" >&2
   echo "$rc" >"$out/$name.exit"
 done
@@ -89,7 +107,7 @@ for line in open(table):
         continue
     f = line.rstrip("\n").split("\t")
     rows.append((f[0], f[2], f[8] != "-"))
-print("| program | kernel | exit | candidates | plans (best predicted first) | refused rewrites |")
+print("| program | kernel | exit | candidates | plans (in the order the verifier takes them) | refused rewrites |")
 print("|---|---|---|---|---|---|")
 details = []
 for name, kernel, on_gpu in rows:
