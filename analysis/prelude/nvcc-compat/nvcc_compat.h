@@ -71,8 +71,10 @@ __host__ unsigned long long ullmax(unsigned long long, unsigned long long);
 // __SM_32_INTRINSICS_H__ itself to keep the toolkit header out, so that
 // guard cannot tell; the version check is what keeps these from colliding
 // with a Clang that adds its own: re-check on moving past Clang 19.)
+// Only with the toolkit's vector types (mode A): the no-toolkit prelude has
+// no int4.
 #if defined(__CUDA__) && defined(__clang__) && defined(__cplusplus) && __clang_major__ <= 19 && \
-    !defined(WARPLENS_NO_CACHE_HINT_SHIMS)
+    defined(__VECTOR_TYPES_H__) && !defined(WARPLENS_NO_CACHE_HINT_SHIMS)
 #define WARPLENS_CACHE_HINTS(T)                                                   \
   static __device__ __inline__ T __ldcg(const T* p) { return *p; }                \
   static __device__ __inline__ T __ldca(const T* p) { return *p; }                \
