@@ -222,8 +222,9 @@ void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, Reques
   req.budget.gpu_seconds = std::min(budget_seconds, req.budget.gpu_seconds);
   if (record && record->document->version == doc->version) req.findings = ctx.findings_for(*record);
   workflows::OptimizeContext context = optimize_context(ctx, *doc);
-  workflows::OptimizeBackend backend =
-      ctx.options.optimize ? ctx.options.optimize : workflows::gpu_optimize_backend(workflows::GpuBackendOptions{ctx.options.gpu_probe});
+  workflows::GpuBackendOptions gpu;  // the defaults, with the server's probe
+  gpu.probe = ctx.options.gpu_probe;
+  workflows::OptimizeBackend backend = ctx.options.optimize ? ctx.options.optimize : workflows::gpu_optimize_backend(gpu);
 
   start_job(ctx, request, token, "warplens: optimizing " + kernel,
             [&ctx, weak, req, context, doc, backend](JobContext& job) -> json {

@@ -60,14 +60,17 @@ std::optional<Match> match_loop(const KernelContext& ctx, const ForStmt* loop, s
     return std::nullopt;
   }
   const auto* cond = dyn_cast_or_null<BinaryOperator>(loop->getCond() ? loop->getCond()->IgnoreParenImpCasts() : nullptr);
-  auto trip = cond && cond->getOpcode() == BO_LT && refers_to(cond->getLHS(), m.k) ? ctx.eval_int(cond->getRHS())
-                                                                                  : std::nullopt;
+  // The trip count without an std::optional local: GCC 12 reports a
+  // spurious -Wmaybe-uninitialized on reading it after the checks.
+  const std::int64_t trip = cond && cond->getOpcode() == BO_LT && refers_to(cond->getLHS(), m.k)
+                                ? ctx.eval_int(cond->getRHS()).value_or(0)
+                                : 0;
   const auto* inc = dyn_cast_or_null<UnaryOperator>(loop->getInc());
-  if (!trip || *trip <= 0 || !inc || !inc->isIncrementOp() || !refers_to(inc->getSubExpr(), m.k)) {
+  if (trip <= 0 || !inc || !inc->isIncrementOp() || !refers_to(inc->getSubExpr(), m.k)) {
     why = "not `for (k = 0; k < C; ++k)` with a constant C";
     return std::nullopt;
   }
-  m.trip = *trip;
+  m.trip = trip;
   const Stmt* body = loop->getBody();
   if (has_nested_loop(body) || contains_return(body) || contains_barrier(body) || uses_atomics(body) ||
       uses_warp_primitives(body) || modified_variables(body).count(m.k)) {

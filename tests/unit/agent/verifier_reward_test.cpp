@@ -38,7 +38,10 @@ TEST_CASE("reward: -1 incorrect, 1 correct, 2 more than 5% faster, 3 also beats 
 }
 
 TEST_CASE("reward: large (> 10x) and implausible (> 1000x) speedups are told apart") {
-  RewardInput in{true, 1000, 90};
+  RewardInput in;
+  in.correct = true;
+  in.original_us = 1000;
+  in.candidate_us = 90;
   CHECK(decide_reward(in).large);
   CHECK_FALSE(decide_reward(in).implausible);
   in.candidate_us = 101;

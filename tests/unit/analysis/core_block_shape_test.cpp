@@ -120,7 +120,7 @@ TEST_CASE("templates: the pattern owns its instantiations' launches") {
   auto keyless = l;  // the front end could not resolve this one
   keyless.kernel_key.clear();
   keyless.template_args = "<double, 128>";
-  keyless.block = {"128", std::array<std::int64_t, 3>{128, 1, 1}};
+  keyless.block = {"128", std::array<std::int64_t, 3>{128, 1, 1}, {}};
   m.launches.push_back(keyless);
 
   AnalysisOptions o;

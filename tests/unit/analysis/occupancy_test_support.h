@@ -125,8 +125,8 @@ inline LaunchSite make_launch(const Function& k, std::optional<std::array<std::i
   l.kernel_key = k.key;
   l.caller = "host";
   l.range = {{line, 2}, {line, 40}};
-  l.grid = {"grid", std::nullopt};
-  l.block = {std::move(block_spelling), block};
+  l.grid = {"grid", std::nullopt, {}};
+  l.block = {std::move(block_spelling), block, {}};
   return l;
 }
 

@@ -113,8 +113,8 @@ TEST_CASE("kernel info: lookup by name or launch, card and lens summary") {
   LaunchSite l;
   l.kernel = "transpose";
   l.range = {{9, 2}, {9, 40}};
-  l.grid = {"grid", std::nullopt};
-  l.block = {"dim3(32, 8)", std::array<std::int64_t, 3>{32, 8, 1}};
+  l.grid = {"grid", std::nullopt, {}};
+  l.block = {"dim3(32, 8)", std::array<std::int64_t, 3>{32, 8, 1}, {}};
   l.shared_bytes_spelling = "bytes";
   m.launches.push_back(l);
 
@@ -160,7 +160,7 @@ TEST_CASE("the report JSON: expressions in tree and affine form, ranges in UTF-1
   m.functions.push_back(k);
   LaunchSite l;
   l.kernel = "k";
-  l.block = {"256", std::array<std::int64_t, 3>{256, 1, 1}};
+  l.block = {"256", std::array<std::int64_t, 3>{256, 1, 1}, {}};
   m.launches.push_back(l);
   TextLookup texts;
   texts.pin(doc("/w/r.cu", "/* \xC3\xA9 */ __global__ void k();\n"));

@@ -82,8 +82,8 @@ KernelModel scale_model() {
   l.kernel_key = k.key;
   l.caller = "host";
   l.range = byte_range(kText, "scale<<<1, 256>>>(a, 4)");
-  l.grid = {"1", std::array<std::int64_t, 3>{1, 1, 1}};
-  l.block = {"256", std::array<std::int64_t, 3>{256, 1, 1}};
+  l.grid = {"1", std::array<std::int64_t, 3>{1, 1, 1}, {}};
+  l.block = {"256", std::array<std::int64_t, 3>{256, 1, 1}, {}};
   m.launches.push_back(l);
   return m;
 }

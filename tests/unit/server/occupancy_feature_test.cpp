@@ -53,8 +53,8 @@ LaunchSite launch(const Function& k, std::array<std::int64_t, 3> block, std::str
   l.kernel_key = k.key;
   l.caller = "host";
   l.range = range;
-  l.grid = {"grid", std::nullopt};
-  l.block = {std::move(spelling), block};
+  l.grid = {"grid", std::nullopt, {}};
+  l.block = {std::move(spelling), block, {}};
   return l;
 }
 
