@@ -2,6 +2,8 @@
 // translation itself is in compile_db_translate.cpp.
 #include "analysis/compile_db.h"
 
+#include "analysis/compile_flags.h"
+
 #include "common/file_read.h"
 #include "common/json_limits.h"
 
@@ -228,27 +230,57 @@ CompileDatabaseLoad load_compile_database(const std::string& json_path) {
   return load;
 }
 
-CommandForFile find_command_for_file(const std::string& file, const std::string& dir_option) {
+CommandForFile find_command_for_file(const std::string& file, const std::string& dir_option,
+                                     const std::vector<std::string>& workspace_roots) {
   CommandForFile out;
   out.description = "defaults";
+  std::string target = normalise(file);
+
+  // compile_flags.txt, when no database entry covers the file: its flags as
+  // a clang command run in its directory (relative -I are relative to it).
+  auto use_flags_file = [&]() -> bool {
+    std::string path = find_compile_flags(target, workspace_roots);
+    if (path.empty()) return false;
+    common::FileReadResult read = common::read_text_file(path);
+    if (!read) {
+      out.findings.push_back(compile_command_finding(file, Severity::Warning,
+                                                     "compile_flags.txt cannot be used: cannot read " + read.error));
+      return false;
+    }
+    std::vector<std::string> argv{"clang++"};
+    for (auto& flag : parse_compile_flags(*read.content)) argv.push_back(std::move(flag));
+    std::string dir = fs::path(path).parent_path().string();
+    TranslatedCommand t = translate_compile_command(argv, dir, target);
+    for (const auto& p : t.problems)
+      out.findings.push_back(compile_command_finding(file, Severity::Warning, path + ": " + p));
+    out.flags_file = path;
+    out.database_path.clear();
+    out.directory = dir;
+    out.arguments = std::move(argv);
+    out.description = "compile_flags.txt: " + path;
+    out.command = std::move(t);
+    return true;
+  };
+
   std::string json = find_compile_commands(file, dir_option);
   if (json.empty()) {
     if (!dir_option.empty())
       out.findings.push_back(compile_command_finding(
           file, Severity::Warning,
-          "no compile_commands.json at '" + dir_option + "'; analysing with default flags"));
+          "no compile_commands.json at '" + dir_option + "'; analysing without it"));
+    use_flags_file();
     return out;
   }
   out.database_path = json;
   CompileDatabaseLoad load = load_compile_database(json);
   if (!load.database) {
     out.findings.push_back(compile_command_finding(
-        file, Severity::Warning, json + " cannot be used (" + load.error + "); analysing with default flags",
+        file, Severity::Warning, json + " cannot be used (" + load.error + "); analysing without it",
         json, load.error_line.value_or(-1)));
+    use_flags_file();
     return out;
   }
   const CompileDatabase& db = *load.database;
-  std::string target = normalise(file);
 
   auto use = [&](const CompileCommand& cmd, std::string how) {
     TranslatedCommand t = translate_compile_command(cmd.arguments, cmd.directory, cmd.file);
@@ -303,7 +335,10 @@ CommandForFile find_command_for_file(const std::string& file, const std::string&
     }
   }
 
-  // 3. Flags of the nearest source file.
+  // 3. compile_flags.txt: written for these files, so better than a guess.
+  if (use_flags_file()) return out;
+
+  // 4. Flags of the nearest source file.
   if (!nearby.empty()) {
     use(*nearby.front(), " (flags of " + nearby.front()->file + ")");
     return out;

@@ -74,6 +74,7 @@ TranslatedCommand translate_compile_command(const std::vector<std::string>& argv
 struct CommandForFile {
   std::optional<TranslatedCommand> command;  // nullopt: defaults
   std::string database_path;                 // the json used, if any
+  std::string flags_file;                    // the compile_flags.txt used, if any
   std::string description;                   // for ToolchainStatus::compile_command_source
   std::string directory;                     // working directory of the entry
   std::vector<std::string> arguments;        // the entry's argv as written (nvcc's own flags for
@@ -85,8 +86,14 @@ struct CommandForFile {
 };
 
 // Finds the database, picks the entry: the file's own; for a header (.cuh,
-// .h, .hpp, ...) the entry of a source that includes it; otherwise the entry
-// of the nearest source file (its flags only, as clangd interpolates).
-CommandForFile find_command_for_file(const std::string& file, const std::string& dir_option);
+// .h, .hpp, ...) the entry of a source that includes it; otherwise the
+// nearest compile_flags.txt (compile_flags.h; its search stops at the
+// innermost of `workspace_roots` holding the file); otherwise the entry of
+// the nearest source file (its flags only, as clangd interpolates);
+// otherwise defaults. AnalysisOptions::extra_args (the command line's -I,
+// -D, ..., the fallbackFlags setting) are appended by the caller to
+// whichever was chosen.
+CommandForFile find_command_for_file(const std::string& file, const std::string& dir_option,
+                                     const std::vector<std::string>& workspace_roots = {});
 
 }  // namespace warplens

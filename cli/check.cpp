@@ -14,7 +14,8 @@ namespace {
 
 void print_check_help() {
   std::printf(
-      "usage: warplens check [--format text|json] [--arch sm_XX] [-p DIR] [--no-resource-usage] FILE...\n\n"
+      "usage: warplens check [--format text|json] [--arch sm_XX] [-p DIR] [--no-resource-usage]\n"
+      "                      [-I DIR] [-D NAME[=V]] [-U NAME] [-std=c++NN] [--cuda-path DIR] FILE...\n\n"
       "Analyses CUDA files and prints their diagnostics: the front end's, the static analyses',\n"
       "and resource usage and occupancy (low-occupancy, register-spill, resource-usage), for\n"
       "which each file's device code is compiled with nvcc.\n\n"
@@ -29,9 +30,11 @@ void print_check_help() {
       "                  skip nvcc: no registers, occupancy or spill findings\n"
       "  --allow-driver GLOB\n"
       "                  let compile commands run this host compiler (-ccbin) or nvcc; by default\n"
-      "                  only the CUDA toolkit and compilers on PATH run (repeatable)\n\n"
+      "                  only the CUDA toolkit and compilers on PATH run (repeatable)\n"
+      "%s\n"
       "exit status: 0 when the analysis ran (whatever it found); 2 on usage errors, unreadable\n"
-      "files, or when the front end could not run (its error is printed).\n");
+      "files, or when the front end could not run (its error is printed).\n",
+      kCompileFlagsHelp);
 }
 
 std::string position_text(const std::string& display, const Position& p) {

@@ -46,6 +46,15 @@ class ArgReader {
   bool flag(std::string_view long_name, std::string_view short_name = {});
   // The next argument is an option nobody took: an error.
   bool at_unknown_option() const;
+  // Lets `take(args, position)` read the next arguments; it returns how
+  // many it used (0: none, and false is returned).
+  template <class Take>
+  bool take(Take&& take) {
+    if (done() || options_ended_) return false;
+    std::size_t n = take(args_, pos_);
+    pos_ += n;
+    return n > 0;
+  }
   std::string next();  // a positional argument
 
  private:

@@ -33,6 +33,7 @@ FileCommandArgs read_file_command_args(const std::string& command, const std::ve
                                        const std::vector<std::string>& formats) {
   FileCommandArgs out;
   out.format = formats.front();
+  CompileFlagArgs flags;
   ArgReader r(args);
   while (!r.done()) {
     if (auto v = r.option("--format")) {
@@ -53,6 +54,9 @@ FileCommandArgs read_file_command_args(const std::string& command, const std::ve
       if (v->empty() || (*v)[0] != '/')
         throw UsageError("--allow-driver expects an absolute path glob such as /opt/cuda-*/bin/nvcc, got `" + *v + "`");
       out.options.allowed_drivers.push_back(*v);
+    } else if (r.take([&](const std::vector<std::string>& all, std::size_t i) {
+                 return take_compile_flag(all, i, flags);
+               })) {
     } else if (r.flag("--help", "-h")) {
       out.help = true;
       return out;
@@ -63,6 +67,7 @@ FileCommandArgs read_file_command_args(const std::string& command, const std::ve
     }
   }
   if (out.files.empty()) throw UsageError(command + ": no input files");
+  flags.apply(out.options);
   return out;
 }
 

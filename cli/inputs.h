@@ -10,6 +10,7 @@
 #include "analysis/occupancy_findings.h"
 #include "workflows/analyze_file.h"
 #include "cli/cli.h"
+#include "cli/compile_flag_args.h"
 #include "server/convert.h"
 
 namespace warplens::cli {
@@ -29,10 +30,11 @@ struct InputFile {
 bool read_inputs(const std::vector<std::string>& given, std::vector<InputFile>& out);
 
 // The arguments of a command over files:
-//   [--format F] [--arch sm_XX] [-p DIR] [--no-resource-usage] [--help] FILE...
+//   [--format F] [--arch sm_XX] [-p DIR] [--no-resource-usage] [--allow-driver GLOB]
+//   [-I DIR] [-D NAME[=V]] [-U NAME] [-std=c++NN] [--cuda-path DIR] [--help] FILE...
 struct FileCommandArgs {
   std::string format;  // one of `formats`; the first is the default
-  AnalysisOptions options;
+  AnalysisOptions options;  // with the compile flags applied (compile_flag_args.h)
   bool resource_usage = true;  // compile with nvcc for registers and occupancy
   std::vector<std::string> files;
   bool help = false;

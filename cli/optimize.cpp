@@ -26,6 +26,8 @@
 #include "agent/report.h"
 #include "agent/search.h"
 #include "analysis/analyzer.h"
+#include "cli/cli.h"
+#include "cli/compile_flag_args.h"
 #include "common/file_read.h"
 #include "workflows/analyze_file.h"
 #include "workflows/optimize.h"
@@ -73,11 +75,18 @@ options:
   --gpu-jobs N            correctness runs sharing the GPU at once (default 4)
   --arch ARCH             nvcc -arch (default native) and parse architecture
   --nvcc PATH             nvcc to use
-  -I DIR, -D NAME[=V]     extra include directories / macros (parse and build)
+  -I DIR, -IDIR, -D NAME[=V], -DNAME
+                          extra include directories / macros (parse and build; a relative
+                          directory is relative to the current directory)
+  -U NAME, -std=c++NN, --std c++NN
+                          undefine a macro / the C++ standard (the parse only: candidates are
+                          built with nvcc's default standard)
   -p, --compile-commands-dir DIR
                           compile_commands.json (or its directory) the file is parsed with, as
                           `warplens check` does (default: searched upward from FILE)
   --cuda-path DIR         CUDA toolkit the file is parsed against (default: as the analysis finds it)
+                          Without compile_commands.json, the nearest compile_flags.txt is used; the
+                          flags above are appended to either, as for `warplens check`.
 )";
 
 std::stop_source g_stop;
@@ -86,8 +95,9 @@ extern "C" void on_optimize_sigint(int) { g_stop.request_stop(); }
 
 struct Options {
   std::string file, kernel, out, pytorch_ref, name, pytorch_times, report, arch, nvcc;
-  std::vector<std::string> verify_dirs, captures, includes, defines;
-  std::string compile_commands_dir, cuda_path;
+  std::vector<std::string> verify_dirs, captures, includes, defines;  // includes: absolute
+  std::string compile_commands_dir;
+  CompileFlagArgs flags;  // -I, -D, -U, -std, --cuda-path (cli/compile_flag_args.h)
   double budget = 600, gpu_budget = 300, bandwidth_gbs = 0, max_timing_s = 3, timeout_s = 300;
   int max_candidates = 24, sets = 5, runs = 30, jobs = 0, gpu_jobs = 4;
   bool candidates_only = false, json = false;
@@ -97,8 +107,19 @@ struct Options {
 };
 
 bool parse(int argc, char** argv, Options& o, std::string& error) {
+  const std::vector<std::string> all(argv, argv + argc);
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
+    // The compile flags, read as check and report read them.
+    try {
+      if (std::size_t n = take_compile_flag(all, static_cast<std::size_t>(i), o.flags)) {
+        i += static_cast<int>(n) - 1;
+        continue;
+      }
+    } catch (const UsageError& e) {
+      error = e.what();
+      return false;
+    }
     auto value = [&]() -> std::optional<std::string> {
       if (i + 1 >= argc) {
         error = a + " needs a value";
@@ -150,7 +171,6 @@ bool parse(int argc, char** argv, Options& o, std::string& error) {
     else if (a == "--arch") { if (!(v = value())) return false; o.arch = *v; }
     else if (a == "--nvcc") { if (!(v = value())) return false; o.nvcc = *v; }
     else if (a == "--compile-commands-dir" || a == "-p") { if (!(v = value())) return false; o.compile_commands_dir = *v; }
-    else if (a == "--cuda-path") { if (!(v = value())) return false; o.cuda_path = *v; }
     else if (a == "--policy") { if (!(v = value())) return false; o.policy = *v; }
     else if (a == "--llm-endpoint") { if (!(v = value())) return false; o.llm_endpoint = *v; }
     else if (a == "--llm-model") { if (!(v = value())) return false; o.llm_model = *v; }
@@ -163,10 +183,6 @@ bool parse(int argc, char** argv, Options& o, std::string& error) {
       return false;
     }
     else if (a == "--verify-dir") { if (!(v = value())) return false; o.verify_dirs.push_back(*v); }
-    else if (a == "-I") { if (!(v = value())) return false; o.includes.push_back(*v); }
-    else if (a.rfind("-I", 0) == 0) o.includes.push_back(a.substr(2));
-    else if (a == "-D") { if (!(v = value())) return false; o.defines.push_back(*v); }
-    else if (a.rfind("-D", 0) == 0) o.defines.push_back(a.substr(2));
     else if (a == "--budget") { if (!number(o.budget)) return false; }
     else if (a == "--gpu-budget") { if (!number(o.gpu_budget)) return false; }
     else if (a == "--bandwidth-gbs") { if (!number(o.bandwidth_gbs, 0, /*min_allowed=*/true)) return false; }
@@ -184,6 +200,8 @@ bool parse(int argc, char** argv, Options& o, std::string& error) {
     else if (o.file.empty()) o.file = a;
     else { error = "more than one FILE: " + a; return false; }
   }
+  o.includes = o.flags.include_dirs;
+  o.defines = o.flags.defines;
   if (o.verify_dirs.empty() && o.file.empty()) error = "no FILE (or --verify-dir DIR)";
   else if (!o.verify_dirs.empty() && !o.file.empty()) error = "give either FILE or --verify-dir, not both";
   else if (o.verify_dirs.empty() && o.kernel.empty()) error = "--kernel NAME is required";
@@ -217,9 +235,7 @@ AnalysisOptions analysis_options(const Options& o) {
   AnalysisOptions a;
   if (!o.arch.empty() && o.arch != "native") a.arch = o.arch;
   a.compile_commands_dir = o.compile_commands_dir.empty() ? "" : fs::absolute(o.compile_commands_dir).string();
-  a.cuda_path = o.cuda_path;
-  for (const auto& i : o.includes) a.extra_args.push_back("-I" + fs::absolute(i).string());
-  for (const auto& d : o.defines) a.extra_args.push_back("-D" + d);
+  o.flags.apply(a);
   return a;
 }
 

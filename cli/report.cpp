@@ -17,7 +17,8 @@ namespace {
 
 void print_report_help() {
   std::printf(
-      "usage: warplens report [--format json] [--arch sm_XX] [-p DIR] [--no-resource-usage] FILE...\n\n"
+      "usage: warplens report [--format json] [--arch sm_XX] [-p DIR] [--no-resource-usage]\n"
+      "                       [-I DIR] [-D NAME[=V]] [-U NAME] [-std=c++NN] [--cuda-path DIR] FILE...\n\n"
       "Prints what the front end found in each file as JSON: kernels and device functions\n"
       "(parameters, __shared__ arrays, memory accesses with their index expressions in affine\n"
       "form, conditions, loops, barriers, calls), launch sites, the toolchain used, per kernel\n"
@@ -25,8 +26,10 @@ void print_report_help() {
       "compiles the device code; --no-resource-usage skips it), and the front end's and resource\n"
       "usage's diagnostics. Ranges are LSP ranges (0-based, UTF-16 columns). --allow-driver GLOB\n"
       "lets compile commands run that host compiler or nvcc, as for check.\n\n"
+      "compile flags (as for check):\n%s\n"
       "exit status: 0 when every file was parsed; 2 on usage errors, unreadable files, or when\n"
-      "the front end could not run.\n");
+      "the front end could not run.\n",
+      kCompileFlagsHelp);
 }
 
 }  // namespace

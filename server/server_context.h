@@ -189,7 +189,8 @@ class ServerContext {
   std::vector<std::string> workspace_folders;
 
   AnalysisOptions analysis_options() const {
-    AnalysisOptions o = to_analysis_options(settings);
+    // fallbackFlags' relative paths: against the (first) workspace folder.
+    AnalysisOptions o = to_analysis_options(settings, workspace_folders.empty() ? "" : workspace_folders.front());
     o.allowed_drivers.insert(o.allowed_drivers.end(), options.allowed_drivers.begin(), options.allowed_drivers.end());
     return o;
   }

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <functional>
 
+#include "analysis/compile_db.h"
+#include "analysis/driver_policy.h"
 #include "common/redaction.h"
 #include "server/settings_schema.h"
 
@@ -86,6 +88,23 @@ const std::map<std::string, Setter>& setters() {
              globs.push_back(text);
            }
          s.allowed_drivers = std::move(globs);
+       }},
+      {"fallbackFlags",
+       [](Settings& s, const json& v, const std::string& name, std::vector<std::string>& problems) {
+         std::vector<std::string> flags;
+         if (!v.is_null())
+           for (const auto& f : v) {
+             const auto& text = f.get_ref<const std::string&>();
+             // A workspace's settings must not make the parse or nvcc load
+             // code: the flags compile commands are refused too.
+             if (is_program_loading_host_flag(text)) {
+               problems.push_back("setting " + name + " ignored: `" + text +
+                                  "` loads a program or plugin, which warplens does not run");
+               return;
+             }
+             flags.push_back(text);
+           }
+         s.fallback_flags = std::move(flags);
        }},
       {"llm.endpoint",
        [](Settings& s, const json& v, const std::string&, std::vector<std::string>&) {
@@ -212,10 +231,11 @@ json settings_to_json(const Settings& s) {
               {"clangDiagnostics", s.clang_diagnostics},
               {"buildCommand", s.build_command},
               {"allowedDrivers", s.allowed_drivers},
+              {"fallbackFlags", s.fallback_flags},
               {"llm", {{"endpoint", s.llm.endpoint}, {"model", s.llm.model}, {"apiKeySet", !workflows::llm_api_key().empty()}}}};
 }
 
-AnalysisOptions to_analysis_options(const Settings& s) {
+AnalysisOptions to_analysis_options(const Settings& s, const std::string& workspace_folder) {
   AnalysisOptions o;
   o.arch = s.arch;
   o.cuda_path = s.cuda_path;
@@ -226,6 +246,15 @@ AnalysisOptions to_analysis_options(const Settings& s) {
   o.default_block = s.default_block;
   o.kernel_blocks = s.kernel_blocks;
   o.allowed_drivers = s.allowed_drivers;
+  if (!s.fallback_flags.empty()) {
+    // Read as a clang command line, as compile_flags.txt is: relative
+    // include paths become absolute, outputs and inputs are dropped.
+    std::vector<std::string> argv{"clang++"};
+    argv.insert(argv.end(), s.fallback_flags.begin(), s.fallback_flags.end());
+    TranslatedCommand t = translate_compile_command(argv, workspace_folder, "");
+    o.extra_args = std::move(t.args);
+    if (o.cuda_path.empty()) o.cuda_path = t.cuda_path;
+  }
   return o;
 }
 
@@ -233,7 +262,8 @@ bool analysis_settings_differ(const Settings& a, const Settings& b) {
   return a.arch != b.arch || a.cuda_path != b.cuda_path || a.compile_commands_dir != b.compile_commands_dir ||
          a.uncoalesced_threshold != b.uncoalesced_threshold || a.bank_conflict_threshold != b.bank_conflict_threshold ||
          a.occupancy_threshold != b.occupancy_threshold || a.default_block != b.default_block ||
-         a.kernel_blocks != b.kernel_blocks || a.allowed_drivers != b.allowed_drivers;
+         a.kernel_blocks != b.kernel_blocks || a.allowed_drivers != b.allowed_drivers ||
+         a.fallback_flags != b.fallback_flags;
 }
 
 }  // namespace warplens::server

@@ -43,6 +43,11 @@ struct Settings {
   // of the toolkit and PATH (analysis/driver_policy.h). A machine-level
   // setting: editors must not take it from an untrusted workspace.
   std::vector<std::string> allowed_drivers;
+  // Clang flags appended to every file's command line (compile database
+  // entry, compile_flags.txt or defaults), as `warplens check -I ... -D ...`
+  // appends its own: AnalysisOptions::extra_args. Relative paths are
+  // relative to the workspace folder.
+  std::vector<std::string> fallback_flags;
 
   bool clang_diagnostics_shown() const { return clang_diagnostics != "off"; }
 };
@@ -61,7 +66,9 @@ std::vector<std::string> settings_without_setter();
 // The settings as JSON (for logs and `warplens/status`-like views).
 nlohmann::json settings_to_json(const Settings& s);
 
-AnalysisOptions to_analysis_options(const Settings& s);
+// `workspace_folder` resolves relative paths of fallbackFlags (-I inc);
+// empty: they stay as written.
+AnalysisOptions to_analysis_options(const Settings& s, const std::string& workspace_folder = "");
 // True when the two differ in a setting that reaches AnalysisOptions.
 bool analysis_settings_differ(const Settings& a, const Settings& b);
 

@@ -3,7 +3,7 @@
 # rest of the server, so the GPU machine builds little) and a smoke test that
 # verifies the committed candidates of one example end to end.
 add_executable(warplens-optimize ${CMAKE_CURRENT_LIST_DIR}/optimize_cli_main.cpp
-  ${PROJECT_SOURCE_DIR}/cli/optimize.cpp)
+  ${PROJECT_SOURCE_DIR}/cli/optimize.cpp ${PROJECT_SOURCE_DIR}/cli/compile_flag_args.cpp)
 target_link_libraries(warplens-optimize PRIVATE warplens_workflows warplens_agent warplens_analyzer
   nlohmann_json::nlohmann_json spdlog::spdlog)
 target_include_directories(warplens-optimize PRIVATE ${PROJECT_SOURCE_DIR})

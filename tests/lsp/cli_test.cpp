@@ -16,6 +16,14 @@ using namespace warplens::testing;
 
 namespace {
 
+// Runs the test's child processes from `dir` (they inherit the working
+// directory), and goes back afterwards.
+struct InDirectory {
+  std::filesystem::path previous = std::filesystem::current_path();
+  explicit InDirectory(const std::filesystem::path& dir) { std::filesystem::current_path(dir); }
+  ~InDirectory() { std::filesystem::current_path(previous); }
+};
+
 struct Files {
   std::filesystem::path dir;
   Files() {
@@ -24,6 +32,7 @@ struct Files {
   }
   ~Files() { std::filesystem::remove_all(dir); }
   std::string write(const std::string& name, const std::string& text) {
+    std::filesystem::create_directories((dir / name).parent_path());
     std::ofstream(dir / name, std::ios::binary) << text;
     return (dir / name).string();
   }
@@ -77,6 +86,14 @@ TEST_CASE("usage and I/O errors exit with 2 and say why on stderr") {
                                          {{"check", "--bogus", "x.cu"}, "unknown option"},
                                          {{"check", "--arch", "compute_90", "x.cu"}, "--arch"},
                                          {{"check", "--format"}, "needs a value"},
+                                         {{"check", "x.cu", "-I"}, "option -I needs a value"},
+                                         {{"check", "-std=17", "x.cu"}, "-std expects a C++ standard"},
+                                         {{"check", "--std", "cxx17", "x.cu"}, "-std expects a C++ standard"},
+                                         {{"check", "-D", "1X", "x.cu"}, "-D expects a macro name"},
+                                         {{"check", "-UX=1", "x.cu"}, "-U expects a macro name"},
+                                         {{"report", "--cuda-path", (f.dir / "no-cuda").string(), "x.cu"},
+                                          "--cuda-path expects a CUDA toolkit directory"},
+                                         {{"check", "-isystem", "inc", "x.cu"}, "unknown option `-isystem`"},
                                          {{"report", "--format", "text", "x.cu"}, "--format expects json"},
                                          {{"report"}, "no input files"},
                                          {{"--log-level", "loud", "check", "x.cu"}, "--log-level"},
@@ -183,4 +200,71 @@ TEST_CASE("report lists the kernel, its parameters and its launch") {
   CHECK(file["functions"][0]["nameRange"]["start"] == json{{"line", 1}, {"character", 16}});
   REQUIRE(file["launches"].size() == 1);
   CHECK(file["launches"][0]["block"]["value"] == json::array({256, 1, 1}));
+}
+
+// A kernel whose stride and guard macro come from a header found only
+// through an include directory (inc/shape.cuh).
+const std::string kIncludingKernel =
+    "#include \"shape.cuh\"\n"
+    "#ifndef SHAPE_DEFINED\n#error shape.cuh not read\n#endif\n"
+    "__global__ void scale(float* a, int n) {\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i < n) a[i * STRIDE] *= 2.0f;\n"
+    "}\n"
+    "void run(float* a, int n) { scale<<<(n + 255) / 256, 256>>>(a, n); }\n";
+
+bool has_clang_error(const std::string& out) { return out.find(": error: ") != std::string::npos; }
+
+TEST_CASE("check -I DIR: a header found through a relative include directory") {
+  Files f;
+  f.write("inc/shape.cuh", "#pragma once\n#define SHAPE_DEFINED 1\n#define STRIDE 32\n");
+  std::string file = f.write("src/file.cu", kIncludingKernel);
+  InDirectory here(f.dir);
+  auto without = run_warplens({"check", "--no-resource-usage", "src/file.cu"}, 120s);
+  CHECK_MESSAGE(without.out.find("'shape.cuh' file not found") != std::string::npos, without.out);
+  for (const std::vector<std::string>& flags : {std::vector<std::string>{"-I", "inc"}, {"-Iinc"}, {"-I", f.dir.string() + "/inc"}}) {
+    CAPTURE(flags);
+    std::vector<std::string> args{"check", "--no-resource-usage"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    args.push_back("src/file.cu");
+    auto r = run_warplens(args, 120s);
+    CHECK(r.exit_code == 0);
+    CHECK_MESSAGE(!has_clang_error(r.out), r.out);
+    CHECK_MESSAGE(r.out.find("src/file.cu:7:") != std::string::npos, r.out);
+    CHECK_MESSAGE(r.out.find("[uncoalesced-global]") != std::string::npos, r.out);
+  }
+  // report takes the same flags; its toolchain shows them on the command line.
+  auto rep = run_warplens({"report", "--no-resource-usage", "-I", "inc", "-DEXTRA=1", "-std=c++20", file}, 120s);
+  CHECK(rep.exit_code == 0);
+  json args = json::parse(rep.out)["files"][0]["toolchain"]["clangArgs"];
+  CAPTURE(args.dump());
+  auto position = [&](const std::string& a) {
+    for (std::size_t i = 0; i < args.size(); ++i)
+      if (args[i] == a) return static_cast<long>(i);
+    return -1L;
+  };
+  CHECK(position("-I" + (f.dir / "inc").string()) >= 0);
+  CHECK(position("-DEXTRA=1") >= 0);
+  CHECK(position("-std=c++20") > position("-std=c++17"));  // appended: it wins
+}
+
+TEST_CASE("check -D NAME=V and -U; compile_flags.txt next to the file") {
+  Files f;
+  f.write("inc/shape.cuh", "#pragma once\n#define SHAPE_DEFINED 1\n");
+  std::string file = f.write("src/file.cu", kIncludingKernel);
+  InDirectory here(f.dir);
+  auto r = run_warplens({"check", "--no-resource-usage", "-I", "inc", "-D", "STRIDE=32", file}, 120s);
+  CHECK(r.exit_code == 0);
+  CHECK_MESSAGE(!has_clang_error(r.out), r.out);
+  CHECK_MESSAGE(r.out.find("[uncoalesced-global]") != std::string::npos, r.out);
+  auto undefined = run_warplens({"check", "--no-resource-usage", "-Iinc", "-DSTRIDE=32", "-USTRIDE", file}, 120s);
+  CHECK_MESSAGE(has_clang_error(undefined.out), undefined.out);  // STRIDE is undeclared again
+  // compile_flags.txt in src/'s parent: relative -I against its directory,
+  // wherever warplens runs from.
+  f.write("compile_flags.txt", "# for the tests\n-I\ninc\n\n-DSTRIDE=32\n");
+  InDirectory elsewhere(std::filesystem::temp_directory_path());
+  auto flags_file = run_warplens({"check", "--no-resource-usage", file}, 120s);
+  CHECK(flags_file.exit_code == 0);
+  CHECK_MESSAGE(!has_clang_error(flags_file.out), flags_file.out);
+  CHECK_MESSAGE(flags_file.out.find("[uncoalesced-global]") != std::string::npos, flags_file.out);
 }

@@ -346,3 +346,30 @@ TEST_CASE("a bank conflict's padding quick fix resolves, applies, and the diagno
   CHECK_MESSAGE(!find_code(p2["params"]["diagnostics"], "shared-bank-conflict"), p2.dump(2));
   CHECK(client.shutdown_and_exit() == 0);
 }
+
+TEST_CASE("warplens.fallbackFlags reach the parse: a header found only through its -I") {
+  Workspace ws;
+  std::filesystem::create_directories(ws.dir / "inc");
+  std::ofstream(ws.dir / "inc" / "shape.cuh") << "#pragma once\n#define STRIDE 32\n";
+  const std::string text =
+      "#include \"shape.cuh\"\n"
+      "__global__ void scale(float* a, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) a[i * STRIDE] *= 2.0f;\n"
+      "}\n"
+      "void run(float* a, int n) { scale<<<(n + 255) / 256, 256>>>(a, n); }\n";
+  std::ofstream(ws.dir / "scale.cu") << text;
+  std::string uri = "file://" + (ws.dir / "scale.cu").string();
+  ServerProcess server({"--debounce-ms", "0"});
+  LspClient client(server);
+  client.initialize(LspClient::capabilities_utf16(),
+                    json{{"warplens", {{"fallbackFlags", {"-I", (ws.dir / "inc").string()}}}}});
+  client.notify("textDocument/didOpen", did_open(uri, 1, text));
+  json p = client.wait_notification("textDocument/publishDiagnostics", [&](const json& p) { return p["uri"] == uri; });
+  const json& diagnostics = p["params"]["diagnostics"];
+  for (const auto& d : diagnostics) CHECK_MESSAGE(!(d["source"] == "clang" && d["severity"] == 1), d.dump());
+  const json* uncoalesced = find_code(diagnostics, "uncoalesced-global");
+  REQUIRE_MESSAGE(uncoalesced, diagnostics.dump());
+  CHECK((*uncoalesced)["range"]["start"]["line"] == 3);
+  CHECK(client.shutdown_and_exit() == 0);
+}

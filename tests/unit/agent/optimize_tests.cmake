@@ -3,9 +3,11 @@
 set(_here ${CMAKE_CURRENT_LIST_DIR})
 file(GLOB WARPLENS_OPTIMIZE_TESTS CONFIGURE_DEPENDS
   ${_here}/search_*.cpp ${_here}/job_*.cpp ${_here}/report_*.cpp ${_here}/candidate_*.cpp)
-# The optimize command is compiled in (cli/optimize.cpp, over the workflows it calls) without
+# The optimize command is compiled in (cli/optimize.cpp and the compile flags it shares with
+# check, cli/compile_flag_args.cpp, over the workflows they call) without
 # the rest of the CLI and the server.
 warplens_test(agent_optimize_tests SOURCES ${WARPLENS_OPTIMIZE_TESTS} ${PROJECT_SOURCE_DIR}/cli/optimize.cpp
+  ${PROJECT_SOURCE_DIR}/cli/compile_flag_args.cpp
   DEPS warplens_workflows warplens_agent warplens_analyzer)
 
 set(_nvcc "")

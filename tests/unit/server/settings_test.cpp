@@ -201,3 +201,37 @@ TEST_CASE("--listen accepts loopback addresses only") {
   parse_listen_address("0.0.0.0:1", error);
   CHECK(error.find("not a loopback address") != std::string::npos);
 }
+
+TEST_CASE("fallbackFlags become extra clang flags, relative paths against the workspace folder") {
+  std::vector<std::string> problems;
+  Settings s = apply_settings(
+      Settings{}, json{{"fallbackFlags", {"-I", "include", "-Ithird_party", "-DN=4", "-std=c++20", "-o", "x.o"}}},
+      problems);
+  CHECK(problems.empty());
+  CHECK(s.fallback_flags.size() == 7);
+  CHECK(to_analysis_options(s, "/w").extra_args ==
+        std::vector<std::string>{"-I", "/w/include", "-I/w/third_party", "-DN=4", "-std=c++20"});
+  // Without a workspace folder they stay as written (outputs still dropped).
+  CHECK(to_analysis_options(s).extra_args ==
+        std::vector<std::string>{"-I", "include", "-Ithird_party", "-DN=4", "-std=c++20"});
+  CHECK(to_analysis_options(Settings{}).extra_args.empty());
+  CHECK(analysis_settings_differ(Settings{}, s));
+  CHECK(settings_to_json(s)["fallbackFlags"].size() == 7);
+  // null resets it.
+  CHECK(apply_settings(s, json{{"fallbackFlags", nullptr}}, problems).fallback_flags.empty());
+}
+
+TEST_CASE("fallbackFlags that load code, or that are not strings, are refused") {
+  std::vector<std::string> problems;
+  Settings base;
+  base.fallback_flags = {"-DKEPT"};
+  for (const json& bad : {json{"-DX", "-fplugin=./evil.so"}, json{"-Xclang", "-load"}, json{"-B./bin"},
+                          json{"-DX", 3}, json("-DX")}) {
+    CAPTURE(bad.dump());
+    problems.clear();
+    Settings s = apply_settings(base, json{{"fallbackFlags", bad}}, problems);
+    CHECK(s.fallback_flags == std::vector<std::string>{"-DKEPT"});
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0].find("warplens.fallbackFlags") != std::string::npos);
+  }
+}

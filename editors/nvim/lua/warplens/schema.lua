@@ -17,6 +17,7 @@ return {
   { key = "profileCommand", side = "server", types = { "string" }, restricted = true },
   { key = "buildCommand", side = "server", types = { "string" }, restricted = true },
   { key = "allowedDrivers", side = "server", types = { "array" }, restricted = true },
+  { key = "fallbackFlags", side = "server", types = { "array" }, restricted = true },
   { key = "llm.endpoint", side = "server", types = { "string" }, restricted = true },
   { key = "llm.model", side = "server", types = { "string" } },
   { key = "trace.server", side = "client", types = { "string" }, enum = { "off", "messages", "verbose" } },
