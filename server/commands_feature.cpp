@@ -50,8 +50,11 @@ void list_jobs(ServerContext& ctx, const protocol::ExecuteCommandParams&, Reques
 
 void reanalyze(ServerContext& ctx, const protocol::ExecuteCommandParams& p, RequestContext& rc) {
   json arg = command_argument(p);
-  if (arg.contains("uri")) {
-    auto doc = ctx.documents.get(arg.value("uri", std::string()));
+  if (auto uri = arg.find("uri"); uri != arg.end() && !uri->is_null()) {
+    // Checked: json::value() on a uri of another type threw a type_error,
+    // which was answered as an internal error instead of invalid params.
+    if (!uri->is_string()) throw RequestError(ErrorCode::InvalidParams, "warplens.reanalyze: `uri` must be a string");
+    auto doc = ctx.documents.get(uri->get<std::string>());
     if (!doc) throw RequestError(ErrorCode::InvalidParams, "warplens.reanalyze: the document is not open");
     ctx.analyze(doc, true);
   } else {
