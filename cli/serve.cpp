@@ -172,7 +172,19 @@ int run_serve(const std::vector<std::string>& args, const CliEnvironment& env) {
     io.stop();
   });
 
-  io.run();
+  // Handlers isolate their own failures (LanguageServer::receive, the
+  // scheduler's readers); an exception that still leaves a handler ends
+  // that handler, not the server: Asio lets run() be called again.
+  for (;;) {
+    try {
+      io.run();
+      break;
+    } catch (const std::exception& e) {
+      spdlog::error("internal error on the event loop: {}; serving on", e.what());
+    } catch (...) {
+      spdlog::error("internal error on the event loop (unknown exception); serving on");
+    }
+  }
   if (!server.stop_workers(std::chrono::seconds(2))) {
     // An analysis or job ignores its stop_token: destructors would wait for it.
     spdlog::warn("an analysis or job did not stop in time; exiting without waiting for it");

@@ -1,5 +1,6 @@
 #include "mcp/argument_check.h"
 
+#include <cmath>
 #include <set>
 
 namespace warplens::mcp {
@@ -30,8 +31,11 @@ bool has_type(const json& v, const std::string& type) {
   if (type == "number") return v.is_number();
   if (type == "integer") {
     if (v.is_number_integer()) return true;
-    // 3.0 is an integer in JSON Schema.
-    return v.is_number_float() && v.get<double>() == static_cast<double>(static_cast<long long>(v.get<double>()));
+    // 3.0 is an integer in JSON Schema. Compared without a cast: casting
+    // 1e300 or NaN to an integer is undefined behaviour.
+    if (!v.is_number_float()) return false;
+    const double d = v.get<double>();
+    return std::isfinite(d) && std::trunc(d) == d;
   }
   return false;
 }

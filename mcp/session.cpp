@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "common/redaction.h"
 #include "mcp/argument_check.h"
 
 namespace warplens::mcp {
@@ -43,10 +44,27 @@ void Session::handle(std::string_view body) {
     return;
   }
   const auto& message = std::get<protocol::Message>(parsed);
+  // Whatever a handler throws (a json type_error on a field the checks
+  // missed, bad_alloc), the session stays up: a request gets an internal
+  // error reply, a notification, which cannot be answered, a log line.
   if (const auto* r = std::get_if<protocol::Request>(&message)) {
-    on_request(*r);
+    try {
+      on_request(*r);
+    } catch (const std::exception& e) {
+      spdlog::error("mcp: {} failed: {}", r->method, e.what());
+      reply_error(r->id, ErrorCode::InternalError, "internal error in " + r->method + ": " + e.what());
+    } catch (...) {
+      spdlog::error("mcp: {} failed with an unknown exception", r->method);
+      reply_error(r->id, ErrorCode::InternalError, "internal error in " + r->method);
+    }
   } else if (const auto* n = std::get_if<protocol::Notification>(&message)) {
-    on_notification(*n);
+    try {
+      on_notification(*n);
+    } catch (const std::exception& e) {
+      spdlog::error("mcp: notification {} failed: {}", n->method, e.what());
+    } catch (...) {
+      spdlog::error("mcp: notification {} failed with an unknown exception", n->method);
+    }
   }
   // Responses: this server sends no requests, so there is nothing to match.
 }
@@ -73,14 +91,29 @@ void Session::on_request(const protocol::Request& request) {
       reply_error(request.id, ErrorCode::InvalidParams, "initialize needs params.protocolVersion (a string)");
       return;
     }
+    // clientInfo is only logged, but a client that sends one of the wrong
+    // shape is told so (json::value() on a non-object would throw).
+    std::string client = "?";
+    if (auto ci = p.find("clientInfo"); ci != p.end() && !ci->is_null()) {
+      if (!ci->is_object()) {
+        reply_error(request.id, ErrorCode::InvalidParams, "initialize: params.clientInfo must be an object");
+        return;
+      }
+      if (auto name = ci->find("name"); name != ci->end()) {
+        if (!name->is_string()) {
+          reply_error(request.id, ErrorCode::InvalidParams, "initialize: params.clientInfo.name must be a string");
+          return;
+        }
+        client = name->get<std::string>();
+      }
+    }
     std::string version = negotiate_protocol_version(p["protocolVersion"].get<std::string>());
     {
       std::lock_guard lock(mutex_);
       protocol_version_ = version;
     }
-    spdlog::info("mcp: initialize from {} (protocol {} requested, {} answered)",
-                 p.contains("clientInfo") ? p["clientInfo"].value("name", std::string("?")) : std::string("?"),
-                 p["protocolVersion"].get<std::string>(), version);
+    spdlog::info("mcp: initialize from {} (protocol {} requested, {} answered)", common::redact_text(client),
+                 common::redact_text(p["protocolVersion"].get<std::string>()), version);
     initialized_ = true;
     writer_(protocol::make_result(request.id, initialize_result(info_, version)));
     return;
@@ -115,11 +148,20 @@ void Session::on_notification(const protocol::Notification& n) {
     } catch (const std::exception&) {
       return;
     }
+    // `reason` is optional text for the log; one of another type does not
+    // make the cancellation invalid, it is only not shown.
+    std::string reason = "no reason given";
+    if (auto r = n.params.find("reason"); r != n.params.end() && !r->is_null()) {
+      if (r->is_string())
+        reason = common::redact_text(r->get<std::string>());
+      else
+        spdlog::warn("mcp: notifications/cancelled with a non-string reason ({}); ignoring the reason",
+                     r->type_name());
+    }
     std::lock_guard lock(mutex_);
     // Unknown or finished requests are ignored: the spec expects that race.
     if (auto it = calls_.find(protocol::to_string(id)); it != calls_.end()) {
-      spdlog::info("mcp: request {} cancelled by the client ({})", it->first,
-                   n.params.value("reason", std::string("no reason given")));
+      spdlog::info("mcp: request {} cancelled by the client ({})", it->first, reason);
       it->second->cancelled = true;
       it->second->stop.request_stop();
     }
@@ -208,6 +250,9 @@ void Session::run_call(const std::shared_ptr<Call>& call, const RequestId& id, c
   } catch (const std::exception& e) {
     spdlog::error("mcp: tool {} failed: {}", tool.name, e.what());
     result = tool_error_result("failed", std::string("internal error: ") + e.what());
+  } catch (...) {
+    spdlog::error("mcp: tool {} failed with an unknown exception", tool.name);
+    result = tool_error_result("failed", "internal error (an unknown exception)");
   }
   {
     std::lock_guard lock(mutex_);

@@ -48,8 +48,17 @@ int serve_stdio(Session& session, int in_fd, std::size_t max_message_bytes) {
     events.clear();
     reader.feed(std::string_view(buf, static_cast<std::size_t>(n)), events);
     for (auto& e : events) {
-      if (auto* f = std::get_if<protocol::Frame>(&e)) session.handle(f->body);
-      else session.handle_framing_error(std::get<protocol::FramingError>(e));
+      // Session::handle isolates every handler; this is the last net, so a
+      // fault around them (a writer, parsing) costs one message, not the
+      // session.
+      try {
+        if (auto* f = std::get_if<protocol::Frame>(&e)) session.handle(f->body);
+        else session.handle_framing_error(std::get<protocol::FramingError>(e));
+      } catch (const std::exception& ex) {
+        spdlog::error("mcp: internal error while handling a message: {}", ex.what());
+      } catch (...) {
+        spdlog::error("mcp: internal error while handling a message (unknown exception)");
+      }
     }
   }
   if (reader.buffered() > 0) spdlog::warn("mcp: the client closed stdin inside a message ({} bytes)", reader.buffered());

@@ -1,9 +1,8 @@
 #include "mcp/tool_support.h"
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
+#include "common/file_read.h"
 #include "mcp/tool.h"
 
 namespace warplens::mcp {
@@ -11,17 +10,10 @@ namespace warplens::mcp {
 namespace fs = std::filesystem;
 
 std::string read_workspace_file(const fs::path& path, const std::string& argument, std::size_t max_bytes) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) throw ToolError("refused", "`" + argument + "`: " + path.string() + " is a directory");
-  auto size = fs::file_size(path, ec);
-  if (!ec && size > max_bytes)
-    throw ToolError("refused", "`" + argument + "`: " + path.string() + " is larger than " +
-                                   std::to_string(max_bytes >> 20) + " MiB");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ToolError("not-found", "`" + argument + "`: cannot read " + path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  common::FileReadResult read = common::read_regular_file(path.string(), max_bytes);
+  if (read) return std::move(*read.content);
+  throw ToolError(read.refusal == common::FileRefusal::NotFound ? "not-found" : "refused",
+                  "`" + argument + "`: cannot read " + read.error);
 }
 
 std::vector<const Function*> functions_named(const KernelModel& model, const std::string& name) {

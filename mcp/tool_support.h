@@ -16,7 +16,10 @@
 namespace warplens::mcp {
 
 // The whole file; ToolError("not-found") when it cannot be read, and
-// ("refused") when it is larger than `max_bytes` or a directory.
+// ("refused") when it is larger than `max_bytes` or not a regular file (a
+// directory, a FIFO, a device, a file of /proc): common/file_read.h, which
+// opens without blocking, so a FIFO is refused at once instead of hanging
+// the call until a writer appears.
 std::string read_workspace_file(const std::filesystem::path& path, const std::string& argument,
                                 std::size_t max_bytes = 16u << 20);
 

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <system_error>
 
+#include "common/file_read.h"
+
 namespace warplens::capture {
 
 using nlohmann::json;
@@ -426,16 +428,17 @@ void save_manifest(const fs::path& dir, const CaptureManifest& manifest) {
 
 CaptureManifest load_capture(const fs::path& dir) {
   fs::path file = dir / kManifestFile;
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
+  // A regular file only: a FIFO or device named manifest.json (the
+  // directory is the user's) is refused, not read until it ends.
+  common::FileReadResult read = common::read_regular_file(file.string(), std::size_t{1} << 30);
+  if (!read) {
     if (!fs::exists(dir)) throw CaptureFormatError("capture directory " + dir.string() + " does not exist");
+    if (read.refusal != common::FileRefusal::NotFound) throw CaptureFormatError("cannot read " + read.error);
     throw CaptureFormatError(file.string() + " not found: is " + dir.string() + " a warplens capture?");
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
   CaptureManifest m;
   try {
-    m = parse_manifest(ss.str());
+    m = parse_manifest(*read.content);
   } catch (const CaptureFormatError& e) {
     throw CaptureFormatError(file.string() + ": " + e.what());
   }

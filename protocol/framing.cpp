@@ -17,6 +17,16 @@ bool iequals_prefix(std::string_view text, std::string_view lower_prefix) {
   return true;
 }
 
+constexpr std::string_view kHeader = "content-length:";
+
+// Where "content-length:" (any case) starts in `text` at or after `from`.
+std::size_t find_header(std::string_view text, std::size_t from) {
+  if (from >= text.size()) return std::string_view::npos;
+  auto it = std::search(text.begin() + static_cast<std::ptrdiff_t>(from), text.end(), kHeader.begin(), kHeader.end(),
+                        [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+  return it == text.end() ? std::string_view::npos : static_cast<std::size_t>(it - text.begin());
+}
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
@@ -83,10 +93,21 @@ void FrameReader::parse_header_block(std::vector<FrameEvent>& out) {
     std::size_t nl = header_.find('\n', pos);
     if (nl == std::string::npos) {
       if (header_.size() > kMaxHeaderBytes) {
-        header_.erase(0, header_.size() - 1);  // keep going from the newest byte
+        // Resync drops everything up to the next Content-Length after the
+        // first byte (one may be in what is buffered), or keeps the tail.
+        header_.erase(0, 1);
         return start_resync(out, "header block longer than " + std::to_string(kMaxHeaderBytes) + " bytes");
       }
       return;  // wait for the rest of the block
+    }
+    // Junk without a newline glued to the next frame (`garbageContent-Length:
+    // 2`): the frame starts inside this line. The junk (and any header lines
+    // of this block before it) is one error; the frame is parsed from there.
+    // Found before the length check, so a long junk line still yields the
+    // frame behind it.
+    if (std::size_t h = find_header(std::string_view(header_).substr(0, nl), pos + 1); h != std::string_view::npos) {
+      header_.erase(0, h);
+      return start_resync(out, "bytes that are not a header before a Content-Length header");
     }
     if (nl + 1 > kMaxHeaderBytes) {
       header_.erase(0, nl + 1);
@@ -154,12 +175,8 @@ void FrameReader::start_resync(std::vector<FrameEvent>& out, std::string message
 // back to Header there. Otherwise stays in Resync, keeping only a tail that
 // may be the start of that header, so memory stays bounded.
 void FrameReader::resync_scan() {
-  constexpr std::string_view kHeader = "content-length:";
-  auto it = std::search(header_.begin(), header_.end(), kHeader.begin(), kHeader.end(), [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) == b;
-  });
-  if (it != header_.end()) {
-    header_.erase(header_.begin(), it);
+  if (std::size_t h = find_header(header_, 0); h != std::string_view::npos) {
+    header_.erase(0, h);
     state_ = State::Header;
     return;
   }

@@ -12,6 +12,7 @@
 //                               --test-commands (end-to-end tests)
 // Plus window/workDoneProgress/cancel, which cancels the job behind a token.
 #include <chrono>
+#include <cstdint>
 #include <thread>
 
 #include <spdlog/spdlog.h>
@@ -50,8 +51,11 @@ void list_jobs(ServerContext& ctx, const protocol::ExecuteCommandParams&, Reques
 
 void reanalyze(ServerContext& ctx, const protocol::ExecuteCommandParams& p, RequestContext& rc) {
   json arg = command_argument(p);
-  if (arg.contains("uri")) {
-    auto doc = ctx.documents.get(arg.value("uri", std::string()));
+  if (auto uri = arg.find("uri"); uri != arg.end() && !uri->is_null()) {
+    // Checked: json::value() on a uri of another type threw a type_error,
+    // which was answered as an internal error instead of invalid params.
+    if (!uri->is_string()) throw RequestError(ErrorCode::InvalidParams, "warplens.reanalyze: `uri` must be a string");
+    auto doc = ctx.documents.get(uri->get<std::string>());
     if (!doc) throw RequestError(ErrorCode::InvalidParams, "warplens.reanalyze: the document is not open");
     ctx.analyze(doc, true);
   } else {
@@ -64,8 +68,17 @@ void reanalyze(ServerContext& ctx, const protocol::ExecuteCommandParams& p, Requ
 // tests exercise jobs, progress and every way of cancelling.
 void debug_sleep(ServerContext& ctx, const protocol::ExecuteCommandParams& p, RequestContext& rc) {
   json arg = command_argument(p);
-  int ms = arg.value("ms", 1000);
-  int steps = std::max(1, arg.value("steps", 10));
+  // Checked like any client input (json::value() throws on another type).
+  auto integer = [&](const char* key, int fallback) {
+    auto it = arg.find(key);
+    if (it == arg.end() || it->is_null()) return fallback;
+    if (!it->is_number_integer() || it->get<std::int64_t>() < 0 || it->get<std::int64_t>() > 3'600'000)
+      throw RequestError(ErrorCode::InvalidParams,
+                         std::string("warplens.debug.sleep: `") + key + "` must be an integer from 0 to 3600000");
+    return static_cast<int>(it->get<std::int64_t>());
+  };
+  int ms = integer("ms", 1000);
+  int steps = std::max(1, integer("steps", 10));
   start_job(ctx, rc, p.workDoneToken, "warplens.debug.sleep", [ms, steps](JobContext& job) -> json {
     for (int i = 0; i < steps; ++i) {
       if (job.stop.stop_requested()) return nullptr;

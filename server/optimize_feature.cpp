@@ -305,6 +305,11 @@ void optimize_command(ServerContext& ctx, const StatePtr& state, const protocol:
           launch(ctx, weak, request, token, target.document, record, kernel, target.budget_seconds);
         } catch (const RequestError& e) {
           request.reply.error(e.code(), e.what());
+        } catch (const std::exception& e) {
+          // This runs on the io thread after the analysis, outside the
+          // dispatch that answers a throwing handler: answered here.
+          spdlog::error("warplens.optimize failed: {}", e.what());
+          request.reply.error(ErrorCode::InternalError, std::string("internal error in warplens.optimize: ") + e.what());
         }
       });
 }

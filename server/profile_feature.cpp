@@ -110,7 +110,13 @@ void attach_when_ready(ServerContext& ctx, const std::weak_ptr<ProfileState>& we
   auto finish = [&ctx, weak, result, document, done](RecordPtr record) {
     auto state = weak.lock();
     if (!state) return done->set_value(nullptr);
-    done->set_value(attach(ctx, *state, result, document, record));
+    // On the io thread (a scheduler reader): a failure goes to the job,
+    // which answers the request with it, as optimize's finish does.
+    try {
+      done->set_value(attach(ctx, *state, result, document, record));
+    } catch (...) {
+      done->set_exception(std::current_exception());
+    }
   };
   auto current = ctx.documents.get(document->uri);
   if (current && current->version == document->version) {

@@ -12,6 +12,26 @@ namespace warplens::server {
 
 namespace asio = boost::asio;
 
+namespace {
+
+// Waiters and hooks run on the io thread from an analysis's completion, not
+// inside a request's dispatch: an exception from one would leave io.run()
+// and end the server, and skip the waiters after it (their requests would
+// never be answered). Each is isolated; the features answer their own
+// failures (request_helpers.cpp), this is the net under them.
+template <class F>
+void guarded(const char* what, F&& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    spdlog::error("internal error in {}: {}", what, e.what());
+  } catch (...) {
+    spdlog::error("internal error in {} (unknown exception)", what);
+  }
+}
+
+}  // namespace
+
 const char* to_string(WaitError e) {
   switch (e) {
     case WaitError::ContentModified: return "the document changed";
@@ -82,7 +102,7 @@ struct Scheduler::State : std::enable_shared_from_this<State> {
     std::vector<Waiter> keep;
     for (auto& w : d.waiters) (pred(w) ? ready : keep).push_back(std::move(w));
     d.waiters = std::move(keep);
-    for (auto& w : ready) w.ready(record, error);
+    for (auto& w : ready) guarded("a reader of an analysis", [&] { w.ready(record, error); });
   }
 
   void arm_debounce(const std::string& uri, Doc& d) {
@@ -155,13 +175,13 @@ struct Scheduler::State : std::enable_shared_from_this<State> {
     } else if (!error.empty() || result.cancelled) {
       std::string what = error.empty() ? "the analysis stopped before finishing" : error;
       spdlog::error("analysis of {} version {} failed: {}", uri, doc->version, what);
-      if (hooks.failed) hooks.failed(doc, what);
+      if (hooks.failed) guarded("reporting a failed analysis", [&] { hooks.failed(doc, what); });
       settle_waiters(d, [](const Waiter&) { return true; }, nullptr, WaitError::Failed);
     } else {
       auto record = std::make_shared<AnalysisRecord>(AnalysisRecord{doc, std::move(result), ++next_generation});
       d.last = record;
       d.last_input = input;
-      if (hooks.published) hooks.published(record);
+      if (hooks.published) guarded("publishing an analysis", [&] { hooks.published(record); });
       // A hook may have closed the document: look it up again.
       it = docs.find(uri);
       if (it == docs.end()) return report_activity();
@@ -223,7 +243,7 @@ void Scheduler::remove(const std::string& uri) {
   s.cancel_debounce(d);
   auto waiters = std::move(d.waiters);
   s.docs.erase(it);
-  for (auto& w : waiters) w.ready(nullptr, WaitError::Closed);
+  for (auto& w : waiters) guarded("a reader of a closed document", [&] { w.ready(nullptr, WaitError::Closed); });
   s.report_activity();
 }
 
@@ -267,7 +287,7 @@ bool Scheduler::shutdown(std::chrono::milliseconds timeout) {
       for (auto& w : d.waiters) waiters.push_back(std::move(w));
     }
     s.docs.clear();
-    for (auto& w : waiters) w.ready(nullptr, WaitError::ShuttingDown);
+    for (auto& w : waiters) guarded("a reader at shutdown", [&] { w.ready(nullptr, WaitError::ShuttingDown); });
     pool_.stop();  // queued analyses never start
   }
   std::unique_lock lock(s.running_mutex);

@@ -10,6 +10,7 @@
 
 #include "agent/rewrite_engine.h"
 #include "agent/text_diff.h"
+#include "common/file_read.h"
 
 namespace warplens::workflows {
 
@@ -103,15 +104,14 @@ std::optional<std::string> apply_verified_rewrite(const VerifiedRewrite& rewrite
 }
 
 bool apply_verified_rewrite_to_file(const VerifiedRewrite& rewrite, const std::string& path, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot read " + path;
+  // A regular file only (common/file_read.h): a FIFO must not block the
+  // apply, a device must not be read forever.
+  common::FileReadResult read = common::read_regular_file(path);
+  if (!read) {
+    error = "cannot read " + read.error;
     return false;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  in.close();
-  auto rewritten = apply_verified_rewrite(rewrite, text.str(), error);
+  auto rewritten = apply_verified_rewrite(rewrite, *read.content, error);
   if (!rewritten) {
     error = path + ": " + error;
     return false;

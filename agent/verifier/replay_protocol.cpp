@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "agent/verifier/verifier_json.h"
+#include "common/file_read.h"
 
 namespace warplens::verifier {
 
@@ -79,11 +80,12 @@ SanitizeResult parse_sanitize_result(const std::string& text) {
 }
 
 std::string read_text_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path.string() + ": " + std::strerror(errno));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  // Paths here come from the user too (the original source, a capture's
+  // manifest): only a regular file is read, so a FIFO or a device named as
+  // one is refused instead of blocking or reading forever (common/file_read.h).
+  common::FileReadResult read = common::read_regular_file(path.string(), std::size_t{1} << 30);
+  if (!read) throw std::runtime_error("cannot read " + read.error);
+  return std::move(*read.content);
 }
 
 void write_text_file(const std::filesystem::path& path, const std::string& text) {

@@ -7,6 +7,10 @@ fuzz_protocol: LSP sessions as byte streams (first byte: how the stream is cut
                into reads), built from the examples, plus malformed frames and
                the crash inputs of issue 21 at fuzzer-friendly sizes.
 fuzz_server:   the same sessions without the leading byte.
+fuzz_mcp:      MCP sessions (one JSON-RPC message per line): every tool on the
+               fuzz workspace's file, FIFO and directory, and the inputs that
+               once ended `warplens mcp` (a clientInfo or a cancellation
+               reason of the wrong type).
 
 Deterministic: the same tree gives the same seeds.
 """
@@ -77,9 +81,47 @@ def malformed():
     return seeds
 
 
+def mcp_line(obj):
+    return (obj if isinstance(obj, bytes) else json.dumps(obj, separators=(",", ":")).encode()) + b"\n"
+
+
+def mcp_sessions():
+    def req(i, method, params=None):
+        m = {"jsonrpc": "2.0", "id": i, "method": method}
+        if params is not None:
+            m["params"] = params
+        return mcp_line(m)
+
+    init = req(0, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                 "clientInfo": {"name": "fuzz", "version": "1"}})
+    init += mcp_line({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    seeds = []
+    calls = [("analyze", {"file": "src/k.cu"}), ("kernel_report", {"file": "src/k.cu", "kernel": "k"}),
+             ("analyze", {"file": "src/fifo.cu"}), ("kernel_report", {"file": "dir.cu"}),
+             ("verify", {"file": "src/k.cu", "kernel": "k", "candidate_source": "x", "block": [32, 1]}),
+             ("apply_rewrite", {"candidate_id": "c1", "candidate_hash": "h"}),
+             ("profile", {"file": "src/k.cu", "program_args": ["1"]}), ("profile", {"recorded_profile": "src/k.cu"}),
+             ("capture", {"kernel": "k", "launches": 2}), ("optimize", {"file": "src/k.cu", "kernel": "k"}),
+             ("analyze", {"file": "../../etc/passwd"})]
+    session = init + req(1, "tools/list", {}) + req(2, "ping")
+    for i, (name, args) in enumerate(calls):
+        session += req(10 + i, "tools/call", {"name": name, "arguments": args, "_meta": {"progressToken": i}})
+    session += mcp_line({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 12, "reason": "x"}})
+    seeds.append(session)
+    for bad in (5, [], "x", {"name": 5}):
+        seeds.append(req(0, "initialize", {"protocolVersion": "2025-06-18", "clientInfo": bad}) + req(1, "ping"))
+    for reason in (5, {}, [1], None):
+        seeds.append(init + req(3, "tools/call", {"name": "analyze", "arguments": {"file": "src/k.cu"}}) +
+                     mcp_line({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                               "params": {"requestId": 3, "reason": reason}}))
+    seeds.append(init + b"{not json\n" + b"[1,2]\n" + req(4, "tools/call", [1]) + req(5, "tools/call", {"name": 5}) +
+                 req(6, "tools/call", {"name": "verify", "arguments": {"block": [1e300], "file": 5}}))
+    return seeds
+
+
 def main():
     out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "fuzz-seeds")
-    for t in ("fuzz_analysis", "fuzz_protocol", "fuzz_server"):
+    for t in ("fuzz_analysis", "fuzz_protocol", "fuzz_server", "fuzz_mcp"):
         (out / t).mkdir(parents=True, exist_ok=True)
     sources = []
     for base in ("tests", "examples"):
@@ -101,8 +143,10 @@ def main():
         (out / "fuzz_server" / ("seed-%04d" % i)).write_bytes(s)
         for cut in (0x03, 0x85):  # small reads, and 5 KiB reads
             (out / "fuzz_protocol" / ("seed-%04d-%02x" % (i, cut))).write_bytes(bytes([cut]) + s)
-    print("seeds: %d analysis, %d protocol, %d server" %
-          tuple(len(os.listdir(out / t)) for t in ("fuzz_analysis", "fuzz_protocol", "fuzz_server")))
+    for i, s in enumerate(mcp_sessions()):
+        (out / "fuzz_mcp" / ("seed-%04d" % i)).write_bytes(s)
+    print("seeds: %d analysis, %d protocol, %d server, %d mcp" %
+          tuple(len(os.listdir(out / t)) for t in ("fuzz_analysis", "fuzz_protocol", "fuzz_server", "fuzz_mcp")))
 
 
 if __name__ == "__main__":

@@ -136,3 +136,26 @@ TEST_CASE("a frame split into single bytes is still one message") {
   CHECK(client.wait_response(500)["result"].is_array());
   CHECK(client.shutdown_and_exit() == 0);
 }
+
+// Junk without a newline followed directly by a valid frame (a client that
+// wrote a stray line without its newline): the junk was read as part of the
+// header block, the block had no Content-Length, and the frame behind it was
+// lost with no answer. Now: one parse error for the junk, then the answer.
+TEST_CASE("junk without a newline before a frame: one parse error, and the frame is answered") {
+  ServerProcess server({});
+  LspClient client(server);
+  client.initialize(LspClient::capabilities_utf16());
+  for (const std::string& junk :
+       std::vector<std::string>{"garbage", "{\"half\":", "X-Header: 1", std::string(10000, 'j')}) {
+    CAPTURE(junk.substr(0, 20));
+    const std::size_t before = null_id_errors(client);
+    const int id = 600 + static_cast<int>(before);
+    client.send_raw(junk + warplens::protocol::frame_json(
+                               json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "workspace/executeCommand"},
+                                    {"params", {{"command", "warplens.listJobs"}}}}));
+    CHECK(client.wait_response(id)["result"].is_array());
+    CHECK(expect_nth_null_error(client, before + 1)["error"]["code"] == -32700);
+  }
+  check_alive(client);
+  CHECK(client.shutdown_and_exit() == 0);
+}

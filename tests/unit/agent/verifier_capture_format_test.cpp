@@ -1,6 +1,12 @@
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <fstream>
+#include <future>
 
 #include "profiler/capture_format.h"
 #include "tests/unit/agent/verifier_test_support.h"
@@ -56,6 +62,19 @@ TEST_CASE("capture manifest: load_capture checks blobs; read_blob checks content
   }
   SUBCASE("a missing directory says so") {
     CHECK_THROWS_WITH_AS(load_capture(dir.path() / "nope"), doctest::Contains("does not exist"), CaptureFormatError);
+  }
+  SUBCASE("a manifest that is a FIFO is refused at once (it blocked the load)") {
+    const auto manifest = dir.path() / kManifestFile;
+    std::filesystem::remove(manifest);
+    REQUIRE(::mkfifo(manifest.c_str(), 0600) == 0);
+    auto load = std::async(std::launch::async, [&] { return load_capture(dir.path()); });
+    const bool answered = load.wait_for(std::chrono::seconds(1)) == std::future_status::ready;
+    if (!answered) {  // before the fix: blocked in open(); a writer ends it
+      int w = ::open(manifest.c_str(), O_WRONLY | O_NONBLOCK);
+      if (w >= 0) ::close(w);
+    }
+    CHECK_MESSAGE(answered, "load_capture blocked on a FIFO manifest");
+    CHECK_THROWS_WITH_AS(load.get(), doctest::Contains("not a regular file"), CaptureFormatError);
   }
 }
 

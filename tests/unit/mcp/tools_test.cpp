@@ -5,8 +5,14 @@
 // tests/mcp/ (fake CUDA driver) and tests/gpu/ (the H200).
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "agent/text_diff.h"
 #include "mcp/argument_check.h"
@@ -359,4 +365,49 @@ TEST_CASE("mcp optimize: winners become candidates apply_rewrite accepts") {
   json a = f.call("apply_rewrite", {{"candidate_id", winners[0]["candidate_id"]}, {"candidate_hash", winners[0]["candidate_hash"]}});
   CHECK(a["structuredContent"]["applied"] == true);
   CHECK(read(f.root.path() / "src/k.cu") == faster);
+}
+
+// A FIFO in the workspace given as a tool's file: it was opened with an
+// ifstream, which waits for a writer, so the call never answered (and the
+// session could not shut down). Only regular files are read now, and the
+// refusal comes at once.
+TEST_CASE("mcp tools: a FIFO given as a file is refused within a second, never read") {
+  Fixture f;
+  const fs::path fifo = f.root.path() / "src" / "pipe.cu";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const std::vector<std::pair<std::string, json>> calls = {
+      {"analyze", {{"file", "src/pipe.cu"}}},
+      {"kernel_report", {{"file", "src/pipe.cu"}}},
+      {"optimize", {{"file", "src/pipe.cu"}, {"kernel", "scale"}}},
+      {"verify", {{"file", "src/pipe.cu"}, {"kernel", "scale"}, {"candidate_source", "x"}}},
+      {"profile", {{"file", "src/pipe.cu"}}},
+  };
+  for (const auto& [tool, args] : calls) {
+    CAPTURE(tool);
+    const int id = f.next_id++;
+    const auto start = std::chrono::steady_clock::now();
+    f.session->handle(request(id, "tools/call", {{"name", tool}, {"arguments", args}}));
+    json m = f.recorder.response(id, std::chrono::seconds(1));
+    const auto elapsed = std::chrono::steady_clock::now() - start;
+    if (m.is_null()) {
+      // Before the fix: the tool is blocked opening the FIFO. A writer that
+      // opens and closes it ends that read, so the test fails, not hangs.
+      for (int i = 0; i < 100; ++i) {
+        int w = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+        if (w >= 0) {
+          ::close(w);
+          break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      f.recorder.response(id, std::chrono::seconds(5));
+    }
+    REQUIRE_MESSAGE(!m.is_null(), tool << " did not answer within a second");
+    CHECK(elapsed < std::chrono::seconds(1));
+    REQUIRE(m.contains("result"));
+    CHECK(error_kind(m["result"]) == "refused");
+    const std::string text = m["result"]["content"][0]["text"].get<std::string>();
+    CHECK(text.find("not a regular file") != std::string::npos);
+    CHECK(text.find("FIFO") != std::string::npos);
+  }
 }

@@ -160,3 +160,33 @@ TEST_CASE("frame() writes the byte length, not the character count") {
   std::string body = "{\"s\":\"\xC3\xA9\xF0\x9F\x98\x80\"}";  // é and an emoji
   CHECK(frame(std::string_view(body)) == "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
 }
+
+// Junk without a newline glued to a frame used to read as one header line
+// (`garbageContent-Length: 2` is not a Content-Length header), so the block
+// had no length and the frame behind the junk was lost with it.
+TEST_CASE("junk without a newline before a frame costs one error and the frame is read") {
+  const std::vector<std::string> junk = {"garbage", "{\"jsonrpc\":\"2.0\",\"id\":1}", "Content-Type: x",
+                                         "Content-Length: 2\r\nX-Junk: 1", std::string(kMaxHeaderBytes + 100, 'j'),
+                                         "\x01\x02\xff:"};
+  for (const auto& j : junk) {
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{3}, std::size_t{7}, std::size_t{1000}, std::size_t{1} << 20}) {
+      CAPTURE(j.substr(0, 40));
+      CAPTURE(chunk);
+      FrameReader reader;
+      auto events = feed_in_chunks(reader, j + frame(std::string_view("{}")) + frame(std::string_view("[1]")), chunk);
+      auto errs = errors(events);
+      REQUIRE(errs.size() == 1);
+      CHECK(errs[0].kind == FramingErrorKind::BadHeader);
+      CHECK(bodies(events) == std::vector<std::string>{"{}", "[1]"});
+      CHECK(reader.buffered() == 0);
+    }
+  }
+}
+
+TEST_CASE("junk glued to a frame after a body: the frame after it is still read") {
+  FrameReader reader;
+  std::vector<FrameEvent> events;
+  reader.feed(frame(std::string_view("{}")) + "garbage" + frame(std::string_view("[2]")), events);
+  CHECK(errors(events).size() == 1);
+  CHECK(bodies(events) == std::vector<std::string>{"{}", "[2]"});
+}

@@ -143,6 +143,16 @@ std::vector<std::string> progress_kinds(ServerHarness& h, const json& token) {
 
 }  // namespace
 
+TEST_CASE("warplens.debug.sleep with arguments of the wrong type is invalid params") {
+  ServerHarness h(with_test_commands());
+  for (const json& ms : {json("x"), json(1.5), json(-1), json::array(), json(1e12)}) {
+    CAPTURE(ms.dump());
+    json r = h.request("workspace/executeCommand",
+                       {{"command", "warplens.debug.sleep"}, {"arguments", {{{"ms", ms}, {"steps", 1}}}}});
+    CHECK(r["error"]["code"] == -32602);
+  }
+}
+
 TEST_CASE("a job reports progress under a server-created token: begin, reports, end") {
   ServerHarness h(with_test_commands());
   json r = h.request("workspace/executeCommand", sleep_command(40, 4));

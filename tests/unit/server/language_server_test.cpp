@@ -399,6 +399,21 @@ TEST_CASE("a handler that throws is answered with an error and the server lives 
   CHECK(h.request("textDocument/codeLens", {{"textDocument", text_document(kUri)}})["result"].is_array());
 }
 
+// Found by the odd-requests abuse script: a `uri` of another type was a
+// json type_error, answered -32603 (internal error) instead of -32602.
+TEST_CASE("warplens.reanalyze with a uri that is not a string is invalid params") {
+  ServerHarness h;
+  open_and_wait(h);
+  for (const json& uri : {json(5), json::array(), json::object(), json(true)}) {
+    CAPTURE(uri.dump());
+    json r = h.request("workspace/executeCommand", {{"command", "warplens.reanalyze"}, {"arguments", {{{"uri", uri}}}}});
+    CHECK(r["error"]["code"] == -32602);
+  }
+  // null is no uri: every open document.
+  CHECK(h.request("workspace/executeCommand", {{"command", "warplens.reanalyze"}, {"arguments", {{{"uri", nullptr}}}}})
+            .contains("result"));
+}
+
 TEST_CASE("shutdown then exit gives exit code 0; requests after shutdown are refused") {
   ServerHarness h;
   CHECK(h.request("shutdown", nullptr)["result"].is_null());

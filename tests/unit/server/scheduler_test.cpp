@@ -205,3 +205,32 @@ TEST_CASE("shutdown fails readers and reports whether analyses stopped in time")
   fx.engine.release();
   CHECK(fx.scheduler->shutdown(5s));
 }
+
+// A reader runs on the io thread when the analysis finishes, outside any
+// request's dispatch: one that threw used to leave io.run() (the server's
+// loop) and skip the readers after it, whose requests were never answered.
+TEST_CASE("a reader that throws does not stop the loop or the readers after it") {
+  Fixture fx;
+  fx.engine.hold();
+  fx.scheduler->update(make_doc("file:///w/a.cu", 1, "text"), {});
+  bool second = false;
+  fx.scheduler->when_ready("file:///w/a.cu", 1,
+                           [](RecordPtr, std::optional<WaitError>) { throw std::runtime_error("reader failed"); });
+  fx.scheduler->when_ready("file:///w/a.cu", 1, [&](RecordPtr r, std::optional<WaitError>) { second = r != nullptr; });
+  fx.engine.release();
+  bool ok = false;
+  try {
+    ok = run_until(fx.io, [&] { return second; }, "the second reader");
+  } catch (const std::exception& e) {
+    FAIL_CHECK("an exception left the io loop: " << std::string(e.what()));
+  }
+  CHECK(ok);
+  CHECK(second);
+  // A throwing reader of a closed document is isolated too.
+  fx.engine.hold();
+  fx.scheduler->update(make_doc("file:///w/b.cu", 1, "b"), {});
+  fx.scheduler->when_ready("file:///w/b.cu", 1,
+                           [](RecordPtr, std::optional<WaitError>) { throw std::runtime_error("reader failed"); });
+  CHECK_NOTHROW(fx.scheduler->remove("file:///w/b.cu"));
+  fx.engine.release();
+}

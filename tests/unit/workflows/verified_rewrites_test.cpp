@@ -2,11 +2,16 @@
 // one (workflows/verified_rewrites.h).
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "agent/text_diff.h"
 #include "workflows/verified_rewrites.h"
@@ -93,10 +98,39 @@ TEST_CASE("applying to a file replaces it whole, and refuses a file edited since
   CHECK_FALSE(workflows::apply_verified_rewrite_to_file(rewrites[0], file.string(), error));
   CHECK(error.find("the text changed since the rewrite was verified") != std::string::npos);
   CHECK_FALSE(workflows::apply_verified_rewrite_to_file(rewrites[0], (dir / "missing.cu").string(), error));
-  CHECK(error == "cannot read " + (dir / "missing.cu").string());
+  CHECK(error == "cannot read " + (dir / "missing.cu").string() + ": no such file");
   std::size_t files = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++files;
   CHECK(files == 1);  // no temporary file left behind
+  fs::remove_all(dir);
+}
+
+// The path is the user's: a FIFO there was opened with an ifstream, which
+// waits for a writer, so `--apply` hung. Refused at once now.
+TEST_CASE("applying to a FIFO is refused at once, not a hang") {
+  const fs::path dir = fs::temp_directory_path() / ("warplens-apply-fifo-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path fifo = dir / "k.cu";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  auto rewrites = workflows::verified_rewrites(outcome());
+  std::string error;
+  bool applied = true;
+  std::atomic<bool> done{false};
+  std::thread apply([&] {
+    applied = workflows::apply_verified_rewrite_to_file(rewrites[0], fifo.string(), error);
+    done = true;
+  });
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (!done && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const bool answered = done;
+  if (!answered) {  // before the fix: blocked in open(); a writer ends it
+    int w = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+    if (w >= 0) ::close(w);
+  }
+  apply.join();
+  CHECK_MESSAGE(answered, "apply_verified_rewrite_to_file blocked on a FIFO");
+  CHECK_FALSE(applied);
+  CHECK(error.find("not a regular file") != std::string::npos);
   fs::remove_all(dir);
 }
 
