@@ -268,6 +268,39 @@ std::vector<Access> collect_accesses(const Stmt* root) {
         acc.member = m;
       }
     }
+    // An element of class type (a bf16 or half wrapper) is stored through its
+    // own operator= / operator+= / operator++, or changed by a non-const
+    // member function: those are calls, but they write the element.
+    if (const auto* oc = dyn_cast<CXXOperatorCallExpr>(s); oc && oc->getNumArgs() >= 1) {
+      const OverloadedOperatorKind op = oc->getOperator();
+      const bool incdec = op == OO_PlusPlus || op == OO_MinusMinus;
+      if (oc->isAssignmentOp() || incdec) {
+        const MemberExpr* m = nullptr;
+        if (const auto* a = subscript_of(oc->getArg(0), &m)) {
+          auto& acc = found[a];
+          if (!acc.expr) {
+            order.push_back(a);
+            acc.expr = a;
+          }
+          acc.write = true;
+          if (op != OO_Equal) acc.read = true;
+          acc.member = m;
+        }
+      }
+    }
+    if (const auto* mc = dyn_cast<CXXMemberCallExpr>(s)) {
+      const CXXMethodDecl* md = mc->getMethodDecl();
+      if (md && !md->isConst() && !md->isStatic())
+        if (const auto* a = dyn_cast_or_null<ArraySubscriptExpr>(
+                mc->getImplicitObjectArgument() ? mc->getImplicitObjectArgument()->IgnoreParenImpCasts() : nullptr)) {
+          auto& acc = found[a];
+          if (!acc.expr) {
+            order.push_back(a);
+            acc.expr = a;
+          }
+          acc.write = acc.read = true;
+        }
+    }
     if (const auto* me = dyn_cast<MemberExpr>(s)) {
       if (const auto* a = dyn_cast<ArraySubscriptExpr>(me->getBase()->IgnoreParenImpCasts())) {
         auto& acc = found[a];

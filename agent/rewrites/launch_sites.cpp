@@ -287,11 +287,22 @@ const Expr* follow_local(const ParsedFile& f, const Expr* e) {
   return strip(e);
 }
 
+// A host variable whose value may change inside its function: two mentions
+// of it need not be the same value.
+bool modified_in_its_function(const ValueDecl* d) {
+  const auto* v = dyn_cast<VarDecl>(d);
+  if (!v || !v->hasLocalStorage()) return false;
+  const auto* fn = dyn_cast_or_null<FunctionDecl>(v->getDeclContext());
+  return !fn || !fn->getBody() || modified_variables(fn->getBody()).count(v);
+}
+
 bool same_value(const ParsedFile& f, const Expr* a, const Expr* b) {
   const Expr* x = strip(a);
   const Expr* y = strip(b);
   if (const auto* rx = dyn_cast<DeclRefExpr>(x))
-    if (const auto* ry = dyn_cast<DeclRefExpr>(y)) return rx->getDecl()->getCanonicalDecl() == ry->getDecl()->getCanonicalDecl();
+    if (const auto* ry = dyn_cast<DeclRefExpr>(y))
+      return rx->getDecl()->getCanonicalDecl() == ry->getDecl()->getCanonicalDecl() &&
+             !modified_in_its_function(rx->getDecl());
   auto cx = host_int(f, x), cy = host_int(f, y);
   if (cx && cy) return *cx == *cy;
   // Same spelling (e.g. `n / CHUNK` in both places).
@@ -361,6 +372,65 @@ const CallExpr* reshaped_launch(const Expr* grid) {
   return ns && ns->getName() == "wl_launch" ? call : nullptr;
 }
 
+// `(E + D - 1) / D`, spelled out or through a helper function whose body is
+// just that (`ceil_div(n, block_size)`, `DIV_UP(n, b)` from a macro): E and D
+// as written at the launch, so that they can be compared with the bound's
+// argument and the block. Then grid * D >= E for any D > 0.
+struct CeilQuotient {
+  const Expr* dividend = nullptr;
+  const Expr* divisor = nullptr;
+};
+
+std::optional<CeilQuotient> ceil_quotient_form(const ParsedFile& f, const Expr* g) {
+  const auto* div = dyn_cast<BinaryOperator>(strip(g));
+  if (!div || div->getOpcode() != BO_Div) return std::nullopt;
+  const Expr* d = strip(div->getRHS());
+  std::vector<std::pair<int, const Expr*>> terms;
+  additive_terms(f, div->getLHS(), 1, terms);
+  std::int64_t constant = 0;
+  const Expr* e = nullptr;
+  bool divisor_seen = false;
+  const auto dconst = host_int(f, d);
+  for (auto& [sign, t] : terms) {
+    if (auto v = host_int(f, t)) {
+      constant += sign * *v;
+    } else if (sign > 0 && !dconst && !divisor_seen && same_value(f, t, d)) {
+      divisor_seen = true;  // the `+ D` of `E + D - 1` with a variable D
+    } else if (sign > 0 && !e) {
+      e = t;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!e) return std::nullopt;
+  if (dconst ? constant != *dconst - 1 : !(divisor_seen && constant == -1)) return std::nullopt;
+  return CeilQuotient{e, d};
+}
+
+std::optional<CeilQuotient> ceil_quotient(const ParsedFile& f, const Expr* g) {
+  if (auto q = ceil_quotient_form(f, g)) return q;
+  // A call of a function whose body is `return (a + b - 1) / b;` over its two
+  // parameters, which are not modified: the same with the call's arguments.
+  const auto* call = dyn_cast<CallExpr>(strip(g));
+  const FunctionDecl* fn = call ? call->getDirectCallee() : nullptr;
+  if (!fn || fn->getNumParams() != 2 || call->getNumArgs() != 2 || !fn->hasBody()) return std::nullopt;
+  const auto* body = dyn_cast_or_null<CompoundStmt>(fn->getBody());
+  if (!body || body->size() != 1) return std::nullopt;
+  const auto* ret = dyn_cast<ReturnStmt>(body->body_front());
+  if (!ret || !ret->getRetValue() || !modified_variables(body).empty()) return std::nullopt;
+  auto q = ceil_quotient_form(f, ret->getRetValue());
+  if (!q) return std::nullopt;
+  const auto param_index = [&](const Expr* e) -> int {
+    const auto* r = dyn_cast<DeclRefExpr>(strip(e));
+    for (unsigned i = 0; r && i < 2; ++i)
+      if (r->getDecl() == fn->getParamDecl(i)) return static_cast<int>(i);
+    return -1;
+  };
+  const int ei = param_index(q->dividend), di = param_index(q->divisor);
+  if (ei < 0 || di < 0 || ei == di) return std::nullopt;
+  return CeilQuotient{call->getArg(static_cast<unsigned>(ei)), call->getArg(static_cast<unsigned>(di))};
+}
+
 // Does a launch with this grid and block start at least `bound` threads along `dim`?
 bool covers(const ParsedFile& f, const Expr* grid, const Expr* block, int dim, const Expr* bound_arg,
             std::optional<std::int64_t> bconst, std::string& why, int depth = 0) {
@@ -390,31 +460,17 @@ bool covers(const ParsedFile& f, const Expr* grid, const Expr* block, int dim, c
       return false;
     }
   }
-  if (!gc || !blockv) {
+  // The block's extent along `dim` as written, when it is not a constant
+  // (`block_size`, a parameter of the launching function).
+  const Expr* bc = !blockv && block ? grid_component(f, strip_casts_and_copies(block), dim) : nullptr;
+  if (!gc || (!blockv && !bc)) {
     why = "the grid or block of a launch is not a form warplens can check";
     return false;
   }
-  // (E + D - 1) / D with D the block extent and E the bound's argument.
-  const Expr* g = follow_local(f, gc);
-  const auto* div = dyn_cast<BinaryOperator>(g);
-  if (div && div->getOpcode() == BO_Div) {
-    auto d = host_int(f, div->getRHS());
-    std::vector<std::pair<int, const Expr*>> terms;
-    additive_terms(f, div->getLHS(), 1, terms);
-    std::int64_t constant = 0;
-    const Expr* e = nullptr;
-    int variable_terms = 0;
-    for (auto& [sign, t] : terms) {
-      if (auto v = host_int(f, t)) constant += sign * *v;
-      else if (sign > 0) {
-        e = t;
-        ++variable_terms;
-      } else {
-        variable_terms = 99;
-      }
-    }
-    if (d && *d == bextent && variable_terms == 1 && constant == *d - 1 && bound_arg && same_value(f, e, bound_arg))
-      return true;
+  if (auto q = ceil_quotient(f, follow_local(f, gc))) {
+    const bool divisor_is_block = blockv ? host_int(f, q->divisor) == std::optional<std::int64_t>(bextent)
+                                         : same_value(f, q->divisor, bc);
+    if (divisor_is_block && bound_arg && same_value(f, q->dividend, bound_arg)) return true;
   }
   why = "cannot prove that a launch's grid covers the bound (expected a grid of (n + block - 1) / block)";
   return false;
