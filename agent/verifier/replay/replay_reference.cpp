@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 
+#include "agent/verifier/capture_writes.h"
 #include "agent/verifier/replay/gpu_lock.h"
 #include "agent/verifier/replay/replay_capture.h"
 #include "agent/verifier/replay/replay_modes.h"
@@ -64,7 +65,7 @@ class Reference {
       sides_.push_back(make_original_side(capture, originals_, L.launch, plan_.guard_bytes));
       scratch_.push_back(scratch_for(rec));
       result_.guards_unchecked[li].assign(rec.allocations.size(), false);
-      roles_and_reproduction(li, rec, capture.after(L.launch));
+      roles_and_reproduction(li, rec, capture.after(L.launch), capture.manifest());
     }
     for (const auto& spec : plan_.input_sets) input_set(spec, capture);
     result_.ok = true;
@@ -111,7 +112,8 @@ class Reference {
     return ops_->compare(expected, got, pref, bytes, layout, plan_.tolerance, o, s_);
   }
 
-  void roles_and_reproduction(std::size_t li, const capture::LaunchRecord& rec, const Blobs& after) {
+  void roles_and_reproduction(std::size_t li, const capture::LaunchRecord& rec, const Blobs& after,
+                              const capture::CaptureManifest& manifest) {
     const LaunchLayout& L = plan_.layouts[li];
     ReplaySide& side = *sides_[li];
     const InputSetSpec captured_spec{0, L.launch, false, 0};
@@ -149,9 +151,16 @@ class Reference {
     // not change any other allocation.
     std::vector<BufferRole> roles(n, BufferRole::Input);
     for (std::size_t a = 0; a < n; ++a) {
-      const bool written = rec.allocations[a].modified ||
-                           ops_->hash(r0[a].ptr(), rec.allocations[a].bytes, s_) !=
-                               ops_->hash(pristine_[li]->ptr(a), rec.allocations[a].bytes, s_);
+      bool written = rec.allocations[a].modified ||
+                     ops_->hash(r0[a].ptr(), rec.allocations[a].bytes, s_) !=
+                         ops_->hash(pristine_[li]->ptr(a), rec.allocations[a].bytes, s_);
+      if (!written && verifier::written_by_another_launch(manifest, rec, a)) {
+        written = true;
+        result_.notes.push_back(allocation_name(L, a) + " of launch " + std::to_string(L.launch) +
+                                " is left unchanged by it but written by another captured launch of the kernel "
+                                "through the same parameter: checked as written (values within tolerance, no "
+                                "stray bytes), not as an input");
+      }
       if (!written) continue;
       roles[a] = BufferRole::Output;
       std::vector<BufferRole> probe(n, BufferRole::Input);
