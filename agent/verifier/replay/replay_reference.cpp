@@ -249,6 +249,22 @@ class Reference {
         }
         buf.device_hash = ops_->hash(sa[a].ptr(), bytes, s_);
       }
+      // Re-drawn floats can leave the kernel's domain (adamw's second moment
+      // drawn negative: sqrtf gives NaN). NaN never compares equal, so on such
+      // a set even the original fails against itself and every candidate is
+      // refused for it: the set cannot tell a correct candidate from a wrong
+      // one. Skipped, with the reason; the captured sets still decide.
+      if (spec.fresh && !plan_.tolerance.nan_equal)
+        for (std::size_t a = 0; a < n; ++a) {
+          if (rs.buffers[a].role == BufferRole::Input) continue;
+          const bool output = rs.buffers[a].role == BufferRole::Output;
+          BufferComparison self = compare(sa[a].ptr(), sa[a].ptr(), output ? sa[a].ptr() : 0, rec.allocations[a].bytes,
+                                          L->allocations[a], false, output ? 0 : -1);
+          if (!self.ok && self.worst && self.worst->problem == Problem::NaN)
+            return finish_skipped(rs, "the original itself writes NaN into " + allocation_name(*L, a) +
+                                          " on these re-drawn inputs (outside its domain), and NaN never "
+                                          "compares equal");
+        }
       // A shrunk grid must not change what the original computes: the
       // captured grid (more threads) gives the same bytes when the kernel
       // guards its bounds and the grid covers the shrunk sizes.
