@@ -177,7 +177,10 @@ std::string CandidateReplay::guard_failure(LaunchState& ls, int poison) {
   return d ? describe(*d, *ls.layout) : "";
 }
 
-RunCheck CandidateReplay::check_run(int run, int poison, LaunchState& ls, const std::vector<BufferRole>& roles) {
+RunCheck CandidateReplay::check_run(int run, int poison, LaunchState& ls, const std::vector<BufferRole>& roles,
+                                    bool nan_equal) {
+  Tolerance tolerance = plan_.tolerance;
+  tolerance.nan_equal = tolerance.nan_equal || nan_equal;
   RunCheck rc;
   rc.run = run;
   for (std::size_t a = 0; a < ls.launch->allocations.size(); ++a) {
@@ -194,13 +197,13 @@ RunCheck CandidateReplay::check_run(int run, int poison, LaunchState& ls, const 
       // The original leaves its inputs as prepared: both started alike.
       c.check = "unchanged";
       o.exact = true;
-      c.comparison = ops_->compare(ls.original->ptr(a), ls.candidate->ptr(a), 0, bytes, layout, plan_.tolerance, o, s_);
+      c.comparison = ops_->compare(ls.original->ptr(a), ls.candidate->ptr(a), 0, bytes, layout, tolerance, o, s_);
     } else {
       c.check = "value";
       const bool output = c.role == BufferRole::Output;
       o.pref_poison = output ? poison : -1;
       c.comparison = ops_->compare(ls.original->ptr(a), ls.candidate->ptr(a), output ? ls.original->ptr(a) : 0, bytes,
-                                   layout, plan_.tolerance, o, s_);
+                                   layout, tolerance, o, s_);
     }
     rc.passed = rc.passed && c.comparison.ok;
     rc.buffers.push_back(std::move(c));

@@ -49,7 +49,11 @@ class CandidateReplay {
   void run_original(LaunchState& ls, const std::string& where);
   // Every allocation of the candidate's run against the original's run
   // right after it, from the same poison.
-  verifier::RunCheck check_run(int run, int poison, LaunchState& ls, const std::vector<verifier::BufferRole>& roles);
+  // `nan_equal`: NaN where the original wrote NaN counts as equal (the timing
+  // runs' fresh inputs; see replay_timing.cpp). The correctness sets keep the
+  // plan's rule.
+  verifier::RunCheck check_run(int run, int poison, LaunchState& ls, const std::vector<verifier::BufferRole>& roles,
+                               bool nan_equal = false);
   std::string guard_failure(LaunchState& ls, int poison);
   void reload_candidate();
   LaunchState& state_for(int launch);
