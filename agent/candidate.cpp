@@ -86,7 +86,8 @@ std::optional<std::array<std::int64_t, 3>> parse_triple(std::string_view s) {
 
 }  // namespace
 
-LaunchShape reshape_launch(const LaunchChange& change, const LaunchShape& original, int sm_count) {
+LaunchShape reshape_launch(const LaunchChange& change, const LaunchShape& original, int sm_count,
+                           const std::map<int, std::int64_t>& args) {
   Dim3 g = original.grid, b = original.block;
   if (change.swap_xy) {
     std::swap(g.x, g.y);
@@ -99,6 +100,18 @@ LaunchShape reshape_launch(const LaunchChange& change, const LaunchShape& origin
     const Ratio r = change.thread_scale[d];
     const std::int64_t threads = ceil_div(gs[d] * bs[d] * r.num, r.den);
     out[d] = std::max<std::int64_t>(1, ceil_div(threads, nbs[d]));
+  }
+  if (change.cover) {
+    for (int d = 0; d < 2; ++d) {
+      const ParamExtent& e = (*change.cover)[static_cast<std::size_t>(d)];
+      std::int64_t threads = e.constant;
+      if (e.param >= 0) {
+        auto it = args.find(e.param);
+        threads = it == args.end() ? 1 : it->second;
+      }
+      out[d] = std::max<std::int64_t>(1, ceil_div(std::max<std::int64_t>(1, threads), nbs[d]));
+    }
+    out[2] = 1;
   }
   if (change.persistent_blocks_per_sm > 0 && sm_count > 0)
     out[0] = std::min<std::int64_t>(out[0], static_cast<std::int64_t>(sm_count) * change.persistent_blocks_per_sm);
@@ -113,6 +126,13 @@ std::string format_launch_declaration(const LaunchChange& c) {
   o << " swap-xy=" << (c.swap_xy ? 1 : 0) << " scale=";
   for (int d = 0; d < 3; ++d) o << (d ? "," : "") << c.thread_scale[d].num << "/" << c.thread_scale[d].den;
   o << " persistent=" << c.persistent_blocks_per_sm;
+  if (c.cover) {
+    o << " cover=";
+    for (int d = 0; d < 2; ++d) {
+      const ParamExtent& e = (*c.cover)[static_cast<std::size_t>(d)];
+      o << (d ? "," : "") << (e.param >= 0 ? "p" + std::to_string(e.param) : std::to_string(e.constant));
+    }
+  }
   return o.str();
 }
 
@@ -151,6 +171,26 @@ std::optional<LaunchChange> parse_launch_declaration(std::string_view line) {
     auto v = to_int(*p);
     if (!v || *v < 0) return std::nullopt;
     c.persistent_blocks_per_sm = static_cast<int>(*v);
+  }
+  if (const std::string* s = get("cover")) {
+    auto parts = split(*s, ',');
+    if (parts.size() != 2) return std::nullopt;
+    std::array<ParamExtent, 2> cover{};
+    for (int d = 0; d < 2; ++d) {
+      std::string_view w = parts[static_cast<std::size_t>(d)];
+      ParamExtent e;
+      if (!w.empty() && w[0] == 'p') {
+        auto i = to_int(w.substr(1));
+        if (!i || *i < 0 || *i > 4096) return std::nullopt;
+        e.param = static_cast<int>(*i);
+      } else {
+        auto v = to_int(w);
+        if (!v || *v <= 0) return std::nullopt;
+        e.constant = *v;
+      }
+      cover[static_cast<std::size_t>(d)] = e;
+    }
+    c.cover = cover;
   }
   return c;
 }

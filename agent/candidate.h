@@ -54,12 +54,24 @@ struct Ratio {
 // With the default values nothing changes. Several changes for one kernel
 // apply in order, each to the shape the previous one produced (that is what
 // the host-code edits of successive rewrites do).
+// A thread count taken from a launch's arguments: the value of the kernel's
+// integer parameter `param` (by index), or `constant` when param < 0.
+struct ParamExtent {
+  int param = -1;
+  std::int64_t constant = 0;
+  bool operator==(const ParamExtent&) const = default;
+};
+
 struct LaunchChange {
   std::string kernel;                  // the kernel whose launches change
   std::optional<Dim3> block;           // new block shape; nullopt keeps B
   bool swap_xy = false;                // the kernel's x and y roles were exchanged
   std::array<Ratio, 3> thread_scale{};  // threads per original thread, per dimension
   int persistent_blocks_per_sm = 0;
+  // The grid sized from the arguments instead of from the previous grid:
+  // cover[0] x cover[1] threads in blocks of the new block, z = 1 (a flat
+  // index `i < M * N` made 2-D: unflatten-index). thread_scale is unused then.
+  std::optional<std::array<ParamExtent, 2>> cover;
   bool operator==(const LaunchChange&) const = default;
 };
 
@@ -67,11 +79,15 @@ struct LaunchChange {
 struct LaunchShape {
   Dim3 grid, block;
 };
-LaunchShape reshape_launch(const LaunchChange& change, const LaunchShape& original, int sm_count);
+// A change with `cover` reads the launch's integer arguments from `args`
+// (by parameter index; a missing one counts as 1 thread).
+LaunchShape reshape_launch(const LaunchChange& change, const LaunchShape& original, int sm_count,
+                           const std::map<int, std::int64_t>& args = {});
 
 // One-line declaration, written at the top of candidate files:
 //   // warplens-launch: kernel=NAME block=32,8,1 swap-xy=0 scale=1/1,1/4,1/1 persistent=0
-// ("block=same" keeps the original block).
+// ("block=same" keeps the original block), with ` cover=p4,p3` (parameter
+// indices or constants) when the grid is sized from the arguments.
 std::string format_launch_declaration(const LaunchChange& change);
 std::optional<LaunchChange> parse_launch_declaration(std::string_view line);
 

@@ -24,6 +24,11 @@ verifier::LaunchReshape to_reshape(const LaunchChange& c) {
     r.scale[static_cast<std::size_t>(d)] = {static_cast<std::uint32_t>(c.thread_scale[d].num),
                                             static_cast<std::uint32_t>(c.thread_scale[d].den)};
   r.persistent_blocks_per_sm = static_cast<std::uint32_t>(std::max(0, c.persistent_blocks_per_sm));
+  if (c.cover) {
+    std::array<verifier::Extent, 2> cover{};
+    for (std::size_t d = 0; d < 2; ++d) cover[d] = {(*c.cover)[d].param, (*c.cover)[d].constant};
+    r.cover = cover;
+  }
   return r;
 }
 

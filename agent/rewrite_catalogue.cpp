@@ -20,6 +20,12 @@ const char* to_string(RewriteStage s) {
 const std::vector<RewriteInfo>& rewrite_catalogue() {
   using S = RewriteStage;
   static const std::vector<RewriteInfo> catalogue = {
+      {"unflatten-index",
+       "turn a 1-D kernel over a flattened M x N index (`r = i / N`, `c = i % N`, `i < M * N`) into a 2-D kernel "
+       "on 32x8 blocks whose grid is sized from M and N, so that the 2-D rewrites apply",
+       S::Structure,
+       {},
+       {codes::kUncoalescedGlobal}},
       {"register-accumulator",
        "keep a sum that a loop accumulates straight into global memory (`out[i] += ...`) in a register: one load "
        "before the loop, one store after it",
@@ -189,7 +195,13 @@ std::optional<DeclaredLaunch> declared_launch(const RewriteStep& step) {
       r == "launch-bounds" || r == "unroll" || r == "warp-shuffle-reduction" || r == "interleave-chunks" ||
       r == "register-accumulator")
     return d;
-  if (r == "stage-shared-tile") {
+  if (r == "unflatten-index") {
+    // The grid comes from the kernel's own M and N (which parameters: the
+    // kernel decides, so the recorded declaration is compared by shape).
+    c.block = Dim3{32, 8, 1};
+    c.cover = std::array<ParamExtent, 2>{ParamExtent{-1, 1000}, ParamExtent{-1, 1000}};  // a stand-in M x N
+    d.changes_depend_on_kernel = true;
+  } else if (r == "stage-shared-tile") {
     const std::int64_t rows = step_param(step, "rows");
     c.block = Dim3{32, rows, 1};
     c.thread_scale[1] = {1, rows > 0 ? 32 / rows : 0};

@@ -10,6 +10,7 @@ namespace warplens::agent {
 namespace rw {
 
 // One accessor per rewrite file.
+const Rewrite& unflatten_index_rewrite();
 const Rewrite& register_accumulator_rewrite();
 const Rewrite& pad_shared_rewrite();
 const Rewrite& stage_shared_tile_rewrite();
@@ -37,6 +38,7 @@ const Rewrite& coarsen_2d_rewrite();
 const std::vector<const Rewrite*>& clang_rewrites() {
   // Catalogue order (rewrite_catalogue.cpp).
   static const std::vector<const Rewrite*> all = {
+      &unflatten_index_rewrite(),
       &register_accumulator_rewrite(),
       &pad_shared_rewrite(),
       &stage_shared_tile_rewrite(),

@@ -54,6 +54,13 @@ std::optional<GuardedRegion> guarded_region(const KernelContext& ctx, const std:
 // are constants and grid * block >= bound.
 bool launches_cover(const KernelContext& ctx, int dim, const clang::Expr* bound, std::string& why);
 
+// The same for a bound that is a product `a * b` of unmodified parameters
+// or constants (`i < rows * cols`): the grid is `(A * B + block - 1) / block`
+// with A and B what the launch passes for a and b (either order; through a
+// local holding the product too), or everything is constant.
+bool launches_cover_product(const KernelContext& ctx, int dim, const clang::Expr* a, const clang::Expr* b,
+                            std::string& why);
+
 // Block shape of every launch when constant and identical; nullopt otherwise.
 std::optional<Dim3> constant_block(const KernelContext& ctx);
 

@@ -232,10 +232,38 @@ bool rewrite_launches(KernelContext& ctx, const LaunchChange& change, Edits& edi
     else
       new_block = "dim3(" + b + ")";
     std::ostringstream grid;
-    grid << "wl_launch::grid(dim3(" << g << "), dim3(" << b << "), " << new_block << ", "
-         << (change.swap_xy ? "true" : "false");
-    for (int d = 0; d < 3; ++d) grid << ", " << change.thread_scale[d].num << ", " << change.thread_scale[d].den;
-    grid << ", " << change.persistent_blocks_per_sm << ")";
+    if (change.cover) {
+      // Sized from the launch's own arguments (a flattened index made 2-D):
+      // enough blocks for the extent along x and y; a non-positive extent
+      // (the kernel then does nothing) launches one block.
+      if (!change.block) {
+        error = "a grid sized from the arguments needs a new block";
+        return false;
+      }
+      const std::int64_t nb[2] = {change.block->x, change.block->y};
+      grid << "dim3(";
+      for (int d = 0; d < 2; ++d) {
+        const ParamExtent& e = (*change.cover)[static_cast<std::size_t>(d)];
+        std::string extent = std::to_string(e.constant);
+        if (e.param >= 0) {
+          const Expr* arg = static_cast<unsigned>(e.param) < l->getNumArgs() ? l->getArg(static_cast<unsigned>(e.param)) : nullptr;
+          auto t = arg ? ctx.text(arg) : std::nullopt;
+          if (!t || arg->HasSideEffects(ctx.ctx())) {
+            error = "a launch's argument for the grid's extent is not plain source text without side effects";
+            return false;
+          }
+          extent = "(" + *t + ")";
+        }
+        grid << (d ? ", " : "") << "wl_launch::cover(static_cast<unsigned long long>(" << extent << " > 0 ? " << extent
+             << " : 1), " << nb[d] << ")";
+      }
+      grid << ", 1)";
+    } else {
+      grid << "wl_launch::grid(dim3(" << g << "), dim3(" << b << "), " << new_block << ", "
+           << (change.swap_xy ? "true" : "false");
+      for (int d = 0; d < 3; ++d) grid << ", " << change.thread_scale[d].num << ", " << change.thread_scale[d].den;
+      grid << ", " << change.persistent_blocks_per_sm << ")";
+    }
     if (!edits.replace(c.grid, grid.str())) {
       error = edits.error();
       return false;
@@ -305,6 +333,13 @@ bool same_value(const ParsedFile& f, const Expr* a, const Expr* b) {
              !modified_in_its_function(rx->getDecl());
   auto cx = host_int(f, x), cy = host_int(f, y);
   if (cx && cy) return *cx == *cy;
+  // The same arithmetic over the same values (`B * T` at the grid and at the
+  // argument): operands compared by these rules, so each variable in them is
+  // one that keeps its value.
+  if (const auto* bx = dyn_cast<BinaryOperator>(x))
+    if (const auto* by = dyn_cast<BinaryOperator>(y))
+      return bx->getOpcode() == by->getOpcode() && (bx->isMultiplicativeOp() || bx->isAdditiveOp()) &&
+             same_value(f, bx->getLHS(), by->getLHS()) && same_value(f, bx->getRHS(), by->getRHS());
   // Same spelling (e.g. `n / CHUNK` in both places).
   CharSourceRange rx = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(x->getSourceRange()), f.sm(), f.lang());
   CharSourceRange ry = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(y->getSourceRange()), f.sm(), f.lang());
@@ -407,8 +442,26 @@ std::optional<CeilQuotient> ceil_quotient_form(const ParsedFile& f, const Expr* 
   return CeilQuotient{e, d};
 }
 
+// `X > 0 ? X : 1` (how rewrite_launches spells an extent): X, since a
+// non-positive extent needs no threads.
+const Expr* positive_or_one(const ParsedFile& f, const Expr* e) {
+  const auto* c = dyn_cast<ConditionalOperator>(strip(e));
+  if (!c || host_int(f, c->getFalseExpr()) != std::optional<std::int64_t>(1)) return e;
+  const auto* gt = dyn_cast<BinaryOperator>(strip(c->getCond()));
+  if (!gt || gt->getOpcode() != BO_GT || host_int(f, gt->getRHS()) != std::optional<std::int64_t>(0)) return e;
+  if (!same_value(f, gt->getLHS(), c->getTrueExpr())) return e;
+  return strip(c->getTrueExpr());
+}
+
 std::optional<CeilQuotient> ceil_quotient(const ParsedFile& f, const Expr* g) {
   if (auto q = ceil_quotient_form(f, g)) return q;
+  // wl_launch::cover(E, B) of the launch helpers: ceil(E / B), at least 1.
+  if (const auto* call = dyn_cast<CallExpr>(strip(g)); call && call->getNumArgs() == 2 && call->getDirectCallee()) {
+    const FunctionDecl* fd = call->getDirectCallee();
+    const auto* ns = dyn_cast<NamespaceDecl>(fd->getDeclContext());
+    if (fd->getName() == "cover" && ns && ns->getName() == "wl_launch")
+      return CeilQuotient{positive_or_one(f, call->getArg(0)), strip(call->getArg(1))};
+  }
   // A call of a function whose body is `return (a + b - 1) / b;` over its two
   // parameters, which are not modified: the same with the call's arguments.
   const auto* call = dyn_cast<CallExpr>(strip(g));
@@ -476,7 +529,77 @@ bool covers(const ParsedFile& f, const Expr* grid, const Expr* block, int dim, c
   return false;
 }
 
+// One factor of a product bound (`M * N`) as a launch passes it: the
+// argument expression, or a constant.
+struct Factor {
+  const Expr* arg = nullptr;
+  std::optional<std::int64_t> value;
+};
+
+bool factor_matches(const ParsedFile& f, const Expr* e, const Factor& x) {
+  if (x.value) return host_int(f, e) == x.value;
+  return x.arg && same_value(f, e, x.arg);
+}
+
+// Does a launch start at least a x b threads along `dim`, for a product
+// bound whose factors the launch passes as `a` and `b`? The grid is
+// ceil(E / block) with E the same product (either order), or everything is
+// constant.
+bool covers_product(const ParsedFile& f, const Expr* grid, const Expr* block, int dim, const Factor& a,
+                    const Factor& b, std::string& why) {
+  auto blockv = eval_dim3(f, strip_casts_and_copies(block));
+  const std::int64_t bextent = !blockv ? 0 : dim == 0 ? blockv->x : dim == 1 ? blockv->y : blockv->z;
+  const Expr* gc = grid && !reshaped_launch(grid) ? grid_component(f, strip_casts_and_copies(grid), dim) : nullptr;
+  const Expr* bc = !blockv && block ? grid_component(f, strip_casts_and_copies(block), dim) : nullptr;
+  if (!gc || (!blockv && !bc)) {
+    why = "the grid or block of a launch is not a form warplens can check";
+    return false;
+  }
+  auto av = a.value ? a.value : host_int(f, a.arg), bv = b.value ? b.value : host_int(f, b.arg);
+  if (blockv && av && bv)
+    if (auto g = host_int(f, gc)) {
+      if (*g * bextent >= *av * *bv) return true;
+      why = "a launch starts fewer threads than the bound";
+      return false;
+    }
+  if (auto q = ceil_quotient(f, follow_local(f, gc))) {
+    const bool divisor_is_block = blockv ? host_int(f, q->divisor) == std::optional<std::int64_t>(bextent)
+                                         : same_value(f, q->divisor, bc);
+    const auto* mul = dyn_cast<BinaryOperator>(follow_local(f, q->dividend));
+    if (divisor_is_block && mul && mul->getOpcode() == BO_Mul &&
+        ((factor_matches(f, mul->getLHS(), a) && factor_matches(f, mul->getRHS(), b)) ||
+         (factor_matches(f, mul->getLHS(), b) && factor_matches(f, mul->getRHS(), a))))
+      return true;
+  }
+  why = "cannot prove that a launch's grid covers the bound (expected a grid of (a * b + block - 1) / block)";
+  return false;
+}
+
 }  // namespace
+
+bool launches_cover_product(const KernelContext& ctx, int dim, const Expr* a, const Expr* b, std::string& why) {
+  if (ctx.launches.empty()) {
+    why = "no launch in this file to check the grid against the bound";
+    return false;
+  }
+  auto factor_at = [&](const Expr* e, const CUDAKernelCallExpr* l) -> std::optional<Factor> {
+    if (auto c = ctx.eval_int(e)) return Factor{nullptr, c};
+    const auto* ref = dyn_cast<DeclRefExpr>(strip(e));
+    const auto* p = ref ? dyn_cast<ParmVarDecl>(ref->getDecl()) : nullptr;
+    if (!p || ctx.param_index(p) < 0 || ctx.modified.count(p)) return std::nullopt;
+    return Factor{l->getArg(static_cast<unsigned>(ctx.param_index(p))), std::nullopt};
+  };
+  for (const CUDAKernelCallExpr* l : ctx.launches) {
+    auto fa = factor_at(a, l), fb = factor_at(b, l);
+    if (!fa || !fb) {
+      why = "a factor of the bound is neither an unmodified parameter nor a constant";
+      return false;
+    }
+    LaunchConfig c = launch_config(l);
+    if (!covers_product(ctx.file, c.grid, c.block, dim, *fa, *fb, why)) return false;
+  }
+  return true;
+}
 
 bool launches_cover(const KernelContext& ctx, int dim, const Expr* bound, std::string& why) {
   if (ctx.launches.empty()) {

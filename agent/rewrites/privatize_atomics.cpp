@@ -14,8 +14,12 @@
 //   - the kernel has no barrier, shared memory or warp primitive;
 //   - bins b >= `bins` (or negative) still go to the global array directly,
 //     so any b is handled exactly as before (a run-time check per add).
-// The per-block copy starts at zero; a barrier separates the adds from the
-// flush; the flush adds each nonzero slot s to P[s], an element some thread
+// With every add into P[0] (`atomicAdd(P, v)`: a sum or a count into one
+// global counter, the most contended atomic there is) each thread first sums
+// its adds in a register (the adds' values converted to the element type, as
+// atomicAdd converts them) and adds that sum to the block's slot once, after
+// all its work. The per-block copy starts at zero; a barrier separates the
+// adds from the flush; the flush adds each nonzero slot s to P[s], an element some thread
 // of the block added to, so only elements the original wrote are written.
 // Integer sums are exact in any order; float sums are reassociated (the
 // verifier's tolerance judges that).
@@ -48,6 +52,7 @@ struct Plan {
   std::string type;
   std::vector<AtomicAdd> adds;
   std::optional<std::int64_t> bound;  // exclusive upper bound of b, when provable
+  bool single = false;                // every add goes to P[0]: one counter, summed in a register first
   Shape shape = Shape::Any;
   std::optional<GuardedRegion> region;
   IndexVar index;
@@ -147,6 +152,8 @@ std::optional<std::pair<const ParmVarDecl*, AtomicAdd>> as_atomic_add(const Call
     base = bo->getLHS();
     a.bin = bo->getRHS();
     if (!base->getType()->isPointerType()) std::swap(base, a.bin);
+  } else if (isa<DeclRefExpr>(addr)) {
+    base = addr;  // atomicAdd(P, v): P[0], a single global counter (a sum, a count)
   } else {
     return std::nullopt;
   }
@@ -207,7 +214,7 @@ std::optional<Plan> plan(const KernelContext& ctx, std::string& why) {
         why = "the value atomicAdd returns is used";
         ok = false;
       }
-      if (refers_to(a.value, param) || refers_to(a.bin, param)) ok = false;
+      if (refers_to(a.value, param) || (a.bin && refers_to(a.bin, param))) ok = false;
     }
     if (!ok) continue;
     if (references_to(ctx.body, param).size() != in_adds) {
@@ -222,8 +229,11 @@ std::optional<Plan> plan(const KernelContext& ctx, std::string& why) {
   if (!p.array) return std::nullopt;
   // The largest provable bin bound over all adds.
   std::optional<std::int64_t> bound = std::int64_t(0);
+  p.single = true;
   for (const AtomicAdd& a : p.adds) {
-    auto b = upper_bound(ctx, a.bin);
+    const auto c = a.bin ? ctx.eval_int(a.bin) : std::optional<std::int64_t>(0);
+    p.single &= c && *c == 0;
+    auto b = a.bin ? upper_bound(ctx, a.bin) : std::optional<std::int64_t>(1);
     if (!b) bound.reset();
     else if (bound) bound = std::max(*bound, *b);
   }
@@ -279,8 +289,11 @@ class PrivatizeAtomics final : public Rewrite {
                         ": a per-block copy of " + std::to_string(bins) + " bins in shared memory, one global add per "
                         "bin per block" +
                         (persistent ? ", " + std::to_string(bps) + " blocks per SM in a grid-stride loop" : "");
-        pr.predicted_gain = (persistent ? 6.0 : 2.0) * (bps == 8 ? 1.02 : 1.0) * (p->bound ? 1.05 : 1.0) *
-                            (bins == 1024 ? 1.01 : 1.0);
+        // One counter is the worst contention there is: every add of the
+        // grid serialises on one address (a register sum makes it one add
+        // per thread).
+        pr.predicted_gain = (persistent ? 6.0 : 2.0) * (p->single ? 2.0 : 1.0) * (bps == 8 ? 1.02 : 1.0) *
+                            (p->bound ? 1.05 : 1.0) * (bins == 1024 ? 1.01 : 1.0);
         r.proposals.push_back(pr);
       }
     return r;
@@ -305,20 +318,24 @@ class PrivatizeAtomics final : public Rewrite {
     const std::string arr = p->array->getNameAsString();
     // Each add: to the block's copy when the bin is in range, else as before.
     std::map<const Stmt*, std::string> nodes;
+    const std::string acc = fresh_name(ctx.file, "sum");
     for (const AtomicAdd& a : p->adds) {
-      auto b = ctx.text(a.bin), v = ctx.text(a.value);
+      auto b = a.bin ? ctx.text(a.bin) : std::optional<std::string>("0"), v = ctx.text(a.value);
       if (!b || !v) {
         error = "an atomicAdd is spelled in a macro";
         return false;
       }
-      nodes[a.call] = add + "<" + N + ">(" + hist + ", " + arr + ", static_cast<long long>(" + *b + "), " + *v + ")";
+      if (p->single)  // P[0] only: the thread's own sum, added to the block's slot once at the end
+        nodes[a.call] = "(" + acc + " += static_cast<" + p->type + ">(" + *v + "))";
+      else
+        nodes[a.call] = add + "<" + N + ">(" + hist + ", " + arr + ", static_cast<long long>(" + *b + "), " + *v + ")";
     }
     const std::string helper =
         "// Added by warplens (privatize-atomics): an add to the block's copy when the bin is in it, else to the "
         "array.\ntemplate <int N, typename T, typename V>\n__device__ __forceinline__ void " + add +
         "(T* block_copy, T* array, long long bin, V v) {\n  if (bin >= 0 && bin < N)\n"
         "    atomicAdd(&block_copy[bin], static_cast<T>(v));\n  else\n    atomicAdd(&array[bin], static_cast<T>(v));\n}\n\n";
-    if (!insert_before_kernel(ctx, out.edits, helper)) {
+    if (!p->single && !insert_before_kernel(ctx, out.edits, helper)) {
       error = out.edits.error();
       return false;
     }
@@ -338,8 +355,14 @@ class PrivatizeAtomics final : public Rewrite {
         " = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n" + "  const unsigned " + threads +
         " = blockDim.x * blockDim.y * blockDim.z;\n" + "  for (unsigned " + slot + " = " + tid + "; " + slot + " < " + N +
         "; " + slot + " += " + threads + ") " + hist + "[" + slot + "] = static_cast<" + p->type + ">(0);\n" +
-        "  __syncthreads();\n";
-    const std::string tail = "  __syncthreads();\n  for (unsigned " + slot + " = " + tid + "; " + slot + " < " + N + "; " +
+        "  __syncthreads();\n" +
+        (p->single ? "  " + p->type + " " + acc + " = static_cast<" + p->type + ">(0);  // this thread's adds to `" + arr +
+                         "[0]`\n"
+                   : std::string());
+    const std::string flush_own =
+        p->single ? "  if (" + acc + " != static_cast<" + p->type + ">(0)) atomicAdd(&" + hist + "[0], " + acc + ");\n"
+                  : std::string();
+    const std::string tail = flush_own + "  __syncthreads();\n  for (unsigned " + slot + " = " + tid + "; " + slot + " < " + N + "; " +
                              slot + " += " + threads + ")\n    if (" + hist + "[" + slot + "] != static_cast<" + p->type +
                              ">(0)) atomicAdd(&" + arr + "[" + slot + "], " + hist + "[" + slot + "]);\n";
     std::string body;
@@ -410,6 +433,9 @@ class PrivatizeAtomics final : public Rewrite {
                                 "for any grid; the launch is persistent"
                               : "the kernel is a grid-stride loop (correct for any grid): the launch is persistent");
     }
+    if (p->single)
+      out.notes.push_back("every add goes to `" + arr + "[0]`: each thread sums its adds in a register and adds the "
+                          "sum (when nonzero) to the block's slot once, after all its work");
     out.notes.push_back("every access to `" + arr + "` is an atomicAdd statement; bins outside [0, " + N +
                         ") still add to `" + arr + "` directly, so every add reaches the same element as before");
     out.notes.push_back("the per-block copy starts at zero, a barrier separates the adds from the flush, and only "

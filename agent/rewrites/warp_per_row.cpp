@@ -55,7 +55,19 @@ namespace {
 using namespace clang;
 using clang::Expr;
 
-enum class Combine { Add, Max, Min };
+// MaxIf/MinIf: `if (e > acc) acc = e;` (and `<`): unlike fmaxf it keeps a
+// NaN it started from and skips NaN elements, so lanes combine their
+// partial results with the same comparison.
+enum class Combine { Add, Max, Min, MaxIf, MinIf };
+
+const char* combine_stem(Combine op) {
+  switch (op) {
+    case Combine::Add: return "sum";
+    case Combine::Max: case Combine::MaxIf: return "max";
+    case Combine::Min: case Combine::MinIf: return "min";
+  }
+  return "?";
+}
 
 struct Accumulator {
   const VarDecl* var = nullptr;
@@ -68,6 +80,7 @@ struct RowLoop {
   ForCounter counter;
   const Expr* end = nullptr;              // E of `k < E`
   std::vector<Accumulator> accumulators;  // empty: an element-wise loop
+  bool writes = false;                    // stores one element per iteration (element-wise, or beside a reduction)
 };
 
 struct Match {
@@ -139,6 +152,11 @@ bool writes_through_pointer(const Stmt* s) {
     if (const auto* bo = dyn_cast<BinaryOperator>(x); bo && bo->isAssignmentOp() && !plain(bo->getLHS())) found = true;
     if (const auto* uo = dyn_cast<UnaryOperator>(x); uo && uo->isIncrementDecrementOp() && !plain(uo->getSubExpr()))
       found = true;
+    // A class-type element's `=`, `+=`, ... (`__half`, `__nv_bfloat16`): the
+    // same rule on the object it assigns.
+    if (const auto* op = dyn_cast<CXXOperatorCallExpr>(x);
+        op && op->isAssignmentOp() && op->getNumArgs() >= 1 && !plain(op->getArg(0)))
+      found = true;
     for (const Stmt* c : x->children()) walk(c);
   };
   walk(s);
@@ -155,14 +173,25 @@ bool calls_with_effects(const Stmt* s) {
     if (!x || found) return;
     if (const auto* call = dyn_cast<CallExpr>(x)) {
       const FunctionDecl* fd = call->getDirectCallee();
+      const auto* op = dyn_cast<CXXOperatorCallExpr>(call);
+      // A class-type element store (`yr[c] = __float2half(v)`, the move
+      // assignment taking `__half&&`): the store is the element access the
+      // loop checks see (collect_accesses counts it as a write), and the
+      // argument is a temporary nobody else sees.
+      const bool element_assignment = op && op->isAssignmentOp();
       if (!fd) found = true;
-      else
-        for (const ParmVarDecl* p : fd->parameters()) {
-          QualType t = p->getType();
+      else if (!element_assignment) {
+        // Arguments line up with parameters after the object of a member operator.
+        const unsigned shift = op && isa<CXXMethodDecl>(fd) ? 1 : 0;
+        for (unsigned i = 0; i < fd->getNumParams(); ++i) {
+          QualType t = fd->getParamDecl(i)->getType();
+          const bool temporary = i + shift < call->getNumArgs() &&
+                                 isa<MaterializeTemporaryExpr>(call->getArg(i + shift)->IgnoreParenImpCasts());
           if ((t->isPointerType() && !t->getPointeeType().isConstQualified()) ||
-              (t->isReferenceType() && !t.getNonReferenceType().isConstQualified()))
+              (t->isReferenceType() && !t.getNonReferenceType().isConstQualified() && !temporary))
             found = true;
         }
+      }
     }
     for (const Stmt* c : x->children()) walk(c);
   };
@@ -227,6 +256,34 @@ std::optional<Accumulator> update_of(const Stmt* s, const std::set<const VarDecl
       return Accumulator{v, Combine::Add, ""};
     }
     return std::nullopt;
+  }
+  // if (e > acc) acc = e;   if (acc < e) acc = e;   (min alike), no else, e
+  // the same expression in both places.
+  if (const auto* ifs = dyn_cast<IfStmt>(s); ifs && !ifs->getElse() && !ifs->getInit() && !ifs->getConditionVariable()) {
+    const Stmt* then = ifs->getThen();
+    if (const auto* cs = dyn_cast<CompoundStmt>(then); cs && cs->size() == 1) then = cs->body_front();
+    const auto* assign = dyn_cast<BinaryOperator>(then);
+    const auto* cmp = dyn_cast<BinaryOperator>(ifs->getCond()->IgnoreParenImpCasts());
+    if (!assign || assign->getOpcode() != BO_Assign || !cmp || !cmp->isRelationalOp()) return std::nullopt;
+    const VarDecl* v = var_of(assign->getLHS());
+    if (!v) return std::nullopt;
+    const clang::Expr* e = nullptr;
+    bool greater = false;  // the condition holds when e is greater than acc
+    if (var_of(cmp->getRHS()) == v) {
+      e = cmp->getLHS();
+      greater = cmp->getOpcode() == BO_GT || cmp->getOpcode() == BO_GE;
+    } else if (var_of(cmp->getLHS()) == v) {
+      e = cmp->getRHS();
+      greater = cmp->getOpcode() == BO_LT || cmp->getOpcode() == BO_LE;
+    } else {
+      return std::nullopt;
+    }
+    llvm::FoldingSetNodeID a, b;
+    e->IgnoreParenImpCasts()->Profile(a, v->getASTContext(), /*Canonical=*/true);
+    assign->getRHS()->IgnoreParenImpCasts()->Profile(b, v->getASTContext(), /*Canonical=*/true);
+    if (a != b || refers_to(e, v)) return std::nullopt;
+    *value = assign->getRHS();
+    return Accumulator{v, greater ? Combine::MaxIf : Combine::MinIf, ""};
   }
   const auto* bo = dyn_cast<BinaryOperator>(s);
   if (!bo || bo->getOpcode() != BO_Assign) return std::nullopt;
@@ -319,14 +376,14 @@ std::optional<RowLoop> row_loop(const KernelContext& ctx, const ForStmt* loop, c
       return std::nullopt;
     }
   const Symbol ks{SymbolKind::LoopCounter, 0, k->getNameAsString(), true};
-  if (modified.empty()) {
-    // Element-wise: each iteration writes its own elements (base + k), and
-    // reads an array it writes only at the element it writes, so the
-    // iterations are independent and may run on any lane in any order. No
-    // inner loops: their counters could make two iterations' elements meet.
+  // Each iteration writes its own elements (base + k), and reads an array it
+  // writes only at the element it writes, so the iterations' stores are
+  // independent and may run on any lane in any order. No inner loops: their
+  // counters could make two iterations' elements meet.
+  auto elements_independent = [&]() -> bool {
     if (has_nested_loop(body)) {
-      why = "an element-wise loop has an inner loop";
-      return std::nullopt;
+      why = "a loop that stores has an inner loop";
+      return false;
     }
     const auto accesses = accesses_in(ctx, body);
     std::vector<ElementKey> written;
@@ -341,13 +398,13 @@ std::optional<RowLoop> row_loop(const KernelContext& ctx, const ForStmt* loop, c
       for (const ElementKey& w : written) clash |= w.root == key.root && !(w == key);
       if (a.is_shared || !key.root || !c || !is_constant(*c, 1) || clash) {
         why = "a loop writes `" + ctx.text(a.expr).value_or("?") + "`, not one element per iteration";
-        return std::nullopt;
+        return false;
       }
       for (const VarDecl* v : body_modified)
         for (const clang::Expr* idx : a.indices)
           if (refers_to(idx, v)) {
             why = "a loop writes `" + ctx.text(a.expr).value_or("?") + "` at an index computed inside the loop";
-            return std::nullopt;
+            return false;
           }
       written.push_back(key);
     }
@@ -361,17 +418,21 @@ std::optional<RowLoop> row_loop(const KernelContext& ctx, const ForStmt* loop, c
       }
       if (writes_root && !same) {
         why = "a loop reads `" + ctx.text(a.expr).value_or("?") + "` at another element than it writes";
-        return std::nullopt;
+        return false;
       }
     }
+    rl.writes = !written.empty();
+    return true;
+  };
+  if (modified.empty()) {
+    if (!elements_independent()) return std::nullopt;
     return rl;
   }
-  // Reduction: only accumulators change, the loop only reads memory.
-  for (const Access& a : collect_accesses(body))
-    if (a.write) {
-      why = "a reduction loop also writes memory";
-      return std::nullopt;
-    }
+  // Reduction: only accumulators change. A loop that also stores (`y[k] =
+  // expf(x[k] - m); s += y[k];`) stores as an element-wise loop does.
+  bool stores = false;
+  for (const Access& a : collect_accesses(body)) stores |= a.write;
+  if (stores && !elements_independent()) return std::nullopt;
   for (const VarDecl* v : modified)
     if (!outer.count(v) || !shuffle_type(v->getType())) {
       why = "a loop modifies `" + v->getNameAsString() + "`, which is not an int/float/double accumulator declared before it";
@@ -585,10 +646,13 @@ std::optional<RowCache> row_cache(const KernelContext& ctx, const Match& m, std:
 }
 
 std::string shuffle_helper(const std::string& name, Combine op) {
-  const std::string combine = op == Combine::Add   ? "v += __shfl_xor_sync(0xffffffffu, v, offset)"
-                              : op == Combine::Max ? "v = max(v, __shfl_xor_sync(0xffffffffu, v, offset))"
-                                                   : "v = min(v, __shfl_xor_sync(0xffffffffu, v, offset))";
-  const char* what = op == Combine::Add ? "sum" : op == Combine::Max ? "maximum" : "minimum";
+  const std::string combine =
+      op == Combine::Add     ? "v += __shfl_xor_sync(0xffffffffu, v, offset)"
+      : op == Combine::Max   ? "v = max(v, __shfl_xor_sync(0xffffffffu, v, offset))"
+      : op == Combine::Min   ? "v = min(v, __shfl_xor_sync(0xffffffffu, v, offset))"
+      : op == Combine::MaxIf ? "{\n    const T o = __shfl_xor_sync(0xffffffffu, v, offset);\n    if (o > v) v = o;\n  }"
+                             : "{\n    const T o = __shfl_xor_sync(0xffffffffu, v, offset);\n    if (o < v) v = o;\n  }";
+  const char* what = op == Combine::Add ? "sum" : op == Combine::Max || op == Combine::MaxIf ? "maximum" : "minimum";
   return std::string("// Added by warplens (warp-per-row): ") + what +
          " over the 32 lanes of a warp, in every lane.\ntemplate <typename T>\n__device__ __forceinline__ T " + name +
          "(T v) {\n  for (int offset = 16; offset > 0; offset >>= 1) " + combine + ";\n  return v;\n}\n\n";
@@ -598,7 +662,7 @@ std::string shuffle_helper(const std::string& name, Combine op) {
 // the warps' results meet in one shared slot per warp, every warp reduces
 // the slots. The leading barrier protects the slots from the previous call.
 std::string block_helper(const std::string& name, const std::string& warp, Combine op) {
-  const char* what = op == Combine::Add ? "sum" : op == Combine::Max ? "maximum" : "minimum";
+  const char* what = op == Combine::Add ? "sum" : op == Combine::Max || op == Combine::MaxIf ? "maximum" : "minimum";
   const std::string other = op == Combine::Add ? "T(0)" : "wl_slot[0]";
   return std::string("// Added by warplens (warp-per-row): ") + what +
          " over the threads of a block, in every thread.\ntemplate <typename T>\n__device__ __forceinline__ T " + name +
@@ -707,7 +771,8 @@ class WarpPerRow final : public Rewrite {
     for (const RowLoop& l : m->loops)
       for (const Accumulator& a : l.accumulators)
         if (!warp_helpers.count(a.op)) {
-          const char* stem = a.op == Combine::Add ? "sum" : a.op == Combine::Max ? "max" : "min";
+          const std::string stem = std::string(combine_stem(a.op)) +
+                                   (a.op == Combine::MaxIf || a.op == Combine::MinIf ? "_if" : "");
           warp_helpers[a.op] = fresh_name(ctx.file, std::string("warp_") + stem);
           block_helpers[a.op] = fresh_name(ctx.file, std::string("block_") + stem);
         }
@@ -749,7 +814,7 @@ class WarpPerRow final : public Rewrite {
         error = "a loop header is not plain source text";
         return false;
       }
-      std::string after = l.accumulators.empty() ? sync_after(l.loop, indent) : "";
+      std::string after = l.accumulators.empty() || l.writes ? sync_after(l.loop, indent) : "";
       for (const Accumulator& a : l.accumulators)
         after += "\n" + indent + a.var->getNameAsString() + " = " +
                  (block_row ? block_helpers[a.op] : warp_helpers[a.op]) + "(" + a.var->getNameAsString() + ");";

@@ -32,6 +32,37 @@ std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream) {
 
 }  // namespace
 
+ParamValues integer_params(const LaunchLayout& layout, const std::vector<std::uint8_t>& param_buffer) {
+  ParamValues out;
+  for (const ScalarSlot& s : layout.scalars) {
+    const int size = element_size(s.type);
+    if (s.type == ElementType::Bytes || is_floating(s.type) || s.type == ElementType::Bool ||
+        s.offset + static_cast<std::uint64_t>(size) > param_buffer.size())
+      continue;
+    const std::uint8_t* p = param_buffer.data() + s.offset;
+    std::int64_t v = 0;
+    switch (s.type) {
+      case ElementType::I8: { std::int8_t x; std::memcpy(&x, p, 1); v = x; break; }
+      case ElementType::U8: { std::uint8_t x; std::memcpy(&x, p, 1); v = x; break; }
+      case ElementType::I16: { std::int16_t x; std::memcpy(&x, p, 2); v = x; break; }
+      case ElementType::U16: { std::uint16_t x; std::memcpy(&x, p, 2); v = x; break; }
+      case ElementType::I32: { std::int32_t x; std::memcpy(&x, p, 4); v = x; break; }
+      case ElementType::U32: { std::uint32_t x; std::memcpy(&x, p, 4); v = x; break; }
+      case ElementType::I64: { std::int64_t x; std::memcpy(&x, p, 8); v = x; break; }
+      case ElementType::U64: {
+        std::uint64_t x;
+        std::memcpy(&x, p, 8);
+        if (x > static_cast<std::uint64_t>(INT64_MAX)) continue;
+        v = static_cast<std::int64_t>(x);
+        break;
+      }
+      default: continue;
+    }
+    out[s.param] = v;
+  }
+  return out;
+}
+
 LaunchLayout make_launch_layout(const capture::LaunchRecord& launch, const KernelSignature* signature) {
   LaunchLayout layout;
   layout.launch = launch.index;

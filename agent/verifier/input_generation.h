@@ -19,6 +19,7 @@
 
 #include "agent/verifier/compare.h"
 #include "agent/verifier/kernel_signature.h"
+#include "agent/verifier/launch_geometry.h"
 #include "profiler/capture_format.h"
 
 namespace warplens::verifier {
@@ -54,6 +55,11 @@ struct ScalarValue {
 // or pointers found inside struct parameters, give Bytes. `signature` may
 // be null (then everything is Bytes).
 LaunchLayout make_launch_layout(const capture::LaunchRecord& launch, const KernelSignature* signature);
+
+// The integer arguments of a launch by parameter index, read from its
+// parameter buffer at the layout's scalar slots (what a launch change sized
+// from the arguments needs: LaunchReshape::cover).
+ParamValues integer_params(const LaunchLayout& layout, const std::vector<std::uint8_t>& param_buffer);
 
 struct InputSet {
   std::vector<std::uint8_t> param_buffer;                // pointers not yet relocated

@@ -123,17 +123,35 @@ std::uint32_t clamp32(std::uint64_t v) { return v > 0xffffffffULL ? 0xffffffffU 
 
 }  // namespace
 
-LaunchGeometry apply_reshape(const LaunchGeometry& in, const LaunchReshape& r, int sm_count) {
+std::int64_t extent_value(const Extent& e, const ParamValues& params) {
+  if (e.param < 0) return e.constant;
+  auto it = params.find(e.param);
+  return it == params.end() ? 1 : it->second;
+}
+
+std::string to_string(const Extent& e) {
+  return e.param >= 0 ? "p" + std::to_string(e.param) : std::to_string(e.constant);
+}
+
+LaunchGeometry apply_reshape(const LaunchGeometry& in, const LaunchReshape& r, int sm_count, const ParamValues& params) {
   LaunchGeometry g = in;
   if (r.swap_xy) {
     std::swap(g.grid[0], g.grid[1]);
     std::swap(g.block[0], g.block[1]);
   }
   const Dim3 block = r.block.value_or(g.block);
-  for (std::size_t d = 0; d < 3; ++d) {
-    const Ratio s = r.scale[d];
-    const std::uint64_t threads = ceil_div(std::uint64_t{g.grid[d]} * g.block[d] * s.num, s.den);
-    g.grid[d] = clamp32(std::max<std::uint64_t>(1, ceil_div(threads, block[d])));
+  if (r.cover) {
+    for (std::size_t d = 0; d < 2; ++d) {
+      const std::int64_t threads = std::max<std::int64_t>(1, extent_value((*r.cover)[d], params));
+      g.grid[d] = clamp32(std::max<std::uint64_t>(1, ceil_div(static_cast<std::uint64_t>(threads), block[d])));
+    }
+    g.grid[2] = 1;
+  } else {
+    for (std::size_t d = 0; d < 3; ++d) {
+      const Ratio s = r.scale[d];
+      const std::uint64_t threads = ceil_div(std::uint64_t{g.grid[d]} * g.block[d] * s.num, s.den);
+      g.grid[d] = clamp32(std::max<std::uint64_t>(1, ceil_div(threads, block[d])));
+    }
   }
   if (r.persistent_blocks_per_sm > 0 && sm_count > 0)
     g.grid[0] = clamp32(std::min<std::uint64_t>(g.grid[0], std::uint64_t(sm_count) * r.persistent_blocks_per_sm));
@@ -148,7 +166,9 @@ std::string to_string(const LaunchReshape& r) {
   s += std::string(" swap-xy=") + (r.swap_xy ? "1" : "0") + " scale=";
   for (std::size_t d = 0; d < 3; ++d)
     s += (d ? "," : "") + std::to_string(r.scale[d].num) + "/" + std::to_string(r.scale[d].den);
-  return s + " persistent=" + std::to_string(r.persistent_blocks_per_sm);
+  s += " persistent=" + std::to_string(r.persistent_blocks_per_sm);
+  if (r.cover) s += " cover=" + to_string((*r.cover)[0]) + "," + to_string((*r.cover)[1]);
+  return s;
 }
 
 std::optional<LaunchGeometry> candidate_geometry(const LaunchGeometry& captured, const LaunchOverride& o,
@@ -158,6 +178,11 @@ std::optional<LaunchGeometry> candidate_geometry(const LaunchGeometry& captured,
 
 std::optional<LaunchGeometry> candidate_geometry(const LaunchGeometry& captured, const LaunchOverride& o, int sm_count,
                                                  std::string* error) {
+  return candidate_geometry(captured, o, sm_count, ParamValues{}, error);
+}
+
+std::optional<LaunchGeometry> candidate_geometry(const LaunchGeometry& captured, const LaunchOverride& o, int sm_count,
+                                                 const ParamValues& params, std::string* error) {
   LaunchGeometry g = captured;
   if (o.dynamic_shared_bytes) g.dynamic_shared_bytes = *o.dynamic_shared_bytes;
   if (o.block || o.coarsen != Dim3{1, 1, 1}) {
@@ -183,7 +208,20 @@ std::optional<LaunchGeometry> candidate_geometry(const LaunchGeometry& captured,
       if (error) *error = what + "a persistent grid needs the GPU's multiprocessor count, which is unknown";
       return std::nullopt;
     }
-    g = apply_reshape(g, r, sm_count);
+    if (r.cover)
+      for (const Extent& e : *r.cover) {
+        if (e.param >= 0 && !params.count(e.param)) {
+          if (error) *error = what + "the grid is sized from parameter " + std::to_string(e.param) +
+                              ", which is not an integer argument of this launch";
+          return std::nullopt;
+        }
+        if (extent_value(e, params) <= 0) {
+          if (error) *error = what + "the grid is sized from " + to_string(e) + " = " +
+                              std::to_string(extent_value(e, params)) + " threads";
+          return std::nullopt;
+        }
+      }
+    g = apply_reshape(g, r, sm_count, params);
     if (!valid(g, what, error)) return std::nullopt;
   }
   return g;

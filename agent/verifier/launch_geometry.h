@@ -22,12 +22,16 @@
 //   grid_d'   = max(1, ceil(threads_d / block_d'))      block' = block, or B
 //   grid_x'   = min(grid_x', SMs * persistent)          when persistent > 0
 //
+// or, with `cover` (extents X and Y from the launch's arguments), grid' =
+// (ceil(X / block'_x), ceil(Y / block'_y), 1) whatever the previous grid.
+//
 // The old block/coarsen fields are the special case block' with
 // scale = 1/coarsen (ceil(ceil(x / a) / b) == ceil(x / (a * b))).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,12 +56,29 @@ struct Ratio {
   bool operator==(const Ratio&) const = default;
 };
 
+// A thread count read from the launch: an integer parameter's value (by
+// parameter index) or a constant.
+struct Extent {
+  int param = -1;             // >= 0: that parameter's value
+  std::int64_t constant = 0;  // when param < 0
+  bool operator==(const Extent&) const = default;
+};
+
+// The values of a launch's integer parameters, by parameter index
+// (integer_params in input_generation.h reads them from a parameter buffer).
+using ParamValues = std::map<int, std::int64_t>;
+
 // One launch change, in the order the candidate's rewrites made them.
 struct LaunchReshape {
   std::optional<Dim3> block;                 // nullopt keeps the (possibly swapped) block
   bool swap_xy = false;
   std::array<Ratio, 3> scale{};
   std::uint32_t persistent_blocks_per_sm = 0;
+  // A grid sized from the arguments instead of the previous grid: x and y
+  // blocks for cover[0] x cover[1] threads, z = 1 (a 1-D kernel over a
+  // flattened M x N index made 2-D: the threads are N and M, not the
+  // previous grid's). Applied before persistent.
+  std::optional<std::array<Extent, 2>> cover;
   bool operator==(const LaunchReshape&) const = default;
 };
 
@@ -80,11 +101,17 @@ DirectiveParse parse_launch_directives(const std::vector<Directive>& directives)
 // persistent grid without the SM count). `sm_count` is the replaying GPU's.
 std::optional<LaunchGeometry> candidate_geometry(const LaunchGeometry& captured, const LaunchOverride& o,
                                                  int sm_count, std::string* error);
+// The same for a reshape with `cover`: `params` holds the launch's integer
+// arguments (an error when a named parameter is missing or not positive).
+std::optional<LaunchGeometry> candidate_geometry(const LaunchGeometry& captured, const LaunchOverride& o,
+                                                 int sm_count, const ParamValues& params, std::string* error);
 std::optional<LaunchGeometry> candidate_geometry(const LaunchGeometry& captured, const LaunchOverride& o,
                                                  std::string* error);
 
-// One reshape step of the rule above (no validation).
-LaunchGeometry apply_reshape(const LaunchGeometry& g, const LaunchReshape& r, int sm_count);
+// One reshape step of the rule above (no validation; a `cover` extent
+// missing from `params` counts as 1 thread).
+LaunchGeometry apply_reshape(const LaunchGeometry& g, const LaunchReshape& r, int sm_count,
+                             const ParamValues& params = {});
 
 // "block=same swap-xy=1 scale=32/1,1/1,1/1 persistent=0" (the body of a
 // `// warplens-launch:` declaration without its kernel).

@@ -154,15 +154,23 @@ inline void from_json(const json& j, CandidateSet& v) {
   v.candidate_launches = j.value("candidate_launches", std::vector<LaunchGeometry>{});
 }
 
+inline void to_json(json& j, const Extent& v) { j = json{{"param", v.param}, {"constant", v.constant}}; }
+inline void from_json(const json& j, Extent& v) {
+  v.param = j.value("param", -1);
+  v.constant = j.value("constant", std::int64_t{0});
+}
+
 inline void to_json(json& j, const LaunchReshape& v) {
   j = json{{"swap_xy", v.swap_xy}, {"scale", v.scale}, {"persistent_blocks_per_sm", v.persistent_blocks_per_sm}};
   put_optional(j, "block", v.block);
+  put_optional(j, "cover", v.cover);
 }
 inline void from_json(const json& j, LaunchReshape& v) {
   v.swap_xy = j.value("swap_xy", false);
   v.scale = j.value("scale", std::array<Ratio, 3>{});
   v.persistent_blocks_per_sm = j.value("persistent_blocks_per_sm", std::uint32_t{0});
   get_optional(j, "block", v.block);
+  get_optional(j, "cover", v.cover);
 }
 
 inline void to_json(json& j, const LaunchOverride& v) {

@@ -36,7 +36,7 @@ if [ ! -d "$dir/src" ] || [ ! -d "$dir/candidates" ]; then
 fi
 export PROGRAM_TABLE=${PROGRAM_TABLE:-$root/tests/gpu/heldout/programs.tsv}
 export SRC_ROOT=$dir/src CANDIDATES_ROOT=$dir/candidates
-export RESULTS_STEM=heldout NVCC_ARCH=${NVCC_ARCH:-sm_90}
+export RESULTS_STEM=${RESULTS_STEM:-heldout} NVCC_ARCH=${NVCC_ARCH:-sm_90}
 export MAX_CANDIDATES=${MAX_CANDIDATES:-4}
 export GEOMEAN_GOAL=${GEOMEAN_GOAL:-3.9}  # issue 15's goal on kernels the engine has not seen
 exec bash "$root/tests/gpu/run_capture_h200.sh"

@@ -229,7 +229,8 @@ bool CandidateReplay::correctness() {
     }
     const SetContext set = make_set(spec, *ls.launch, *ls.layout, *ls.pristine);
     std::string geometry_error;
-    auto geometry = candidate_geometry(set.original_geometry, plan_.candidate_launch, device_.sm_count, &geometry_error);
+    auto geometry = candidate_geometry(set.original_geometry, plan_.candidate_launch, device_.sm_count,
+                                       verifier::integer_params(*ls.layout, set.params), &geometry_error);
     if (!geometry) {
       result_.failure = "invalid candidate launch geometry: " + geometry_error;
       return false;

@@ -54,7 +54,7 @@ void sanitize_candidate(const ReplayPlan& plan, const ReferenceResult& reference
     // A shape the candidate child could not launch never made it a winner.
     auto step = candidate_step(plan, capture, f, spec.launch, sm_count, nullptr);
     auto geometry = candidate_geometry(spec.geometry.value_or(captured_geometry(rec)), plan.candidate_launch, sm_count,
-                                       nullptr);
+                                       integer_params(*L, in.param_buffer), nullptr);
     if (!step || !geometry) continue;
     auto side = make_candidate_side(capture, *step, spec.launch, 0);
     side->set_geometry(*geometry);

@@ -34,7 +34,8 @@ void CandidateReplay::timing() {
   std::vector<BufferRole> roles;
   for (const auto& b : tref.buffers) roles.push_back(b.role);
   const LaunchGeometry original_geometry = captured_geometry(*ls.launch);
-  auto geometry = candidate_geometry(original_geometry, plan_.candidate_launch, device_.sm_count, nullptr);
+  auto geometry = candidate_geometry(original_geometry, plan_.candidate_launch, device_.sm_count,
+                                     verifier::integer_params(*ls.layout, ls.launch->param_buffer), nullptr);
   ls.original->set_geometry(original_geometry);
   ls.candidate->set_geometry(*geometry);
 

@@ -66,7 +66,10 @@ std::optional<LaunchStep> candidate_step(const ReplayPlan& plan, const CapturedL
   const MergedLaunch* merged = capture.merged(launch);
   // A fused launch takes the first launch's configuration (fuse-elementwise
   // requires identical ones); the merged record's geometry is the first part's.
-  auto geometry = candidate_geometry(captured_geometry(rec), plan.candidate_launch, sm_count, error);
+  const verifier::LaunchLayout* layout = plan.layout_for(launch);
+  auto geometry = candidate_geometry(captured_geometry(rec), plan.candidate_launch, sm_count,
+                                     layout ? verifier::integer_params(*layout, rec.param_buffer) : verifier::ParamValues{},
+                                     error);
   if (!geometry) return std::nullopt;
   LaunchStep step{candidate, *geometry, {}};
   for (const auto& p : plan.candidate_params) {

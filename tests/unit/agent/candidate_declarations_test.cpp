@@ -36,6 +36,32 @@ TEST_CASE("launch declarations round-trip and reject malformed lines") {
   CHECK_FALSE(parse_launch_declaration("int x = 0;"));
 }
 
+TEST_CASE("a grid sized from the arguments: declaration and reshaping") {
+  LaunchChange c;
+  c.kernel = "matmul_flat";
+  c.block = Dim3{32, 8, 1};
+  c.cover = std::array<ParamExtent, 2>{ParamExtent{4, 0}, ParamExtent{-1, 1000}};
+  const std::string line = format_launch_declaration(c);
+  CHECK(line ==
+        "// warplens-launch: kernel=matmul_flat block=32,8,1 swap-xy=0 scale=1/1,1/1,1/1 persistent=0 cover=p4,1000");
+  auto back = parse_launch_declaration(line);
+  REQUIRE(back);
+  CHECK(*back == c);
+  // An old declaration (no cover) still parses to no cover.
+  auto old = parse_launch_declaration("// warplens-launch: kernel=k block=same swap-xy=0 scale=1/1,1/1,1/1 persistent=0");
+  REQUIRE(old);
+  CHECK_FALSE(old->cover);
+  CHECK_FALSE(parse_launch_declaration("// warplens-launch: kernel=k block=32,8,1 cover=p1"));     // one extent
+  CHECK_FALSE(parse_launch_declaration("// warplens-launch: kernel=k block=32,8,1 cover=q1,p2"));  // not p<N>
+  CHECK_FALSE(parse_launch_declaration("// warplens-launch: kernel=k block=32,8,1 cover=0,p2"));   // no threads
+  // x from parameter 4 (N = 1000), y the constant 1000: the previous grid
+  // (a 1-D launch) does not matter.
+  LaunchShape orig{{3907, 1, 1}, {256, 1, 1}};
+  LaunchShape r = reshape_launch(c, orig, 132, {{4, 1000}});
+  CHECK(r.grid == Dim3{32, 125, 1});
+  CHECK(r.block == Dim3{32, 8, 1});
+}
+
 TEST_CASE("the reshaping rule covers the same threads") {
   LaunchShape orig{{64, 64, 1}, {16, 16, 1}};
   SUBCASE("new block, same threads") {

@@ -23,6 +23,35 @@ __global__ void k() {}
   CHECK(bad.errors[1].find("positive integers") != std::string::npos);
 }
 
+TEST_CASE("candidate geometry: a grid sized from the launch's arguments") {
+  // A 1-D launch over M x N = 1000 x 1000 (ceil(1e6 / 256) blocks) made 2-D.
+  LaunchGeometry captured{{3907, 1, 1}, {256, 1, 1}, 0};
+  LaunchReshape r;
+  r.block = Dim3{32, 8, 1};
+  r.cover = std::array<Extent, 2>{Extent{1, 0}, Extent{0, 0}};  // x: N (param 1), y: M (param 0)
+  LaunchOverride o;
+  o.reshapes.push_back(r);
+  std::string error;
+  auto g = candidate_geometry(captured, o, 132, ParamValues{{0, 1000}, {1, 999}}, &error);
+  REQUIRE_MESSAGE(g, error);
+  CHECK(g->grid == Dim3{32, 125, 1});
+  CHECK(g->block == Dim3{32, 8, 1});
+  // Then a later change scales from that grid (stage-shared-tile's 32x8
+  // blocks each covering 32 rows).
+  LaunchReshape tile;
+  tile.block = Dim3{32, 8, 1};
+  tile.scale[1] = {1, 4};
+  o.reshapes.push_back(tile);
+  g = candidate_geometry(captured, o, 132, ParamValues{{0, 1000}, {1, 999}}, &error);
+  REQUIRE(g);
+  CHECK(g->grid == Dim3{32, 32, 1});
+  // Without the argument, or with a non-positive one, there is no geometry.
+  CHECK_FALSE(candidate_geometry(captured, o, 132, ParamValues{{0, 1000}}, &error));
+  CHECK(error.find("parameter 1") != std::string::npos);
+  CHECK_FALSE(candidate_geometry(captured, o, 132, ParamValues{{0, 0}, {1, 999}}, &error));
+  CHECK(to_string(r).find("cover=p1,p0") != std::string::npos);
+}
+
 TEST_CASE("candidate geometry: the grid is recomputed to cover the same threads") {
   LaunchGeometry captured{{64, 64, 1}, {32, 32, 1}, 0};
   std::string error;

@@ -36,6 +36,15 @@ TEST_CASE("layouts: typed from pointer parameters, names for reports, scalars") 
   CHECK(layout.scalars[0] == ScalarSlot{3, 24, ElementType::F32});
   CHECK(layout.scalars[1] == ScalarSlot{4, 28, ElementType::I32});
 
+  SUBCASE("integer arguments by parameter index (floats and pointers left out)") {
+    auto params = m.launches[0].param_buffer;
+    const std::int32_t n = 4099;
+    std::memcpy(params.data() + 28, &n, 4);
+    const ParamValues v = integer_params(layout, params);
+    REQUIRE(v.size() == 1);
+    CHECK(v.at(4) == 4099);
+    CHECK(integer_params(layout, std::vector<std::uint8_t>(20)).empty());  // too short: nothing read
+  }
   SUBCASE("without a signature everything is bytes") {
     auto raw = make_launch_layout(m.launches[0], nullptr);
     for (const auto& a : raw.allocations) CHECK(a.type == ElementType::Bytes);

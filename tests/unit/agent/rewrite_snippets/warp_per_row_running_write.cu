@@ -1,5 +1,5 @@
 // test: kernel=prefix_rows rewrite=warp-per-row
-// expect: refuses a reduction loop also writes memory
+// expect: refuses an accumulator is read
 // A running sum written at every step: the order of the steps matters.
 __global__ void prefix_rows(const float* x, float* y, int M, int N) {
   int row = blockIdx.x * blockDim.x + threadIdx.x;
