@@ -123,6 +123,8 @@ std::uint32_t clamp32(std::uint64_t v) { return v > 0xffffffffULL ? 0xffffffffU 
 
 }  // namespace
 
+namespace {
+
 std::int64_t extent_value(const Extent& e, const ParamValues& params) {
   if (e.param < 0) return e.constant;
   auto it = params.find(e.param);
@@ -132,6 +134,8 @@ std::int64_t extent_value(const Extent& e, const ParamValues& params) {
 std::string to_string(const Extent& e) {
   return e.param >= 0 ? "p" + std::to_string(e.param) : std::to_string(e.constant);
 }
+
+}  // namespace
 
 LaunchGeometry apply_reshape(const LaunchGeometry& in, const LaunchReshape& r, int sm_count, const ParamValues& params) {
   LaunchGeometry g = in;
