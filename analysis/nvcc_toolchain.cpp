@@ -11,7 +11,7 @@
 
 #include "analysis/driver_policy.h"
 #include "analysis/gpu_catalog.h"
-#include "analysis/subprocess.h"
+#include "common/subprocess.h"
 
 namespace warplens {
 
@@ -52,12 +52,14 @@ std::optional<NvccToolchain> probe(const std::string& root, std::string& error) 
     error = t.nvcc + " does not exist or is not executable";
     return std::nullopt;
   }
-  ProcessRequest req;
+  ProcessSpec req;
+  req.capture_output = true;
+  req.kill_grace = std::chrono::milliseconds(500);
   req.argv = {t.nvcc, "--version"};
   req.timeout = std::chrono::seconds(20);
   ProcessResult v = run_process(req);
   if (!v.succeeded()) {
-    error = t.nvcc + " --version failed" + (v.error.empty() ? "" : ": " + v.error);
+    error = t.nvcc + " --version failed" + (v.start_error.empty() ? "" : ": " + v.start_error);
     return std::nullopt;
   }
   std::stringstream lines(v.out);

@@ -10,7 +10,7 @@
 #include "analysis/driver_policy.h"
 #include "analysis/gpu_catalog.h"
 #include "analysis/nvcc_toolchain.h"
-#include "analysis/subprocess.h"
+#include "common/subprocess.h"
 
 namespace warplens {
 
@@ -330,7 +330,9 @@ ResourceUsageResult compute_resource_usage(const ResourceUsageRequest& req, std:
     }
   }
 
-  ProcessRequest pr;
+  ProcessSpec pr;
+  pr.capture_output = true;
+  pr.kill_grace = std::chrono::milliseconds(500);
   pr.argv = argv;
   pr.working_directory = cwd;
   pr.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(req.timeout);
@@ -344,10 +346,10 @@ ResourceUsageResult compute_resource_usage(const ResourceUsageRequest& req, std:
       r.message = "nvcc did not finish within " + std::to_string(req.timeout.count()) + " s";
     } else if (!p.started) {
       r.status = ResourceUsageStatus::Failed;
-      r.message = "could not run nvcc: " + p.error;
-    } else if (p.term_signal != 0) {
+      r.message = p.start_error;
+    } else if (p.signal != 0) {
       r.status = ResourceUsageStatus::Failed;
-      r.message = "nvcc was killed by signal " + std::to_string(p.term_signal);
+      r.message = "nvcc was killed by signal " + std::to_string(p.signal);
     } else {
       return false;
     }

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "profiler/subprocess.h"
+#include "common/subprocess.h"
 
 namespace warplens::profile {
 namespace fs = std::filesystem;
@@ -69,7 +69,7 @@ BuildResult build_single_file(const BuildOptions& o, std::stop_token stop) {
                   "To profile kernels that a larger program launches, build that program with "
                   "-lineinfo and run `warplens profile -- PROGRAM ARGS...`";
     } else {
-      r.message = "nvcc failed to build " + source.string() + " (" + describe(p, spec) + ")";
+      r.message = "nvcc failed to build " + source.string() + " (" + describe_process(p, spec) + ")";
       if (!r.log.empty()) r.message += ":\n" + r.log;
     }
     return r;

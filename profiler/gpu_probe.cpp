@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "profiler/scratch_dir.h"
-#include "profiler/subprocess.h"
+#include "common/subprocess.h"
 
 namespace warplens::profile {
 namespace {

@@ -10,7 +10,7 @@
 #include "profiler/injection_config.h"
 #include "profiler/profile_merge.h"
 #include "profiler/scratch_dir.h"
-#include "profiler/subprocess.h"
+#include "common/subprocess.h"
 
 namespace warplens::profile {
 namespace fs = std::filesystem;
@@ -98,7 +98,7 @@ PassOutcome run_pass(const RunOptions& o, const std::string& dir, const std::str
 
 // Why a pass produced no profile, with what the program printed last.
 std::string explain_missing_profile(const PassOutcome& pass) {
-  std::string msg = describe(pass.process, pass.spec) + " without writing a profile";
+  std::string msg = describe_process(pass.process, pass.spec) + " without writing a profile";
   for (const std::string& e : pass.errors) msg += "\n  unreadable profile: " + e;
   if (pass.process.exit_code == 0 && pass.errors.empty())
     msg += ".\nDid it use CUDA? The injection library is loaded by the CUDA driver when the "
@@ -178,7 +178,7 @@ RunResult run_profile(const RunOptions& o, std::stop_token stop, const Progress&
   if (!first.process.started) return fail(RunStatus::StartFailed, first.process.start_error);
   if (first.process.cancelled) return fail(RunStatus::Cancelled, "profiling was cancelled");
   if (first.process.timed_out)
-    return fail(RunStatus::TimedOut, describe(first.process, first.spec) +
+    return fail(RunStatus::TimedOut, describe_process(first.process, first.spec) +
                                          "; no profile (raise the timeout, or narrow the run)");
   if (first.profiles.empty()) {
     // The device files exist, but does a GPU work? Tell that apart from a
@@ -208,7 +208,7 @@ RunResult run_profile(const RunOptions& o, std::stop_token stop, const Progress&
     wall_ms += timing.process.wall_ms;
     if (timing.process.timed_out || timing.profiles.empty()) {
       profile.add_warning("timing-pass-failed",
-                          "the timing pass failed (" + describe(timing.process, timing.spec) +
+                          "the timing pass failed (" + describe_process(timing.process, timing.spec) +
                               "); durations, launch geometry and copies are missing");
     } else {
       Profile t = merge_processes(std::move(timing.profiles));
@@ -217,7 +217,7 @@ RunResult run_profile(const RunOptions& o, std::stop_token stop, const Progress&
       merge_timing_pass(profile, t);
       if (timing.process.exit_code != 0 && first.process.exit_code == 0) {
         std::string tail = tail_of_file(timing.spec.stderr_path, 600);
-        profile.add_warning("program-failed", "timing pass: " + describe(timing.process, timing.spec) +
+        profile.add_warning("program-failed", "timing pass: " + describe_process(timing.process, timing.spec) +
                                                   (tail.empty() ? "" : "; its stderr ended with: " + tail));
       }
     }
@@ -233,7 +233,7 @@ RunResult run_profile(const RunOptions& o, std::stop_token stop, const Progress&
   profile.settings = o.settings;
   if (first.process.exit_code != 0) {
     std::string tail = tail_of_file(first.spec.stderr_path, 600);
-    profile.add_warning("program-failed", describe(first.process, first.spec) +
+    profile.add_warning("program-failed", describe_process(first.process, first.spec) +
                                               (tail.empty() ? "" : "; its stderr ended with: " + tail));
   }
   report("done", 1.0);

@@ -11,7 +11,7 @@
 #include "common/file_read.h"
 #include "profiler/build_single_file.h"
 #include "profiler/scratch_dir.h"
-#include "profiler/subprocess.h"
+#include "common/subprocess.h"
 
 namespace warplens::workflows {
 
@@ -46,21 +46,21 @@ ProfileJobResult load_recorded(const ProfileJobRequest& req, const ProfileProgre
 
 // The build command through the shell, its output kept in `scratch`.
 void run_build_command(const ProfileJobRequest& req, const prof::ScratchDir& scratch, std::stop_token stop) {
-  prof::ProcessSpec spec;
+  ProcessSpec spec;
   spec.argv = {"/bin/sh", "-c", req.build_command};
   spec.working_directory = req.working_directory;
   spec.stdout_path = scratch.file("build.stdout");
   spec.stderr_path = scratch.file("build.stderr");
   spec.timeout = req.timeout;
-  prof::ProcessResult r = prof::run_process(spec, stop);
+  ProcessResult r = run_process(spec, stop);
   if (stop.stop_requested() || r.cancelled) return;
   if (!r.started)
     throw ProfileJobError("cannot run the build command `" + req.build_command + "`: " + r.start_error,
                           Kind::BuildFailed);
   if (r.timed_out || r.exit_code != 0) {
     // Compilers print errors on stderr; make prints its progress on stdout.
-    std::string tail = prof::tail_of_file(scratch.file("build.stderr"), 1500);
-    if (tail.empty()) tail = prof::tail_of_file(scratch.file("build.stdout"), 1500);
+    std::string tail = tail_of_file(scratch.file("build.stderr"), 1500);
+    if (tail.empty()) tail = tail_of_file(scratch.file("build.stdout"), 1500);
     std::string how = r.timed_out ? "timed out after " + std::to_string(req.timeout.count()) + " s"
                       : r.signal ? "was killed by signal " + std::to_string(r.signal)
                                  : "exited with code " + std::to_string(r.exit_code);

@@ -23,7 +23,7 @@ std::string read_head(const fs::path& path, std::size_t limit) {
 
 ToolRun run_tool(const ToolSpec& spec, std::stop_token stop) {
   ToolRun run;
-  profile::ProcessSpec p;
+  ProcessSpec p;
   p.argv = spec.argv;
   p.env_set = spec.env;
   p.working_directory = spec.cwd.string();
@@ -36,8 +36,8 @@ ToolRun run_tool(const ToolSpec& spec, std::stop_token stop) {
     std::error_code ec;
     fs::create_directories(spec.log_stem.parent_path(), ec);
   }
-  run.process = profile::run_process(p, stop);
-  run.description = profile::describe(run.process, p);
+  run.process = run_process(p, stop);
+  run.description = describe_process(run.process, p);
   if (!out_path.empty()) run.out = read_head(out_path, spec.read_limit);
   if (!err_path.empty()) run.err = read_head(err_path, spec.read_limit);
   return run;

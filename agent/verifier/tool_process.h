@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "profiler/subprocess.h"
+#include "common/subprocess.h"
 
 namespace warplens::verifier {
 
@@ -24,7 +24,7 @@ struct ToolSpec {
 };
 
 struct ToolRun {
-  profile::ProcessResult process;
+  ProcessResult process;
   std::string description;               // "nvcc exited with code 1", "... timed out after 10 s ..."
   std::string out;                       // stdout (up to read_limit)
   std::string err;                       // stderr (up to read_limit)

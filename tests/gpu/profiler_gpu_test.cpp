@@ -27,7 +27,7 @@
 #include "profiler/profile_data.h"
 #include "profiler/runner.h"
 #include "profiler/scratch_dir.h"
-#include "profiler/subprocess.h"
+#include "common/subprocess.h"
 #include "test_support.h"
 
 using namespace warplens;

@@ -22,7 +22,7 @@
 #include "analysis/gpu_probe.h"
 #include "analysis/nvcc_toolchain.h"
 #include "analysis/resource_usage.h"
-#include "analysis/subprocess.h"
+#include "common/subprocess.h"
 #include "tests/unit/analysis/occupancy_measured.h"
 
 using namespace warplens;
@@ -79,16 +79,18 @@ int main() {
   const fs::path src = fs::path(WARPLENS_SOURCE_DIR);
   char tmpl[] = "/tmp/warplens-gpu-occupancy-XXXXXX";
   fs::path tmp = ::mkdtemp(tmpl);
-  ProcessRequest build;
+  ProcessSpec build;
+  build.capture_output = true;
   build.argv = {nvcc.toolchain->nvcc, "-arch=" + dev.arch, "-Xptxas", "-v", "-o", (tmp / "probe").string(),
                 (src / "tests/gpu/occupancy/occupancy_probe.cu").string()};
   build.timeout = std::chrono::minutes(5);
   ProcessResult built = run_process(build);
   if (!built.succeeded()) {
-    std::printf("FAIL: building the probe: %s%s\n", built.error.c_str(), built.err.c_str());
+    std::printf("FAIL: building the probe: %s%s\n", built.start_error.c_str(), built.err.c_str());
     return 1;
   }
-  ProcessRequest probe;
+  ProcessSpec probe;
+  probe.capture_output = true;
   probe.argv = {(tmp / "probe").string()};
   probe.timeout = std::chrono::minutes(2);
   ProcessResult ran = run_process(probe);

@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "profiler/scratch_dir.h"
-#include "profiler/subprocess.h"
+#include "common/subprocess.h"
 #include "test_support.h"
 
 using namespace warplens;

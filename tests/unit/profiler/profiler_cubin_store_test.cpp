@@ -7,7 +7,7 @@
 
 #include "profiler/inject/cubin_store.h"
 #include "profiler/scratch_dir.h"
-#include "profiler/subprocess.h"
+#include "common/subprocess.h"
 #include "test_support.h"
 
 using namespace warplens;
@@ -19,11 +19,11 @@ std::string build_cubin(const profile::ScratchDir& dir, const std::string& name,
                         const std::string& source, bool lineinfo) {
   std::string cu = dir.file(name + ".cu");
   std::ofstream(cu) << source;
-  profile::ProcessSpec spec;
+  ProcessSpec spec;
   spec.argv = {WARPLENS_TEST_NVCC, "-cubin", "-arch=sm_90", "-O3", "-o", dir.file(name + ".cubin"), cu};
   if (lineinfo) spec.argv.insert(spec.argv.begin() + 1, "-lineinfo");
   spec.stderr_path = dir.file(name + ".log");
-  profile::ProcessResult r = profile::run_process(spec);
+  ProcessResult r = run_process(spec);
   REQUIRE_MESSAGE(r.exit_code == 0, test::tail_of_file_or_empty(spec.stderr_path));
   return test::read_file(dir.file(name + ".cubin"));
 }

@@ -11,7 +11,7 @@
 #include "profiler/injection_config.h"
 #include "profiler/profile_data.h"
 #include "profiler/scratch_dir.h"
-#include "profiler/subprocess.h"
+#include "common/subprocess.h"
 #include "test_support.h"
 
 using namespace warplens;

@@ -11,7 +11,7 @@
 #include "profiler/profile_data.h"
 #include "profiler/runner.h"
 #include "profiler/scratch_dir.h"
-#include "profiler/subprocess.h"
+#include "common/subprocess.h"
 #include "test_support.h"
 
 using namespace warplens;
@@ -340,7 +340,7 @@ TEST_CASE("run_process: exit codes, output files, environment, directory") {
   unsetenv("B");
   CHECK(r.started);
   CHECK(r.exit_code == 3);
-  CHECK(describe(r, spec) == "/bin/sh exited with code 3");
+  CHECK(describe_process(r, spec) == "/bin/sh exited with code 3");
   CHECK(test::read_file(dir.file("out")) == "set|unset|" + fs::canonical(dir.path()).string() + "\n");
   CHECK(test::read_file(dir.file("err")) == "err\n");
   CHECK(tail_of_file(dir.file("out"), 4) == "...\n");  // cut at a line start
