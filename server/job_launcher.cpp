@@ -1,6 +1,7 @@
 #include "server/job_launcher.h"
 
 #include <boost/asio/post.hpp>
+#include <utility>
 
 #include "server/work_done_progress.h"
 
@@ -28,12 +29,41 @@ std::uint64_t start_job(ServerContext& ctx, RequestContext& request,
   Reply reply = request.reply;
   auto& io = ctx.io;
   auto done = [reply, token, link, &io, &ctx](JobOutcome outcome) {
+    if (token) boost::asio::post(io, [&ctx, token] { ctx.progress_jobs.erase(*token); });
+    if (outcome.status == JobOutcome::Status::Succeeded && outcome.finish) {
+      // The job's last step, on the io thread; it answers once, from there.
+      boost::asio::post(io, [reply, finish = std::move(outcome.finish), stop = outcome.stop] {
+        if (stop.stop_requested()) return reply.error(ErrorCode::RequestCancelled, "the job was cancelled");
+        auto answered = std::make_shared<bool>(false);  // io thread only
+        JobCompletion completion;
+        completion.result = [reply, answered](nlohmann::json value) {
+          if (std::exchange(*answered, true)) return;
+          reply.result(std::move(value));
+        };
+        completion.fail = [reply, answered](std::exception_ptr e) {
+          if (std::exchange(*answered, true)) return;
+          std::string what = "unknown exception";
+          try {
+            std::rethrow_exception(e);
+          } catch (const std::exception& x) {
+            what = x.what();
+          } catch (...) {
+          }
+          reply.error(ErrorCode::RequestFailed, what);
+        };
+        try {
+          finish(completion);
+        } catch (...) {
+          completion.fail(std::current_exception());
+        }
+      });
+      return;
+    }
     switch (outcome.status) {
       case JobOutcome::Status::Succeeded: reply.result(std::move(outcome.result)); break;
       case JobOutcome::Status::Failed: reply.error(ErrorCode::RequestFailed, outcome.error); break;
       case JobOutcome::Status::Cancelled: reply.error(ErrorCode::RequestCancelled, "the job was cancelled"); break;
     }
-    if (token) boost::asio::post(io, [&ctx, token] { ctx.progress_jobs.erase(*token); });
   };
   std::uint64_t id = ctx.jobs.submit(std::move(title), std::move(job), progress, done);
   if (token) ctx.progress_jobs[*token] = id;

@@ -126,7 +126,10 @@ void JobRunner::run_jobs(std::stop_token thread_stop) {
       if (progress) progress->report(message, percentage);
     };
     try {
-      outcome.result = job->fn(ctx);
+      JobResult r = job->fn(ctx);
+      outcome.result = std::move(r.value);
+      outcome.finish = std::move(r.finish);
+      outcome.stop = ctx.stop;
     } catch (const std::exception& e) {
       outcome.status = JobOutcome::Status::Failed;
       outcome.error = e.what();

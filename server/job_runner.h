@@ -8,6 +8,8 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstddef>
+#include <exception>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -39,12 +41,39 @@ struct JobContext {
   std::function<void(const std::string& message, std::optional<int> percentage)> report;
 };
 
-// Returns the job's result (the executeCommand reply); throws on failure.
-using JobFunction = std::function<nlohmann::json(JobContext&)>;
+// How a job's last step, run by the server on its io thread, answers:
+// `result` or `fail`, once (later calls are ignored), possibly after the
+// step itself returned (e.g. once the document's analysis is ready).
+struct JobCompletion {
+  std::function<void(nlohmann::json)> result;
+  std::function<void(std::exception_ptr)> fail;  // answered as a failed job: the exception's what()
+};
+using JobFinish = std::function<void(JobCompletion)>;
+
+// What a job function returns: the executeCommand reply, or (`finish`
+// set) a last step that needs the server's state (documents, analyses),
+// which only the io thread may touch. The job thread does not wait for it:
+// the server posts it to the io thread once, and it answers from there.
+struct JobResult {
+  JobResult(nlohmann::json v = nullptr) : value(std::move(v)) {}  // NOLINT: a plain reply converts
+  JobResult(std::nullptr_t) {}                                     // NOLINT: `return nullptr;` (no reply value)
+  static JobResult finish_on_io(JobFinish f) {
+    JobResult r;
+    r.finish = std::move(f);
+    return r;
+  }
+  nlohmann::json value;
+  JobFinish finish;
+};
+
+// Returns the job's result; throws on failure.
+using JobFunction = std::function<JobResult(JobContext&)>;
 
 struct JobOutcome {
   enum class Status { Succeeded, Failed, Cancelled } status = Status::Succeeded;
   nlohmann::json result;
+  JobFinish finish;        // Succeeded with a last step for the io thread (JobResult::finish)
+  std::stop_token stop;    // the job's: whether it was cancelled by the time `finish` runs
   std::string error;
 };
 

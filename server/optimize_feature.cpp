@@ -227,7 +227,7 @@ void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, Reques
   workflows::OptimizeBackend backend = ctx.options.optimize ? ctx.options.optimize : workflows::gpu_optimize_backend(gpu);
 
   start_job(ctx, request, token, "warplens: optimizing " + kernel,
-            [&ctx, weak, req, context, doc, backend](JobContext& job) -> json {
+            [&ctx, weak, req, context, doc, backend](JobContext& job) -> JobResult {
               const double budget = req.budget.wall_seconds;
               auto progress = [&job, budget](const agent::JobProgress& p) {
                 int pct = static_cast<int>(std::min(99.0, 100.0 * p.elapsed_seconds / budget));
@@ -246,20 +246,12 @@ void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, Reques
                 throw std::runtime_error("optimizing `" + req.kernel + "` failed: " + outcome.result.error);
               job.report("preparing the verified rewrites", 99);
               const std::string report_path = workflows::save_optimize_report(outcome.result, req.file.text);
-              auto done = std::make_shared<std::promise<json>>();
-              auto future = done->get_future();
-              boost::asio::post(ctx.io, [&ctx, weak, outcome = std::move(outcome), doc, done, report_path] {
-                auto state = weak.lock();
-                if (!state) return done->set_value(nullptr);
-                try {
-                  done->set_value(finish(ctx, *state, outcome, doc, report_path));
-                } catch (...) {
-                  done->set_exception(std::current_exception());
-                }
-              });
-              while (future.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready)
-                if (job.stop.stop_requested()) return nullptr;
-              return future.get();
+              // The code actions and the document state are the io thread's.
+              return JobResult::finish_on_io(
+                  [&ctx, weak, outcome = std::move(outcome), doc, report_path](JobCompletion done) {
+                    auto state = weak.lock();
+                    done.result(state ? finish(ctx, *state, outcome, doc, report_path) : json(nullptr));
+                  });
             });
 }
 

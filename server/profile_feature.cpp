@@ -106,16 +106,16 @@ json attach(ServerContext& ctx, ProfileState& state, const workflows::ProfileJob
 // On the io thread: waits for the analysis of the version the command ran
 // on (its model places load and store findings precisely), then attaches.
 void attach_when_ready(ServerContext& ctx, const std::weak_ptr<ProfileState>& weak, workflows::ProfileJobResult result,
-                       DocumentPtr document, std::shared_ptr<std::promise<json>> done) {
+                       DocumentPtr document, JobCompletion done) {
   auto finish = [&ctx, weak, result, document, done](RecordPtr record) {
     auto state = weak.lock();
-    if (!state) return done->set_value(nullptr);
-    // On the io thread (a scheduler reader): a failure goes to the job,
-    // which answers the request with it, as optimize's finish does.
+    if (!state) return done.result(nullptr);
+    // On the io thread (a scheduler reader): a failure answers the request,
+    // as optimize's finish does.
     try {
-      done->set_value(attach(ctx, *state, result, document, record));
+      done.result(attach(ctx, *state, result, document, record));
     } catch (...) {
-      done->set_exception(std::current_exception());
+      done.fail(std::current_exception());
     }
   };
   auto current = ctx.documents.get(document->uri);
@@ -146,7 +146,7 @@ void profile_command(ServerContext& ctx, const StatePtr& state, const protocol::
                                          : workflows::GpuProbe([](std::stop_token s) { return profile::probe_gpus(s); });
   std::weak_ptr<ProfileState> weak = state;
   start_job(ctx, rc, p.workDoneToken, "warplens: profiling " + file_name(doc->path),
-            [&ctx, weak, req, doc, probe](JobContext& job) -> json {
+            [&ctx, weak, req, doc, probe](JobContext& job) -> JobResult {
               // A ProfileJobError (no GPU, a failed build) fails the request
               // with its message, which the editor shows (once: not also as
               // window/showMessage).
@@ -154,14 +154,11 @@ void profile_command(ServerContext& ctx, const StatePtr& state, const protocol::
                   req, job.stop, [&job](workflows::ProfileStage, const std::string& m, int pct) { job.report(m, pct); }, probe);
               if (!result.profile) return nullptr;  // cancelled
               job.report("placing the results", 99);
-              auto done = std::make_shared<std::promise<json>>();
-              auto future = done->get_future();
-              boost::asio::post(ctx.io, [&ctx, weak, result, doc, done] {
-                attach_when_ready(ctx, weak, result, doc, done);
+              // Measured results attach to the document's analysis, which
+              // is the io thread's; the reply comes when they are attached.
+              return JobResult::finish_on_io([&ctx, weak, result, doc](JobCompletion done) {
+                attach_when_ready(ctx, weak, result, doc, std::move(done));
               });
-              while (future.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready)
-                if (job.stop.stop_requested()) return nullptr;
-              return future.get();
             });
 }
 

@@ -107,6 +107,33 @@ TEST_CASE("a job's result, or its failure, is its outcome; the runner carries on
   CHECK(outcomes.get(*good)->result["ok"] == true);
 }
 
+TEST_CASE("a job's last step for the io thread travels in its outcome; the runner does not wait for it") {
+  JobRunner runner;
+  Outcomes outcomes;
+  std::atomic<bool> finish_ran{false};
+  auto with_finish = std::make_shared<std::uint64_t>(0), next = std::make_shared<std::uint64_t>(0);
+  *with_finish = runner.submit("finish", [&](JobContext&) {
+    return JobResult::finish_on_io([&](JobCompletion done) {
+      finish_ran = true;
+      done.result(nlohmann::json{{"attached", true}});
+    });
+  }, nullptr, outcomes.for_job(with_finish));
+  *next = runner.submit("next", [](JobContext&) { return nlohmann::json(2); }, nullptr, outcomes.for_job(next));
+  // The second job ran although nobody has run the first one's last step:
+  // no job thread blocks on the io thread.
+  REQUIRE(eventually([&] { return outcomes.get(*next).has_value(); }));
+  CHECK_FALSE(finish_ran.load());
+  auto o = outcomes.get(*with_finish);
+  REQUIRE(o.has_value());
+  CHECK(o->status == JobOutcome::Status::Succeeded);
+  REQUIRE(o->finish);
+  CHECK_FALSE(o->stop.stop_requested());
+  nlohmann::json answer;
+  o->finish(JobCompletion{[&](nlohmann::json v) { answer = std::move(v); }, [](std::exception_ptr) {}});
+  CHECK(finish_ran.load());
+  CHECK(answer["attached"] == true);
+}
+
 TEST_CASE("shutdown cancels the running job and reports whether it stopped") {
   JobRunner runner;
   std::atomic<bool> started{false};
