@@ -237,10 +237,7 @@ class Coarsen2D final : public Rewrite {
         error = "the element's work is spelled in a macro";
         return false;
       }
-      auto range = ctx.char_range(s->getSourceRange());
-      const unsigned end = ctx.sm().getFileOffset(range->getEnd());
-      const unsigned after = ctx.offset_after_statement(s);
-      const std::string semi = after > end ? ctx.slice(end, after) : "";
+      const std::string semi = statement_terminator(ctx, s).value_or("");
       vector_body += "        " + *vb + semi + "\n";
       scalar_body += "        " + *sb + semi + "\n";
     }

@@ -61,14 +61,12 @@ class GridStride final : public Rewrite {
       prologue += "  " + *tx + "\n";
     }
     for (const Stmt* st : m->region.body) {
-      auto tx = ctx.text(st);
+      auto tx = statement_text(ctx, st);
       if (!tx) {
         error = "the element's code crosses a macro";
         return false;
       }
-      const unsigned after = ctx.offset_after_statement(st);
-      const unsigned end = ctx.offset(Lexer::getLocForEndOfToken(st->getEndLoc(), 0, ctx.sm(), ctx.file.lang()));
-      body += "      " + *tx + (after > end ? ctx.slice(end, after) : "") + "\n";
+      body += "      " + *tx + "\n";
     }
     std::string text = "{\n  // Rewritten by warplens (grid-stride): correct for any grid.\n" + prologue;
     text += "  for (long long " + s + " = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; " + s +

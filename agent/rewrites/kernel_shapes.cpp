@@ -521,6 +521,22 @@ std::optional<std::string> text_with_replacements(const KernelContext& ctx, cons
   return out;
 }
 
+std::optional<std::string> statement_terminator(const KernelContext& ctx, const Stmt* s) {
+  auto range = ctx.char_range(s->getSourceRange());
+  if (!range) return std::nullopt;
+  const unsigned end = ctx.sm().getFileOffset(range->getEnd());
+  const unsigned after = ctx.offset_after_statement(s);
+  return after > end ? ctx.slice(end, after) : std::string();
+}
+
+std::optional<std::string> statement_text(const KernelContext& ctx, const Stmt* s,
+                                          const std::map<const Stmt*, std::string>& nodes) {
+  auto t = text_with_replacements(ctx, s, {}, nodes);
+  auto semi = statement_terminator(ctx, s);
+  if (!t || !semi) return std::nullopt;
+  return *t + *semi;
+}
+
 std::optional<std::string> text_with_renames(const KernelContext& ctx, const Stmt* s,
                                              const std::map<const ValueDecl*, std::string>& names) {
   return text_with_replacements(ctx, s, names, {});

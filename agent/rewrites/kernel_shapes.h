@@ -150,6 +150,15 @@ std::optional<std::string> text_with_replacements(const KernelContext& ctx, cons
                                                   const std::map<const clang::ValueDecl*, std::string>& names,
                                                   const std::map<const clang::Stmt*, std::string>& nodes);
 
+// What follows statement `s`'s last token and still belongs to it: the `;`
+// of an expression statement or of `if (c) x;` (empty after a `}`). Clang's
+// ranges stop before it, so code copied statement by statement needs it.
+std::optional<std::string> statement_terminator(const KernelContext& ctx, const clang::Stmt* s);
+// A whole statement's text, its `;` included, with sub-expressions
+// replaced by `nodes` (none by default); nullopt inside a macro.
+std::optional<std::string> statement_text(const KernelContext& ctx, const clang::Stmt* s,
+                                          const std::map<const clang::Stmt*, std::string>& nodes = {});
+
 // A statement at the top level of the kernel that reduces a __shared__ array
 // over the whole block into slot 0: a tree loop proven by symbolic execution
 // (warp_shuffle_reduction.cpp), or the shuffle block that rewrite generates.

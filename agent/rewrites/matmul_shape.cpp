@@ -24,11 +24,9 @@ bool only_names(const Stmt* s, const std::set<const ValueDecl*>& allowed) {
 }  // namespace
 
 std::string statement_with_semicolon(const KernelContext& ctx, const Stmt* s) {
-  auto t = ctx.text(s);
+  auto t = statement_text(ctx, s);
   if (!t) throw std::runtime_error("source text inside a macro");
-  const unsigned after = ctx.offset_after_statement(s);
-  const unsigned end = ctx.offset(Lexer::getLocForEndOfToken(s->getEndLoc(), 0, ctx.sm(), ctx.file.lang()));
-  return *t + (after > end ? ctx.slice(end, after) : "");
+  return *t;
 }
 
 std::optional<std::string> guarded_declaration(const KernelContext& ctx, const Stmt* decl, const std::string& guard) {

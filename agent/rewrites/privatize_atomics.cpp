@@ -339,15 +339,7 @@ class PrivatizeAtomics final : public Rewrite {
       error = out.edits.error();
       return false;
     }
-    auto stmt_text = [&](const Stmt* s) -> std::optional<std::string> {
-      auto t = text_with_replacements(ctx, s, {}, nodes);
-      if (!t) return std::nullopt;
-      auto range = ctx.char_range(s->getSourceRange());
-      const unsigned end = ctx.sm().getFileOffset(range->getEnd());
-      const unsigned after = ctx.offset_after_statement(s);
-      if (after > end) *t += ctx.slice(end, after);
-      return t;
-    };
+    auto stmt_text = [&](const Stmt* s) { return statement_text(ctx, s, nodes); };
     const std::string head =
         "  // Rewritten by warplens (privatize-atomics): adds go to a per-block copy of `" + arr +
         "` in shared memory;\n  // each block adds its nonzero bins to `" + arr + "` once.\n" + "  __shared__ " + p->type +

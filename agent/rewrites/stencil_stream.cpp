@@ -85,13 +85,9 @@ std::optional<std::string> work_text(const KernelContext& ctx, const StencilPlan
                                      const std::map<const Stmt*, std::string>& nodes, const std::string& indent) {
   std::string work;
   for (const Stmt* s : p.grid.region.body) {
-    auto t = text_with_replacements(ctx, s, {}, nodes);
+    auto t = statement_text(ctx, s, nodes);
     if (!t) return std::nullopt;
-    auto range = ctx.char_range(s->getSourceRange());
-    if (!range) return std::nullopt;
-    const unsigned end = ctx.sm().getFileOffset(range->getEnd());
-    const unsigned after = ctx.offset_after_statement(s);
-    work += indent + *t + (after > end ? ctx.slice(end, after) : "") + "\n";
+    work += indent + *t + "\n";
   }
   return work;
 }

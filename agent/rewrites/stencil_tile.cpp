@@ -95,15 +95,12 @@ class StencilTile final : public Rewrite {
                       std::to_string(t.dx - p->dx_min) + "]";
     std::string work;
     for (const Stmt* s : p->grid.region.body) {
-      auto t = text_with_replacements(ctx, s, {}, nodes);
+      auto t = statement_text(ctx, s, nodes);
       if (!t) {
         error = "the work is spelled in a macro";
         return false;
       }
-      auto range = ctx.char_range(s->getSourceRange());
-      const unsigned end = ctx.sm().getFileOffset(range->getEnd());
-      const unsigned after = ctx.offset_after_statement(s);
-      work += "    " + *t + (after > end ? ctx.slice(end, after) : "") + "\n";
+      work += "    " + *t + "\n";
     }
     b += "  if (" + p->guard + ") {\n" + work + "  }\n}";
     if (!out.edits.replace(ctx.body, b)) {

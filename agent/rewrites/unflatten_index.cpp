@@ -268,19 +268,12 @@ class UnflattenIndex final : public Rewrite {
     for (const Stmt* s : p->region.body) {
       if (s == p->row_decl || s == p->col_decl) continue;
       auto t = text_with_replacements(ctx, s, names, nodes);
-      if (!t) {
+      auto semi = statement_terminator(ctx, s);
+      if (!t || !semi) {
         error = "the element's work is spelled in a macro";
         return false;
       }
-      auto range = ctx.char_range(s->getSourceRange());
-      if (!range) {
-        error = "the element's work is spelled in a macro";
-        return false;
-      }
-      const unsigned end = ctx.sm().getFileOffset(range->getEnd());
-      const unsigned after = ctx.offset_after_statement(s);
-      if (after > end) *t += ctx.slice(end, after);
-      text += "    " + *t + "\n";
+      text += "    " + *t + *semi + "\n";
     }
     text += "  }\n}";
     if (!out.edits.replace(ctx.body, text)) {

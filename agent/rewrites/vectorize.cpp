@@ -132,9 +132,7 @@ class Vectorize final : public Rewrite {
         error = "the element's code crosses a macro";
         return false;
       }
-      const unsigned after = ctx.offset_after_statement(st);
-      const unsigned end_of_text = ctx.offset(Lexer::getLocForEndOfToken(st->getEndLoc(), 0, ctx.sm(), ctx.file.lang()));
-      const std::string semi = after > end_of_text ? ctx.slice(end_of_text, after) : "";
+      const std::string semi = statement_terminator(ctx, st).value_or("");
       vector_body += "        " + *vb + semi + "\n";
       scalar_body += "      " + *sb + semi + "\n";
     }

@@ -133,9 +133,7 @@ class VectorizeStruct final : public Rewrite {
         error = "the element's code crosses a macro";
         return false;
       }
-      const unsigned after = ctx.offset_after_statement(st);
-      const unsigned end = ctx.offset(Lexer::getLocForEndOfToken(st->getEndLoc(), 0, ctx.sm(), ctx.file.lang()));
-      const std::string semi = after > end ? ctx.slice(end, after) : "";
+      const std::string semi = statement_terminator(ctx, st).value_or("");
       copy_body += "      " + *vb + semi + "\n";
       original_body += "      " + *ob + semi + "\n";
     }

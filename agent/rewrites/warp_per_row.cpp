@@ -672,20 +672,6 @@ std::string block_helper(const std::string& name, const std::string& warp, Combi
          "(v);\n}\n\n";
 }
 
-// The text of a statement with node replacements, ending in `;` when the
-// statement needs one (expression statements, `if (c) x;`).
-std::optional<std::string> statement_text(const KernelContext& ctx, const Stmt* s,
-                                          const std::map<const Stmt*, std::string>& nodes) {
-  auto t = text_with_replacements(ctx, s, {}, nodes);
-  if (!t) return std::nullopt;
-  auto range = ctx.char_range(s->getSourceRange());
-  if (!range) return std::nullopt;
-  const unsigned end = ctx.sm().getFileOffset(range->getEnd());
-  const unsigned after = ctx.offset_after_statement(s);
-  if (after > end) *t += ctx.slice(end, after);
-  return t;
-}
-
 class WarpPerRow final : public Rewrite {
  public:
   const char* name() const override { return "warp-per-row"; }
