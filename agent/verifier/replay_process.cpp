@@ -19,8 +19,13 @@ std::string find_replay_binary(const std::string& configured, std::string* error
     if (usable(configured)) return configured;
   } else {
     if (const char* env = std::getenv("WARPLENS_REPLAY"); env && usable(env)) return env;
+    // The build tree keeps it next to the binary; an installed tree
+    // (cmake/WarplensInstall.cmake) under <prefix>/libexec/warplens.
     std::string next_to_us = (self_executable_dir() / "warplens-replay").string();
     if (usable(next_to_us)) return next_to_us;
+    std::string installed =
+        (self_executable_dir().parent_path() / "libexec" / "warplens" / "warplens-replay").lexically_normal().string();
+    if (usable(installed)) return installed;
   }
   if (error) {
     *error = "warplens-replay not found (tried";

@@ -1,5 +1,6 @@
 // Finds the warplens binary: the `warplens.serverPath` setting, else the
-// binary bundled in the extension (bin/warplens), else `warplens` on PATH.
+// binary bundled in the extension (bin/warplens), else `warplens` on PATH,
+// else where an install puts it (~/.local/bin, /usr/local/bin, /usr/bin).
 // A missing binary is reported with the places that were tried, instead of
 // letting the language client fail with a bare ENOENT.
 import * as fs from 'fs';
@@ -42,11 +43,30 @@ export function resolveServerBinary(context: vscode.ExtensionContext): string {
     if (onPath) return onPath;
     throw new ServerNotFoundError(`warplens.serverPath is set to "${configured}", which is not on PATH.`);
   }
+  // Then the binary bundled in the extension, then PATH, then the places
+  // `cmake --install` and the .deb put it (VS Code started from a desktop
+  // launcher often has a PATH without ~/.local/bin or /usr/local/bin).
+  const tried: string[] = [];
   const bundled = context.asAbsolutePath(path.join('bin', 'warplens'));
+  tried.push(bundled);
   if (isExecutable(bundled)) return bundled;
   const onPath = findOnPath('warplens');
+  tried.push('"warplens" on PATH');
   if (onPath) return onPath;
+  for (const installed of installedLocations()) {
+    tried.push(installed);
+    if (isExecutable(installed)) return installed;
+  }
   throw new ServerNotFoundError(
-    `The warplens server was not found: no bundled ${bundled} and no "warplens" on PATH. ` +
-    'Build it (build/bin/warplens) and set "warplens.serverPath".');
+    `The warplens server was not found. Looked at: ${tried.join(', ')}. ` +
+    'Install it (the warplens .deb, or `cmake --install build --prefix ~/.local`) or set "warplens.serverPath".');
+}
+
+export function installedLocations(): string[] {
+  const home = process.env.HOME ?? '';
+  return [
+    ...(home ? [path.join(home, '.local', 'bin', 'warplens')] : []),
+    '/usr/local/bin/warplens',
+    '/usr/bin/warplens',
+  ];
 }
