@@ -77,5 +77,6 @@ int run_serve(const std::vector<std::string>& args, const CliEnvironment& env);
 int run_check(const std::vector<std::string>& args, const CliEnvironment& env);
 int run_report(const std::vector<std::string>& args, const CliEnvironment& env);
 int run_mcp(const std::vector<std::string>& args, const CliEnvironment& env);
+int run_compile_db(const std::vector<std::string>& args, const CliEnvironment& env);
 
 }  // namespace warplens::cli

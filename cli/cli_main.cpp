@@ -44,6 +44,7 @@ const Subcommand kSubcommands[] = {
     {"serve", "run the language server on stdio, or on --listen 127.0.0.1:PORT (the default command)", run_serve},
     {"check", "analyse CUDA files and print diagnostics like a compiler", run_check},
     {"report", "print the kernel model of CUDA files as JSON", run_report},
+    {"compile-db", "write compile_commands.json for clangd with nvcc's flags translated as warplens parses them", run_compile_db},
     {"mcp", "run the Model Context Protocol server on stdio, for coding agents (docs/mcp.md)", run_mcp},
     {"profile", "run a program (or a single .cu file) under the CUPTI profiler", run_argv_style<kProfile, run_profile_command>},
     {"capture", "record a kernel's launches from a program, for verify", run_argv_style<kCapture, run_capture_command>},
@@ -57,7 +58,7 @@ void print_help(const std::string& program) {
       "warplens: a language server that makes CUDA kernels fast from inside the editor.\n\n"
       "commands:\n",
       program.c_str());
-  for (const auto& s : kSubcommands) std::printf("  %-8s %s\n", s.name, s.summary);
+  for (const auto& s : kSubcommands) std::printf("  %-10s %s\n", s.name, s.summary);
   std::printf(
       "\n`%s COMMAND --help` describes a command's arguments.\n\n"
       "global options:\n"

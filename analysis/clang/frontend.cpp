@@ -24,6 +24,7 @@
 #include "analysis/compile_db.h"
 #include "analysis/cuda_toolkit.h"
 #include "analysis/frontend.h"
+#include "analysis/parse_plan.h"
 #include "common/file_read.h"
 #include "common/large_stack.h"
 
@@ -50,11 +51,6 @@ Finding toolchain_finding(const std::string& file, Severity severity, std::strin
   return f;
 }
 
-std::string join(const std::vector<std::string>& v, const char* sep) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
-}
 
 // ------------------------------------------------------------- diagnostics
 
@@ -333,15 +329,6 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
   std::map<unsigned, HeaderErrors> header_errors_;
 };
 
-struct ParsePlan {
-  std::vector<std::string> args;   // full command line, argv[0] first, input last
-  std::string main_file;           // what clang parses (the file, or its context .cu)
-  std::string main_text;
-  std::string target_file;         // the file findings are for
-  std::string working_directory;
-  bool degraded = false;
-  bool relocatable = false;        // -rdc: device-side launches are fine
-};
 
 clang::FileID target_file_id(clang::SourceManager& sm, const std::string& target);
 
@@ -498,106 +485,6 @@ clang::FileID target_file_id(clang::SourceManager& sm, const std::string& target
 
 }  // namespace
 
-namespace {
-
-// Steps 1-4 of docs/frontend.md: the compile command, the toolkit, the
-// architecture and the command line. Toolchain facts and problems go to `r`.
-ParsePlan plan_parse(const SourceFile& file, const AnalysisOptions& options, ParseResult& r) {
-  // 1. The compile command.
-  CommandForFile command = find_command_for_file(file.path, options.compile_commands_dir);
-  for (auto& f : command.findings) r.diagnostics.push_back(std::move(f));
-  r.toolchain.compile_command_source = command.description;
-
-  // 2. The toolkit (a clang compile command's --cuda-path is a hint).
-  std::string cuda_setting = options.cuda_path;
-  if (cuda_setting.empty() && command.command && !command.command->cuda_path.empty())
-    cuda_setting = command.command->cuda_path;
-  CudaToolkit toolkit = locate_cuda_toolkit(cuda_setting);
-  std::string data_dir = find_data_dir();
-  r.toolchain.cuda_found = toolkit.found;
-  r.toolchain.cuda_path = toolkit.path;
-  r.toolchain.cuda_version = toolkit.version;
-
-  // 3. The architecture: the build's (highest it targets), else the option.
-  std::string requested = options.arch;
-  std::string candidate = options.arch;
-  if (command.command && !command.command->gpu_archs.empty()) {
-    requested = command.command->gpu_archs.front();
-    for (const auto& a : command.command->gpu_archs)
-      if (gpu_arch_number(a) > gpu_arch_number(requested)) requested = a;
-    candidate = pick_gpu_arch(command.command->gpu_archs);
-  }
-  ParseArch arch = choose_parse_arch(candidate);
-  r.toolchain.requested_arch = normalize_gpu_arch(requested).empty() ? requested : normalize_gpu_arch(requested);
-  r.toolchain.parse_arch = arch.parse;
-  if (arch.clamped || arch.parse != r.toolchain.requested_arch) {
-    std::string reason = arch.clamped ? arch.reason
-                                      : "the build also targets " + r.toolchain.requested_arch +
-                                            ", which Clang 19 cannot parse; analysing the " + arch.parse + " build";
-    r.diagnostics.push_back(toolchain_finding(file.path, Severity::Information, reason));
-  }
-
-  // 4. The command line.
-  ParsePlan plan;
-  plan.relocatable = command.command && command.command->relocatable_device_code;
-  plan.target_file = file.path;
-  plan.main_file = file.path;
-  plan.main_text = file.text;
-  plan.working_directory = command.directory;
-  if (!command.context_file.empty()) {
-    common::FileReadResult context = common::read_text_file(command.context_file);
-    if (context) {
-      plan.main_file = command.context_file;
-      plan.main_text = std::move(*context.content);
-    }
-  }
-  std::vector<std::string>& args = plan.args;
-  args = {"clang-19", "-fsyntax-only", "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=" + arch.parse,
-          "-nocudalib", "-resource-dir=" + resource_dir(), "-ferror-limit=0", "-Wno-unknown-cuda-version",
-          "-Wno-pragma-once-outside-header", "-Wno-unknown-warning-option",
-          "-fno-caret-diagnostics"};
-  if (command.command) args.insert(args.end(), command.command->args.begin(), command.command->args.end());
-  if (!command.command || !command.command->sets_language_standard) args.push_back("-std=c++17");
-  if (data_dir.empty())
-    r.diagnostics.push_back(toolchain_finding(
-        file.path, Severity::Warning,
-        "warplens's bundled headers (share/warplens) were not found next to the binary; set "
-        "WARPLENS_DATA_DIR. Parsing may report missing headers."));
-  if (toolkit.found) {
-    args.push_back("--cuda-path=" + toolkit.path);
-    args.push_back("--no-cuda-version-check");
-    if (toolkit.has_cccl_dir) args.insert(args.end(), {"-isystem", toolkit.path + "/include/cccl"});
-    if (!toolkit.has_texture_fetch_header && !data_dir.empty())
-      args.insert(args.end(), {"-isystem", cuda13_shim_dir(data_dir)});
-    if (auto sdk = clang_target_sdk_version(toolkit); !sdk.empty())
-      args.insert(args.end(), {"-Xclang", "-target-sdk-version=" + sdk});
-  } else {
-    plan.degraded = true;
-    args.insert(args.end(), {"--cuda-path=/nonexistent-cuda", "-nocudainc"});
-    if (!data_dir.empty())
-      args.insert(args.end(), {"-I", no_toolkit_include_dir(data_dir), "-include", no_toolkit_prelude(data_dir)});
-    std::string where = toolkit.searched.empty() ? "nowhere" : join(toolkit.searched, ", ");
-    r.diagnostics.push_back(toolchain_finding(
-        file.path, Severity::Information,
-        "no CUDA toolkit found (looked in " + where +
-            "): parsed with warplens's bundled prelude (degraded mode). Kernels, index expressions and "
-            "launches are analysed; CUDA library headers (cuda_fp16.h, cub, cooperative_groups, ...) are "
-            "unavailable. Install the toolkit or set CUDA_PATH / the cudaPath setting."));
-  }
-  if (!data_dir.empty()) args.insert(args.end(), {"-include", nvcc_compat_header(data_dir)});
-  // The host compiler's <omp.h> (nvcc -Xcompiler -fopenmp): after every
-  // other directory, so a real one on the path wins.
-  if (!data_dir.empty() && command.command && command.command->host_openmp)
-    args.insert(args.end(), {"-idirafter", openmp_shim_dir(data_dir)});
-  args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
-  args.push_back(plan.main_file);
-  r.toolchain.degraded = plan.degraded;
-  r.toolchain.clang_args = args;
-  return plan;
-}
-
-}  // namespace
-
 ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions& options, std::stop_token stop) {
   ParseResult r;
   r.model.file = file.path;
@@ -605,7 +492,7 @@ ParseResult parse_translation_unit(const SourceFile& file, const AnalysisOptions
     r.cancelled = true;
     return r;
   }
-  ParsePlan plan = plan_parse(file, options, r);
+  ParsePlan plan = plan_parse(file, options, resource_dir(), r.toolchain, r.diagnostics);
   if (stop.stop_requested()) {
     r.cancelled = true;
     return r;
@@ -661,7 +548,7 @@ std::unique_ptr<ParsedAst> parse_ast(const SourceFile& file, const AnalysisOptio
     r.cancelled = true;
     return ast;
   }
-  ParsePlan plan = plan_parse(file, options, r);
+  ParsePlan plan = plan_parse(file, options, resource_dir(), r.toolchain, r.diagnostics);
   auto diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded, plan.relocatable);
   std::vector<std::string> refused;  // files the guarded file system would not read
   ast->unit = run_clang_keeping_ast(plan, file.text, *diags, refused);

@@ -6,11 +6,14 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 
 #include "support/lsp_client.h"
+#include "tests/support/requirements.h"
 
 using namespace warplens::testing;
 
@@ -267,4 +270,97 @@ TEST_CASE("check -D NAME=V and -U; compile_flags.txt next to the file") {
   CHECK(flags_file.exit_code == 0);
   CHECK_MESSAGE(!has_clang_error(flags_file.out), flags_file.out);
   CHECK_MESSAGE(flags_file.out.find("[uncoalesced-global]") != std::string::npos, flags_file.out);
+}
+
+namespace {
+
+std::string clangd_binary() {
+  for (const char* name : {"/usr/bin/clangd-19", "/usr/lib/llvm-19/bin/clangd"})
+    if (::access(name, X_OK) == 0) return name;
+  return "";
+}
+
+}  // namespace
+
+WARPLENS_REQUIREMENT("clangd-19", [] {
+  return clangd_binary().empty() ? warplens::test::missing("clangd-19 is not installed")
+                                 : warplens::test::met();
+});
+
+TEST_CASE("compile-db: nvcc entries become the Clang command warplens parses with, and clangd accepts them") {
+  Files f;
+  f.write("inc/shape.cuh", "#pragma once\n#define SHAPE_DEFINED 1\n#define STRIDE 32\n");
+  std::string cu = f.write("src/file.cu", kIncludingKernel);
+  std::string cpp = f.write("src/host.cpp", "int host() { return 1; }\n");
+  json db = json::array();
+  db.push_back({{"directory", f.dir.string()},
+                {"file", "src/file.cu"},
+                {"command", "/usr/local/cuda/bin/nvcc -ccbin g++ -Iinc -gencode arch=compute_80,code=sm_80 "
+                            "-gencode arch=compute_90,code=sm_90 -rdc=true --expt-relaxed-constexpr "
+                            "-Xcompiler -Wall,-fPIC -O3 -c src/file.cu -o file.o"}});
+  db.push_back({{"directory", f.dir.string()}, {"file", "src/host.cpp"},
+                {"arguments", {"g++", "-O2", "-c", "src/host.cpp", "-o", "host.o"}}});
+  std::string original = db.dump(2);
+  f.write("build/compile_commands.json", original);
+  InDirectory here(f.dir);
+
+  auto r = run_warplens({"compile-db", "-p", "build"}, 120s);
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(r.out.empty());  // the summary goes to stderr
+  CHECK_MESSAGE(r.err.find("1 CUDA entry translated, 1 copied") != std::string::npos, r.err);
+  std::ifstream in(f.dir / "build" / "warplens" / "compile_commands.json");
+  json out = json::parse(in);
+  REQUIRE(out.size() == 2);
+  std::vector<std::string> args = out[0]["arguments"];
+  CAPTURE(out[0].dump());
+  auto has = [&](const std::string& a) { return std::find(args.begin(), args.end(), a) != args.end(); };
+  CHECK(args.front() == "clang++");
+  CHECK(args.back() == cu);
+  CHECK(has("--cuda-gpu-arch=sm_90"));       // the highest -gencode
+  CHECK(has("-fgpu-rdc"));                   // -rdc=true
+  CHECK(has("-I" + (f.dir / "inc").string()));
+  for (const char* gone : {"-gencode", "-ccbin", "--expt-relaxed-constexpr", "-Xcompiler", "-rdc=true", "-fsyntax-only",
+                           "--cuda-device-only", "-o", "-c"})
+    CHECK_MESSAGE(!has(gone), gone);
+  for (const auto& a : args) CHECK_MESSAGE(a.rfind("-resource-dir", 0) != 0, a);  // clangd's own
+  CHECK(out[1]["arguments"] == json({"g++", "-O2", "-c", "src/host.cpp", "-o", "host.o"}));  // not CUDA: as written
+  // The user's database is never written.
+  std::ifstream again(f.dir / "build" / "compile_commands.json");
+  CHECK(std::string(std::istreambuf_iterator<char>(again), {}) == original);
+  // --out onto the input is refused.
+  auto onto = run_warplens({"compile-db", "-p", "build", "--out", "build/compile_commands.json"}, 120s);
+  CHECK(onto.exit_code == 2);
+  CHECK_MESSAGE(onto.err.find("is the input database") != std::string::npos, onto.err);
+  auto none = run_warplens({"compile-db", "-p", "nowhere"}, 120s);
+  CHECK(none.exit_code == 2);
+  CHECK_MESSAGE(none.err.find("no compile_commands.json at nowhere") != std::string::npos, none.err);
+}
+
+TEST_CASE("compile-db: clangd parses the translated entry without errors" * warplens::test::needs("clangd-19")) {
+  Files f;
+  f.write("inc/shape.cuh", "#pragma once\n#define SHAPE_DEFINED 1\n#define STRIDE 32\n");
+  std::string cu = f.write("src/file.cu", kIncludingKernel);
+  json db = json::array();
+  db.push_back({{"directory", f.dir.string()}, {"file", "src/file.cu"},
+                {"command", "nvcc -Iinc -arch=sm_90 --expt-relaxed-constexpr -Xcompiler -fPIC -c src/file.cu"}});
+  f.write("build/compile_commands.json", db.dump());
+  InDirectory here(f.dir);
+  auto r = run_warplens({"compile-db", "-p", "build"}, 120s);
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  // clangd itself, on the raw nvcc entry and on the translated one.
+  auto clangd = [&](const std::string& dir) {
+    std::string cmd = clangd_binary() + " --check=" + cu + " --compile-commands-dir=" + dir + " 2>&1";
+    std::string text;
+    if (FILE* p = ::popen(cmd.c_str(), "r")) {
+      char buf[4096];
+      while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) text.append(buf, n);
+      ::pclose(p);
+    }
+    return text;
+  };
+  std::string raw = clangd((f.dir / "build").string());
+  std::string translated = clangd((f.dir / "build" / "warplens").string());
+  CAPTURE(raw);
+  CAPTURE(translated);
+  CHECK(translated.find("All checks completed, 0 errors") != std::string::npos);
 }
