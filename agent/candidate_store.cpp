@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "agent/text_diff.h"
+#include "agent/unified_diff.h"
 
 namespace warplens::agent {
 
@@ -55,13 +56,21 @@ bool write_candidate_set(const CandidateSet& set, std::string& error) {
   m["include_dirs"] = set.include_dirs;
   if (!set.pytorch_reference.empty()) m["pytorch_reference"] = set.pytorch_reference;
   m["candidates"] = json::array();
+  // Each candidate also as a patch of the user's file, relative to the
+  // directory the set is written from (`git apply cNN.patch` there).
+  std::error_code cwd_ec;
+  const std::string patch_file_path =
+      patch_path(set.source_path.empty() ? "original.cu" : set.source_path, fs::current_path(cwd_ec).string());
   for (const Candidate& c : set.candidates) {
     const std::string header = candidate_file_header(c);
     const std::string file = c.id + ".cu";
     if (!write_file(set.dir / file, header + c.source, error)) return false;
+    const std::string patch = c.id + ".patch";
+    if (!write_file(set.dir / patch, unified_diff(set.original_text, c.source, patch_file_path), error)) return false;
     json j;
     j["id"] = c.id;
     j["file"] = file;
+    j["patch"] = patch;
     j["header_lines"] = count_lines(header);
     j["kernel"] = c.kernel;
     j["result_kernel"] = c.result_kernel;

@@ -3,25 +3,17 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
+
+#include "agent/text_diff.h"
+#include "agent/unified_diff.h"
 
 namespace warplens::agent {
 
 using nlohmann::json;
 
 namespace {
-
-std::vector<std::string_view> lines_of(std::string_view s) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < s.size(); ++i)
-    if (s[i] == '\n') {
-      out.push_back(s.substr(start, i - start));
-      start = i + 1;
-    }
-  if (start < s.size()) out.push_back(s.substr(start));
-  return out;
-}
 
 std::string fmt(double v, const char* f = "%.4g") {
   char buf[64];
@@ -55,21 +47,17 @@ json timing_json(const Timing& t) {
 
 }  // namespace
 
-std::string render_diff(std::string_view original_text, const std::vector<TextEdit>& edits) {
-  const auto lines = lines_of(original_text);
-  std::ostringstream o;
-  for (const auto& e : edits) {
-    o << "@@ line " << e.range.start.line + 1 << " @@\n";
-    for (int l = e.range.start.line; l < e.range.end.line && l < static_cast<int>(lines.size()); ++l)
-      o << "-" << lines[static_cast<std::size_t>(l)] << "\n";
-    if (e.range.end.column > 0 && e.range.end.line < static_cast<int>(lines.size()))
-      o << "-" << lines[static_cast<std::size_t>(e.range.end.line)] << "\n";
-    for (auto l : lines_of(e.new_text)) o << "+" << l << "\n";
-  }
-  return o.str();
+std::string render_diff(std::string_view original_text, const std::vector<TextEdit>& edits, std::string_view path) {
+  std::string after(original_text);
+  if (!apply_edits(after, edits)) return "(the candidate's edits do not apply to the original)\n";
+  return unified_diff(original_text, after, path);
 }
 
 std::string render_markdown(const OptimizeResult& r, std::string_view original_text) {
+  // Diff paths relative to where the report is written from, so that
+  // `git apply` there (or `patch -p1`) takes a candidate as it is shown.
+  std::error_code ec;
+  const std::string path = patch_path(r.file, std::filesystem::current_path(ec).string());
   std::ostringstream o;
   o << "# Optimize `" << r.kernel << "`\n\n";
   o << "- file: `" << r.file << "`\n";
@@ -116,7 +104,7 @@ std::string render_markdown(const OptimizeResult& r, std::string_view original_t
     for (const auto& s : v.replayed) o << "- replayed: " << s << "\n";
     for (const auto& n : c.notes) o << "- checked: " << n << "\n";
     if (!v.compiled && !v.compile_log.empty()) o << "\n```\n" << v.compile_log << "\n```\n";
-    o << "\n```diff\n" << render_diff(original_text, c.edits) << "```\n\n";
+    o << "\n```diff\n" << render_diff(original_text, c.edits, path) << "```\n\n";
   }
   return o.str();
 }

@@ -14,7 +14,8 @@ namespace warplens::agent {
 std::string render_markdown(const OptimizeResult& result, std::string_view original_text);
 std::string render_json(const OptimizeResult& result);
 
-// Removed/added lines of a candidate against the original ("-"/"+" lines).
-std::string render_diff(std::string_view original_text, const std::vector<TextEdit>& edits);
+// A candidate's edits as a unified diff of `path` (agent/unified_diff.h):
+// what `git apply` accepts from the directory `path` is relative to.
+std::string render_diff(std::string_view original_text, const std::vector<TextEdit>& edits, std::string_view path);
 
 }  // namespace warplens::agent

@@ -56,7 +56,9 @@ TEST_CASE("markdown report lists every candidate with its verdict and edit") {
   CHECK(md.find("| c01 | swap-thread-mapping() + unroll(factor=4) | yes | 2 | 2.0000 ms | 0.5000 ms | 4.00x |") !=
         std::string::npos);
   CHECK(md.find("| c02 | vectorize(width=4) | no | -1 |") != std::string::npos);
-  CHECK(md.find("-line two\n+line TWO\n") != std::string::npos);
+  // The edit as a unified diff git apply takes; /src/k.cu lies outside the working directory.
+  CHECK(md.find("```diff\n--- a/k.cu\n+++ b/k.cu\n@@ -1,3 +1,3 @@\n line one\n-line two\n+line TWO\n line three\n```") !=
+        std::string::npos);
   CHECK(md.find("warplens-launch: kernel=k block=same swap-xy=1") != std::string::npos);
   CHECK(md.find("identifier \"wl_x\" is undefined") != std::string::npos);
   CHECK(md.find("## Verified winners") != std::string::npos);
