@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "analysis/clang/guarded_fs.h"
 #include "analysis/clang/model_builder.h"
@@ -126,6 +127,13 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
     info.FormatDiagnostic(text);
     std::string message = text.str().str();
     if (level == clang::DiagnosticsEngine::Note) {
+      // A device-side launch of an overloaded kernel (a declaration and a
+      // definition that differ) fails overload resolution instead; the
+      // candidate's note says why. Same nvcc semantics as below.
+      if (last_ >= 0 && last_code_ == "ovl_no_viable_function_in_call" && is_device_side_call_note(message)) {
+        if (relocatable_) device_launch_only_.insert(static_cast<std::size_t>(last_));
+        else if (findings_[last_].message.find(kNeedsRdc) == std::string::npos) findings_[last_].message += kNeedsRdc;
+      }
       if (last_ >= 0 && findings_[last_].related.size() < 10 && info.hasSourceManager() &&
           info.getLocation().isValid()) {
         const clang::SourceManager& sm = info.getSourceManager();
@@ -139,14 +147,17 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
       return;
     }
     last_ = -1;
+    last_code_.clear();
     std::string name = strip_diagnostic_prefix(diagnostic_name(info.getID()) ? diagnostic_name(info.getID()) : "");
     if (is_known_cuda_false_positive(name)) return;
+    if (name == "asm_invalid_escape" && info.hasSourceManager() && info.getLocation().isValid() &&
+        names_ptx_register(info.getSourceManager(), info.getLocation()))
+      return;
     if (name == "ref_bad_target" && is_device_side_launch(message)) {
       // Dynamic parallelism: nvcc accepts a kernel launched from device code
       // with relocatable device code, Clang never does.
       if (relocatable_) return;
-      message += " (a kernel launched from device code needs relocatable device code: nvcc requires -rdc=true "
-                 "for dynamic parallelism too)";
+      message += kNeedsRdc;
     }
     if (level >= clang::DiagnosticsEngine::Error && name != "pp_file_not_found" && missing_header_ >= 0) {
       // After a header that was not found: most likely a consequence.
@@ -184,6 +195,7 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
       f.location.range = diagnostic_range(sm, loc, info);
       findings_.push_back(std::move(f));
       last_ = static_cast<int>(findings_.size()) - 1;
+      last_code_ = name;
       if (is_missing_header && missing_header_ < 0) missing_header_ = last_;
       return;
     }
@@ -243,6 +255,13 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
           (hidden_after_missing_ == 1 ? " later error not reported (it may follow from the missing header)"
                                       : " later errors not reported (they may follow from the missing header)");
     last_ = -1;
+    if (!device_launch_only_.empty()) {
+      std::vector<Finding> kept;
+      for (std::size_t i = 0; i < findings_.size(); ++i)
+        if (!device_launch_only_.count(i)) kept.push_back(std::move(findings_[i]));
+      findings_ = std::move(kept);
+      device_launch_only_.clear();
+    }
     return std::move(findings_);
   }
 
@@ -307,13 +326,75 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
 
   // "reference to __global__ function 'child' in __global__ function": a launch
   // (or a kernel's address taken) in device code.
+  // Clang's complaint about a <<<>>> in device code: about the kernel, or
+  // (a kernel launching itself) about the launch configuration call
+  // `__cudaPushCallConfiguration` that Clang lowers <<<>>> into.
   static bool is_device_side_launch(const std::string& message) {
-    return message.find("reference to __global__ function") != std::string::npos &&
-           (message.find("in __global__ function") != std::string::npos ||
-            message.find("in __device__ function") != std::string::npos ||
-            message.find("in __host__ __device__ function") != std::string::npos);
+    const bool launch = message.find("reference to __global__ function") != std::string::npos ||
+                        message.find("function '__cudaPushCallConfiguration'") != std::string::npos;
+    return launch && (message.find("in __global__ function") != std::string::npos ||
+                      message.find("in __device__ function") != std::string::npos ||
+                      message.find("in __host__ __device__ function") != std::string::npos);
   }
 
+  // nvcc passes inline PTX through, where `%globaltimer`, `%laneid`,
+  // `%clock64` name special registers; Clang takes `%g` for a bad operand
+  // escape. True when the escape Clang points at (or, pointing at the
+  // literal, every escape in it) is a valid GCC escape or `%` + a PTX name.
+  static bool names_ptx_register(const clang::SourceManager& sm, clang::SourceLocation loc) {
+    bool invalid = false;
+    const char* p = sm.getCharacterData(sm.getSpellingLoc(loc), &invalid);
+    if (invalid || !p) return false;
+    auto is_alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+    auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+    // One escape at p ('%'): 0 invalid, else its length.
+    auto escape = [&](const char* e) -> int {
+      const char c = e[1];
+      if (c == '%' || c == '=' || c == '{' || c == '|' || c == '}' || is_digit(c) || c == '[') return 2;
+      if (!is_alpha(c)) return 0;
+      int letters = 1;
+      while (is_alpha(e[1 + letters])) ++letters;
+      int n = 1 + letters;
+      while (is_digit(e[n])) ++n;
+      // `%l0`, `%h1`: a modifier letter and an operand number (valid GCC);
+      // `%globaltimer`, `%clock64`: a PTX special register (two letters or more).
+      if (letters == 1) return is_digit(e[2]) ? n : 0;
+      return n;
+    };
+    auto is_ptx_name = [&](const char* e) { return is_alpha(e[1]) && is_alpha(e[2]); };
+    // Clang points inside the escape (after `%g`, taken for a modifier, in
+    // `%globaltimer`): back over letters to the '%' (all inside the literal).
+    if (*p != '%' && *p != '"') {
+      const char* q = p;
+      for (int i = 0; i < 64 && is_alpha(q[-1]); ++i) --q;
+      if (q[-1] == '%') p = q - 1;
+    }
+    if (*p == '%') return is_ptx_name(p) && escape(p) > 0;
+    if (*p != '"') return false;
+    bool ptx_name = false;
+    for (const char* q = p + 1; *q && *q != '"' && *q != '\n'; ++q) {
+      if (*q == '\\' && q[1]) {
+        ++q;
+        continue;
+      }
+      if (*q != '%') continue;
+      const int n = escape(q);
+      if (n == 0) return false;
+      if (is_ptx_name(q)) ptx_name = true;
+      q += n - 1;
+    }
+    return ptx_name;
+  }
+
+  static bool is_device_side_call_note(const std::string& note) {
+    return note.find("call to __global__ function from __global__ function") != std::string::npos ||
+           note.find("call to __global__ function from __device__ function") != std::string::npos ||
+           note.find("call to __global__ function from __host__ __device__ function") != std::string::npos;
+  }
+
+  static constexpr const char* kNeedsRdc =
+      " (a kernel launched from device code needs relocatable device code: nvcc requires -rdc=true for dynamic "
+      "parallelism too)";
   static constexpr std::size_t kMaxDiagnostics = 1000;
 
   std::string target_;
@@ -322,6 +403,8 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
   int missing_header_ = -1;       // the first "file not found" finding
   int hidden_after_missing_ = 0;  // errors after it, not reported
   std::size_t dropped_ = 0;
+  std::string last_code_;                      // the code of findings_[last_]
+  std::set<std::size_t> device_launch_only_;  // findings nvcc would not report (dynamic parallelism with -rdc)
   const clang::LangOptions* lo_ = nullptr;
   clang::FileID target_id_;
   std::vector<Finding> findings_;

@@ -112,6 +112,57 @@ int main() { int* p = nullptr; parent<<<1, 1>>>(p); }
         std::string::npos);
 }
 
+TEST_CASE("a kernel launching itself, declared differently in a header (cuda-samples' quicksort): accepted with -rdc") {
+  // The declaration and the definition differ, so they overload: Clang
+  // fails overload resolution for the device-side launch (a note says
+  // "call to __global__ function from __global__ function") and complains
+  // about `__cudaPushCallConfiguration`, not the kernel.
+  const std::string code = R"cu(
+#include <cuda_runtime.h>
+__global__ void qsort_step(unsigned* data, unsigned n);
+__global__ void qsort_step(unsigned* data, unsigned n, int depth) {
+  if (threadIdx.x != 0 || n < 2 || depth > 8) return;
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  unsigned blocks = (n + 127) >> 7;
+  qsort_step<<<blocks, 128, 0, s>>>(data, n / 2, depth + 1);
+  cudaStreamDestroy(s);
+}
+int main() { qsort_step<<<1, 1>>>(nullptr, 1024, 0); }
+)cu";
+  auto rdc = compile("self_launch_rdc", code, "-rdc=true");
+  CHECK_MESSAGE(rdc.errors().empty(), rdc.error_text());
+  auto whole = compile("self_launch", code, "");
+  REQUIRE_FALSE(whole.errors().empty());
+  for (const Finding* e : whole.errors())
+    CHECK_MESSAGE(e->message.find("needs relocatable device code: nvcc requires -rdc=true") != std::string::npos,
+                  e->message);
+}
+
+TEST_CASE("inline PTX naming special registers (%globaltimer, %laneid) is accepted as nvcc does; a bad escape is not") {
+  const std::string code = R"cu(
+#include <cstdint>
+__device__ uint64_t now() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
+  return t;
+}
+__device__ unsigned lane() {
+  unsigned l;
+  asm("mov.u32 %0, %%laneid;" : "=r"(l));
+  unsigned c;
+  asm volatile("mov.u32 %0, %laneid;" : "=r"(c));
+  return l + c;
+}
+__global__ void k(uint64_t* out) { out[threadIdx.x] = now() + lane(); }
+)cu";
+  auto ptx = compile("ptx_registers", code, "");
+  CHECK_MESSAGE(ptx.errors().empty(), ptx.error_text());
+  auto bad = compile("bad_escape", "__device__ int f(int x) { int y; asm(\"mov.u32 %0, %!;\" : \"=r\"(y) : \"r\"(x)); return y; }\n", "");
+  REQUIRE(bad.errors().size() == 1);
+  CHECK(bad.errors()[0]->code == "asm_invalid_escape");
+}
+
 TEST_CASE("-Xcompiler -fopenmp: the host's <omp.h> is found") {
   const std::string code = R"cu(
 #include <omp.h>
