@@ -163,6 +163,19 @@ __global__ void k(uint64_t* out) { out[threadIdx.x] = now() + lane(); }
   CHECK(bad.errors()[0]->code == "asm_invalid_escape");
 }
 
+TEST_CASE("a host variable-length array with an initialiser (g++ accepts it, so nvcc does)") {
+  const std::string code = R"cu(
+#include <cuda_runtime.h>
+__global__ void k(cudaSurfaceObject_t* s) {}
+void launch(int planes) {
+  cudaSurfaceObject_t objects[planes] = {0};
+  k<<<1, 1>>>(objects);
+}
+)cu";
+  auto vla = compile("vla_init", code, "");
+  CHECK_MESSAGE(vla.errors().empty(), vla.error_text());
+}
+
 TEST_CASE("-Xcompiler -fopenmp: the host's <omp.h> is found") {
   const std::string code = R"cu(
 #include <omp.h>
