@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/analyzer.h"
+#include "analysis/analysis_options.h"
 #include "analysis/kernel_model.h"
 
 namespace warplens {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/analyzer.h"
+#include "analysis/analysis_options.h"
 #include "analysis/device_call_inlining.h"
 #include "analysis/findings.h"
 #include "analysis/launch_contexts.h"

@@ -17,7 +17,7 @@
 #include <stop_token>
 #include <vector>
 
-#include "analysis/analyzer.h"
+#include "analysis/analysis_options.h"
 #include "analysis/findings.h"
 #include "analysis/kernel_model.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/analyzer.h"
+#include "analysis/analysis_options.h"
 #include "analysis/block_shape.h"
 #include "analysis/gpu_catalog.h"
 #include "analysis/kernel_model.h"

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/analyzer.h"
+#include "analysis/analysis_options.h"
 #include "analysis/block_shape.h"
 #include "analysis/device_call_inlining.h"
 #include "analysis/kernel_model.h"

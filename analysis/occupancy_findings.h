@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/analyzer.h"
+#include "analysis/analysis_options.h"
 #include "analysis/findings.h"
 #include "analysis/kernel_model.h"
 #include "analysis/kernel_resource_report.h"

@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/analyzer.h"
+#include "analysis/analysis_options.h"
+#include "analysis/findings.h"
 
 namespace warplens {
 

@@ -25,7 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/analyzer.h"
+#include "analysis/analysis_options.h"
+#include "analysis/kernel_model.h"
 #include "analysis/index_expr.h"
 
 namespace warplens {

@@ -216,6 +216,14 @@ std::vector<Rule> rules() {
                  if (kJsonFormatOwners.count(f.path)) return std::nullopt;
                  return "includes nlohmann/json without owning a file format";
                }});
+  r.push_back({"No header in `analysis/` includes `analysis/analyzer.h` (the entry point above the analyses); the "
+               "option types are in `analysis/analysis_options.h`.",
+               [](const SourceFile& f, const Include& inc, const std::set<std::string>&) -> std::optional<std::string> {
+                 if (top_folder(f.path) != "analysis" || f.path.size() < 2 ||
+                     f.path.compare(f.path.size() - 2, 2, ".h") != 0 || inc.target != "analysis/analyzer.h")
+                   return std::nullopt;
+                 return "an analysis header includes the entry point analysis/analyzer.h";
+               }});
   r.push_back({"`mcp/` knows JSON-RPC through `protocol/` (framing, jsonrpc) but not LSP: it includes no "
                "`protocol/lsp_*.h`.",
                [](const SourceFile& f, const Include& inc, const std::set<std::string>&) -> std::optional<std::string> {
@@ -308,6 +316,8 @@ TEST_CASE("the checks see violations (each rule against a made-up file)") {
   CHECK(violates("agent/job.cpp", "nlohmann/json.hpp", true));
   CHECK(violates("mcp/x.cpp", "protocol/lsp_features.h"));
   CHECK(violates("mcp/x.cpp", "server/convert.h"));
+  CHECK(violates("analysis/coalescing.h", "analysis/analyzer.h"));
+  CHECK_FALSE(violates("analysis/analyzer.cpp", "analysis/analyzer.h"));
   CHECK_FALSE(violates("cli/optimize.cpp", "server/convert.h"));
   CHECK_FALSE(violates("workflows/optimize.cpp", "agent/job.h"));
   CHECK_FALSE(violates("analysis/clang/frontend.cpp", "clang/AST/AST.h", true));
