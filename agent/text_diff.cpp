@@ -6,19 +6,6 @@ namespace warplens::agent {
 
 namespace {
 
-// Lines including their terminating '\n' (the last may lack it).
-std::vector<std::string_view> lines_of(std::string_view s) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < s.size(); ++i)
-    if (s[i] == '\n') {
-      out.push_back(s.substr(start, i + 1 - start));
-      start = i + 1;
-    }
-  if (start < s.size()) out.push_back(s.substr(start));
-  return out;
-}
-
 // Byte offset of (line, column) in `text`; npos when outside.
 std::size_t offset_of(std::string_view text, Position p) {
   std::size_t off = 0;
@@ -34,6 +21,18 @@ std::size_t offset_of(std::string_view text, Position p) {
 }
 
 }  // namespace
+
+std::vector<std::string_view> lines_of(std::string_view s) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (s[i] == '\n') {
+      out.push_back(s.substr(start, i + 1 - start));
+      start = i + 1;
+    }
+  if (start < s.size()) out.push_back(s.substr(start));
+  return out;
+}
 
 std::vector<TextEdit> minimal_edits(std::string_view before, std::string_view after) {
   const auto a = lines_of(before), b = lines_of(after);

@@ -12,6 +12,9 @@
 
 namespace warplens::agent {
 
+// `s` split into lines, each with its terminating '\n' (the last may lack it).
+std::vector<std::string_view> lines_of(std::string_view s);
+
 // Line-based diff (longest common subsequence of lines, after trimming the
 // common prefix and suffix). Each edit replaces whole lines of `before`
 // (byte ranges, source_range.h conventions); applying all of them to

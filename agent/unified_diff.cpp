@@ -10,19 +10,6 @@ namespace warplens::agent {
 
 namespace {
 
-// Lines including their terminating '\n' (the last may lack it).
-std::vector<std::string_view> lines_of(std::string_view s) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < s.size(); ++i)
-    if (s[i] == '\n') {
-      out.push_back(s.substr(start, i + 1 - start));
-      start = i + 1;
-    }
-  if (start < s.size()) out.push_back(s.substr(start));
-  return out;
-}
-
 // One changed region in line numbers (0-based, half-open) of both texts.
 struct Change {
   int a_begin, a_end, b_begin, b_end;

@@ -8,6 +8,14 @@ namespace warplens {
 
 namespace {
 
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+}  // namespace
+
 Finding toolchain_finding(const std::string& file, Severity severity, std::string message) {
   Finding f;
   f.code = codes::kToolchain;
@@ -17,14 +25,6 @@ Finding toolchain_finding(const std::string& file, Severity severity, std::strin
   f.message = std::move(message);
   return f;
 }
-
-std::string join(const std::vector<std::string>& v, const char* sep) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
-}
-
-}  // namespace
 
 ParsePlan plan_parse(const SourceFile& file, const AnalysisOptions& options, const std::string& resource_dir,
                      ToolchainStatus& toolchain, std::vector<Finding>& diagnostics) {

@@ -30,4 +30,8 @@ struct ParsePlan {
 ParsePlan plan_parse(const SourceFile& file, const AnalysisOptions& options, const std::string& resource_dir,
                      ToolchainStatus& toolchain, std::vector<Finding>& diagnostics);
 
+// A "toolchain" finding about `file` (no range): the plan's own and the
+// front end's (a file it refused to read) share the one code and source.
+Finding toolchain_finding(const std::string& file, Severity severity, std::string message);
+
 }  // namespace warplens

@@ -42,16 +42,6 @@ std::string resource_dir() {
   return WARPLENS_CLANG_RESOURCE_DIR;
 }
 
-Finding toolchain_finding(const std::string& file, Severity severity, std::string message) {
-  Finding f;
-  f.code = codes::kToolchain;
-  f.severity = severity;
-  f.source = "warplens";
-  f.location = {file, {}};
-  f.message = std::move(message);
-  return f;
-}
-
 
 // ------------------------------------------------------------- diagnostics
 
