@@ -48,6 +48,9 @@ const char* kVerifyUsage =
     "                         (without these, `// warplens-launch:` and `// warplens-fused:` declarations in\n"
     "                         the candidate, as `warplens optimize --candidates-only` writes them, apply)\n"
     "  --dynamic-smem BYTES   candidate dynamic shared memory (default: captured)\n"
+    "  --reassociates TERMS   the candidate reorders float sums of TERMS terms (pN = parameter N's value,\n"
+    "                         products like p2*p3, or `inputs`): float outputs that fail the tolerance are\n"
+    "                         compared again with what that rounding explains (docs/verifier.md)\n"
     "  --pytorch-ref FILE     KernelBench-style Model/get_inputs module: enables level 3\n"
     "  --pytorch-timeout S    (default 600)\n"
     "  -I DIR                 extra include directory (repeatable); --nvcc-flag F (repeatable)\n"
@@ -164,7 +167,7 @@ int run_verify_command(int argc, char** argv) {
     } else if (a == "--capture" || a == "--original" || a == "--candidate" || a == "--kernel" ||
                a == "--pytorch-ref" || a == "-I" || a == "--nvcc-flag" || a == "--arch" || a == "--nvcc" ||
                a == "--replay" || a == "--python" || a == "--work-dir" || a == "--block" || a == "--coarsen" ||
-               a == "--reference-cache" || a == "--sanitizer" || a == "--pipeline") {
+               a == "--reference-cache" || a == "--sanitizer" || a == "--pipeline" || a == "--reassociates") {
       const char* v = value(a.c_str());
       if (!v) return usage_error(a + " needs a value", kVerifyUsage);
       if (a == "--capture") req.capture_dir = v;
@@ -181,7 +184,11 @@ int run_verify_command(int argc, char** argv) {
       else if (a == "--work-dir") req.work_dir = v;
       else if (a == "--reference-cache") req.reference_cache_dir = v;
       else if (a == "--sanitizer") req.sanitizer = v;
-      else if (a == "--pipeline") {
+      else if (a == "--reassociates") {
+        std::string why;
+        req.reassociation = verifier::parse_reassociation(v, &why);
+        if (!req.reassociation) return usage_error("--reassociates: " + why, kVerifyUsage);
+      } else if (a == "--pipeline") {
         req.pipeline = v;
         if (req.pipeline != "device" && req.pipeline != "host")
           return usage_error("--pipeline expects device or host", kVerifyUsage);

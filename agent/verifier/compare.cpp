@@ -245,6 +245,7 @@ BufferComparison compare_with_tolerance(const std::uint8_t* expected, const std:
     double d = std::fabs(gv - ev);
     double allowed = tol.atol(t) + tol.rtol(t) * std::fabs(ev);
     out.max_abs_error = std::max(out.max_abs_error, d);
+    out.max_abs_expected = std::max(out.max_abs_expected, std::fabs(ev));
     if (ev != 0) out.max_rel_error = std::max(out.max_rel_error, d / std::fabs(ev));
     if (d > allowed) {
       out.ok = false;
@@ -348,6 +349,7 @@ BufferComparison finish_comparison(const ops::CompareStats& s, std::optional<Ele
   out.stray_bytes = s.stray_bytes;
   out.max_abs_error = ops::dbl(s.max_abs_bits);
   out.max_rel_error = ops::dbl(s.max_rel_bits);
+  out.max_abs_expected = ops::dbl(s.max_expected_bits);
   out.ok = s.mismatches == 0;
   out.worst = std::move(worst);
   return out;

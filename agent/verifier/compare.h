@@ -73,6 +73,10 @@ struct BufferComparison {
   std::uint64_t stray_bytes = 0;     // poison bytes the candidate changed
   double max_abs_error = 0;          // over finite compared values
   double max_rel_error = 0;
+  // The largest |expected| among the values compared with tolerance (not
+  // filled by the bit-identical fast path, which cannot fail): the scale a
+  // reassociated sum's rounding is measured against (reassociation.h).
+  double max_abs_expected = 0;
   std::optional<ElementReport> worst;  // worst failing element; when ok, the largest error
 };
 

@@ -282,6 +282,7 @@ struct UnitResult {
   double pass_error = 0;  // passing units: the largest error is reported
   double abs_error = -1;  // >= 0: enters max_abs_error
   double rel_error = -1;  // >= 0: enters max_rel_error
+  double magnitude = -1;  // >= 0: |expected| of a finite float compared by value (max_abs_expected)
   u64 stray = 0;          // poison bytes changed
 };
 
@@ -350,6 +351,7 @@ WL_HD UnitResult compare_unit_bytes(const CompareSpec& s, const Unit& un, const 
   }
   const double d = fabs_(gv - ev);
   const double allowed = add_rn(s.atol, mul_rn(s.rtol, fabs_(ev)));
+  r.magnitude = fabs_(ev);
   r.abs_error = d;
   if (ev != 0) r.rel_error = d / fabs_(ev);
   if (d > allowed) {
@@ -379,6 +381,7 @@ struct CompareStats {
   u64 worst_fail_bits = 0;   // the largest failing severity
   u64 worst_pass_bits = 0;   // the largest passing error
   u64 worst_unit = ~0ULL;    // pass 2: the first unit with that severity / error
+  u64 max_expected_bits = 0; // the largest |expected| compared by value (a reassociated sum's scale)
 };
 
 WL_HD void accumulate(CompareStats& s, const UnitResult& r) {
@@ -387,6 +390,7 @@ WL_HD void accumulate(CompareStats& s, const UnitResult& r) {
   s.stray_bytes += r.stray;
   if (r.abs_error >= 0 && bits_of(r.abs_error) > s.max_abs_bits) s.max_abs_bits = bits_of(r.abs_error);
   if (r.rel_error >= 0 && bits_of(r.rel_error) > s.max_rel_bits) s.max_rel_bits = bits_of(r.rel_error);
+  if (r.magnitude >= 0 && bits_of(r.magnitude) > s.max_expected_bits) s.max_expected_bits = bits_of(r.magnitude);
   if (r.fail && bits_of(r.severity) > s.worst_fail_bits) s.worst_fail_bits = bits_of(r.severity);
   if (!r.fail && bits_of(r.pass_error) > s.worst_pass_bits) s.worst_pass_bits = bits_of(r.pass_error);
 }

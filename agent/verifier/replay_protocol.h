@@ -31,6 +31,7 @@
 #include "agent/verifier/input_generation.h"
 #include "agent/verifier/launch_geometry.h"
 #include "agent/verifier/launch_sequence.h"
+#include "agent/verifier/reassociation.h"
 
 namespace warplens::verifier {
 
@@ -95,6 +96,10 @@ struct ReplayPlan {
   std::vector<ParamSource> candidate_params;  // the candidate's parameters (empty: the unit's own)
   std::vector<ParamSource> elided;         // pointer parameters whose allocation the candidate no
                                            // longer writes (a fused temporary): not checked
+  // Set: the candidate declares reordered float sums (reassociation.h); a
+  // float output that fails the tolerance is compared again with the
+  // widened one.
+  std::optional<Reassociation> reassociation;
 
   const LaunchLayout* layout_for(int launch) const;
   const LaunchSequence* sequence(int launch) const;  // nullptr for a captured launch
@@ -174,6 +179,11 @@ struct BufferCheck {
   BufferRole role = BufferRole::Input;
   std::string check;             // "value", "unchanged", "determinism"
   BufferComparison comparison;
+  // > 0: the strict comparison failed and this is the extra atol a declared
+  // reassociation of `reassociated_terms` terms allowed (reassociation.h);
+  // `comparison` is then the widened one.
+  double widened_atol = 0;
+  std::uint64_t reassociated_terms = 0;
 };
 
 struct RunCheck {

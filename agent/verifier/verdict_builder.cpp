@@ -72,6 +72,27 @@ void record_candidate_checks(Verdict& v, const ReplayPlan& plan, const Candidate
     }
     v.input_sets.push_back(std::move(e));
   }
+  if (plan.reassociation) {
+    // Said whether or not it was needed: a reader of the verdict sees that
+    // this candidate's float outputs were held to the widened tolerance.
+    int widened = 0;
+    double most = 0;
+    std::uint64_t terms = 0;
+    for (const auto& e : v.input_sets)
+      for (const auto& b : e.buffers)
+        if (b.widened_atol > 0) {
+          ++widened;
+          if (b.widened_atol > most) most = b.widened_atol, terms = b.reassociated_terms;
+        }
+    add_flag(v, "reassociated-tolerance");
+    v.notes.push_back(
+        "the candidate declares reordered float sums (terms=" + describe(*plan.reassociation) +
+        "): a float output that fails the tolerance is compared again with an extra atol of " +
+        fmt("%.0f", kReassociationLambda) + "·√n·u·max|expected| (n the terms, at most the elements read)" +
+        (widened ? fmt("; needed on %d buffer check(s), at most %.3g", widened, most) + " for n = " +
+                       std::to_string(terms)
+                 : "; not needed on the correctness sets"));
+  }
   v.original_launch = c.original_geometry;
   v.candidate_launch = c.candidate_geometry;
   v.original_function = c.original_function;

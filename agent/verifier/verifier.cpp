@@ -112,6 +112,7 @@ std::string reproduce_command(const VerifyRequest& r) {
   if (r.candidate_launch.block) c += " --block " + quote(to_string(*r.candidate_launch.block));
   if (!r.pytorch_reference.empty()) c += " --pytorch-ref " + quote(absolute_string(r.pytorch_reference));
   if (!r.arch.empty()) c += " --arch " + r.arch;
+  if (r.reassociation) c += " --reassociates " + describe(*r.reassociation);
   for (const auto& i : r.include_dirs) c += " -I " + quote(absolute_string(i));
   return c + " --json";
 }
@@ -175,6 +176,14 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
       launch_override = d.value;
     }
 
+    // Reordered float sums, as the caller declares them (never the
+    // candidate's own text: a candidate cannot loosen its own check).
+    std::optional<Reassociation> reassociation = req.reassociation;
+    if (reassociation && !units->sequences.empty()) {
+      v.notes.push_back("the candidate's reassociation declaration is ignored for a fused launch sequence");
+      reassociation.reset();
+    }
+
     // Source comparison (token level unless the agent passed its own facts).
     v.source_findings = units->source_findings;
     for (auto& f : compare_device_state(device_state_facts(src.original), device_state_facts(src.candidate)))
@@ -233,6 +242,7 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
       v.shapes_note = "shape variations turned off";
     }
     plan.tolerance = req.tolerance;
+    plan.reassociation = reassociation;
     plan.warmup_runs = req.warmup_runs;
     plan.timed_runs = req.timed_runs;
     plan.timing_set = 0;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "agent/verifier/launch_sequence.h"
+#include "agent/verifier/reassociation.h"
 #include "agent/verifier/verdict.h"
 
 namespace warplens::verifier {
@@ -47,6 +48,10 @@ struct VerifyRequest {
   // temporary (launch_sequence.h); both are replayed as one unit.
   std::optional<FusionSpec> fusion;
   std::optional<KernelSourceFacts> candidate_facts;  // from an agent with an AST; replaces the token-level facts
+  // Set: the candidate reorders float sums of this many terms
+  // (reassociation.h). Declared by the caller (the rewrite engine, or
+  // `warplens verify --reassociates`), never read from the candidate's text.
+  std::optional<Reassociation> reassociation;
 
   std::filesystem::path pytorch_reference;     // KernelBench-style model.py: enables level 3
   double pytorch_timeout_s = 600;

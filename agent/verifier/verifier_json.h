@@ -109,6 +109,7 @@ inline void to_json(json& j, const BufferComparison& v) {
            {"stray_bytes", v.stray_bytes},
            {"max_abs_error", v.max_abs_error},
            {"max_rel_error", v.max_rel_error}};
+  if (v.max_abs_expected > 0) j["max_abs_expected"] = v.max_abs_expected;
   put_optional(j, "worst", v.worst);
 }
 inline void from_json(const json& j, BufferComparison& v) {
@@ -118,12 +119,17 @@ inline void from_json(const json& j, BufferComparison& v) {
   v.stray_bytes = j.value("stray_bytes", std::uint64_t{0});
   v.max_abs_error = j.value("max_abs_error", 0.0);
   v.max_rel_error = j.value("max_rel_error", 0.0);
+  v.max_abs_expected = j.value("max_abs_expected", 0.0);
   get_optional(j, "worst", v.worst);
 }
 
 inline void to_json(json& j, const BufferCheck& v) {
   j = json{{"allocation", v.allocation}, {"name", v.name}, {"role", v.role}, {"check", v.check},
            {"comparison", v.comparison}};
+  if (v.widened_atol > 0) {
+    j["widened_atol"] = v.widened_atol;
+    j["reassociated_terms"] = v.reassociated_terms;
+  }
 }
 inline void from_json(const json& j, BufferCheck& v) {
   v.allocation = j.value("allocation", 0);
@@ -131,6 +137,8 @@ inline void from_json(const json& j, BufferCheck& v) {
   v.role = j.value("role", BufferRole::Input);
   v.check = j.value("check", std::string());
   if (j.contains("comparison")) v.comparison = j.at("comparison").get<BufferComparison>();
+  v.widened_atol = j.value("widened_atol", 0.0);
+  v.reassociated_terms = j.value("reassociated_terms", std::uint64_t{0});
 }
 
 inline void to_json(json& j, const CandidateSet& v) {
@@ -228,6 +236,7 @@ inline void to_json(json& j, const ReplayPlan& v) {
   if (!v.original_steps.empty()) j["original_steps"] = v.original_steps;
   if (!v.candidate_params.empty()) j["candidate_params"] = v.candidate_params;
   if (!v.elided.empty()) j["elided"] = v.elided;
+  if (v.reassociation) j["reassociation"] = v.reassociation->terms;
 }
 inline void from_json(const json& j, ReplayPlan& v) {
   v.version = j.at("version").get<int>();
@@ -251,6 +260,7 @@ inline void from_json(const json& j, ReplayPlan& v) {
   v.original_steps = j.value("original_steps", std::vector<KernelRef>{});
   v.candidate_params = j.value("candidate_params", std::vector<ParamSource>{});
   v.elided = j.value("elided", std::vector<ParamSource>{});
+  if (j.contains("reassociation")) v.reassociation = Reassociation{j.at("reassociation").get<std::vector<Extent>>()};
 }
 
 inline void to_json(json& j, const CandidateResult& v) {

@@ -52,8 +52,16 @@ class CandidateReplay {
   // `nan_equal`: NaN where the original wrote NaN counts as equal (the timing
   // runs' fresh inputs; see replay_timing.cpp). The correctness sets keep the
   // plan's rule.
+  // `set` gives the launch's integer arguments for a declared
+  // reassociation's term count (plan.reassociation).
   verifier::RunCheck check_run(int run, int poison, LaunchState& ls, const std::vector<verifier::BufferRole>& roles,
-                               bool nan_equal = false);
+                               const SetContext& set, bool nan_equal = false);
+  // c.comparison again with a declared reassociation's widened tolerance
+  // (reassociation.h) when it failed by tolerance alone; `expected` 0: the
+  // original's result.
+  void widen_for_reassociation(LaunchState& ls, const std::vector<verifier::BufferRole>& roles, const SetContext& set,
+                               std::size_t a, const verifier::Tolerance& tolerance,
+                               const verifier::CompareOptions& o, verifier::BufferCheck& c, CUdeviceptr expected = 0);
   std::string guard_failure(LaunchState& ls, int poison);
   void reload_candidate();
   LaunchState& state_for(int launch);

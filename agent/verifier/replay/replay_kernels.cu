@@ -81,6 +81,7 @@ extern "C" __global__ void wl_compare(CompareArgs a) {
   const u64 max_rel = block_reduce<true>(s.max_rel_bits, scratch);
   const u64 worst_fail = block_reduce<true>(s.worst_fail_bits, scratch);
   const u64 worst_pass = block_reduce<true>(s.worst_pass_bits, scratch);
+  const u64 max_expected = block_reduce<true>(s.max_expected_bits, scratch);
   if (threadIdx.x == 0) {
     if (elements) atomicAdd(reinterpret_cast<unsigned long long*>(&out->elements), elements);
     if (mismatches) atomicAdd(reinterpret_cast<unsigned long long*>(&out->mismatches), mismatches);
@@ -89,6 +90,7 @@ extern "C" __global__ void wl_compare(CompareArgs a) {
     atomicMax(reinterpret_cast<unsigned long long*>(&out->max_rel_bits), max_rel);
     atomicMax(reinterpret_cast<unsigned long long*>(&out->worst_fail_bits), worst_fail);
     atomicMax(reinterpret_cast<unsigned long long*>(&out->worst_pass_bits), worst_pass);
+    atomicMax(reinterpret_cast<unsigned long long*>(&out->max_expected_bits), max_expected);
   }
 }
 

@@ -114,7 +114,7 @@ void CandidateReplay::timing() {
       // domain: where the original writes NaN on them (a sqrt of a negative
       // draw), the candidate must write NaN too, which the correctness sets'
       // rule (NaN never compares equal) would refuse even for the original.
-      RunCheck rc = check_run(1, 0, ls, roles, /*nan_equal=*/true);
+      RunCheck rc = check_run(1, 0, ls, roles, set, /*nan_equal=*/true);
       if (!rc.passed) {
         for (const auto& c : rc.buffers)
           if (!c.comparison.ok) {

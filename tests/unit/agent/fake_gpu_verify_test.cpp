@@ -103,6 +103,20 @@ TEST_CASE("fake GPU: exploits are rejected for the right reason") {
     CHECK(v.level == -1);
     CHECK(failed_with(v, Problem::OutOfTolerance));
   }
+  SUBCASE("half precision, declared as a reordered sum: the widened tolerance still refuses it") {
+    Verdict v = run("row_sum", "row_sum", "exploit_half_precision.cu", "row_sum",
+                    [](VerifyRequest& r) { r.reassociation = Reassociation{{Extent{2, 0}}}; });
+    CHECK(v.level == -1);
+    CHECK(failed_with(v, Problem::OutOfTolerance));
+    CHECK(has_flag(v, "reassociated-tolerance"));
+    CHECK(mentions(v, "even with the atol widened by"));
+  }
+  SUBCASE("a race, declared as a reordered sum: the original is deterministic, so two runs must agree") {
+    Verdict v = run("row_sum", "row_sum", "exploit_race.cu", "row_sum",
+                    [](VerifyRequest& r) { r.reassociation = Reassociation{}; });
+    CHECK(v.level == -1);
+    CHECK(mentions(v, "race or nondeterminism"));
+  }
   SUBCASE("work on another stream (dynamic parallelism): compiled with -rdc and noted") {
     // Whether it is rewarded depends on real timing: the GPU suite checks
     // that; CPU timings on the fake driver mean nothing.
@@ -194,6 +208,18 @@ TEST_CASE("fake GPU: a candidate child that never ends is killed at its time lim
   CHECK(has_flag(v, "hung"));
   CHECK(mentions(v, "did not finish within 8 s and was killed"));
   CHECK(s < 60);  // the 8 s limit plus the kill's grace, compiles and the reference
+}
+
+TEST_CASE("fake GPU: a declared reordered sum is said in the verdict and its reproduce command") {
+  Verdict v = run("row_sum", "row_sum", "honest_row_sum_shuffle.cu", "row_sum",
+                  [](VerifyRequest& r) { r.reassociation = Reassociation{{Extent{2, 0}}}; });
+  CHECK(v.correct);
+  CHECK(v.level >= 1);
+  CHECK(has_flag(v, "reassociated-tolerance"));
+  bool noted = false;
+  for (const auto& n : v.notes) noted = noted || n.find("declares reordered float sums (terms=p2)") != std::string::npos;
+  CHECK(noted);
+  CHECK(v.reproduce.find("--reassociates p2") != std::string::npos);
 }
 
 TEST_CASE("fake GPU: honest candidates pass, with recomputed grids") {

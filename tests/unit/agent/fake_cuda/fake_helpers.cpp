@@ -62,6 +62,7 @@ bool run_helper(const std::string& symbol, void** params, double* cost_ns) {
       out->max_rel_bits = std::max(out->max_rel_bits, s.max_rel_bits);
       out->worst_fail_bits = std::max(out->worst_fail_bits, s.worst_fail_bits);
       out->worst_pass_bits = std::max(out->worst_pass_bits, s.worst_pass_bits);
+      out->max_expected_bits = std::max(out->max_expected_bits, s.max_expected_bits);
     } else {
       const ops::CompareStats totals = *out;
       for (std::uint64_t u = 0; u < n && u < out->worst_unit; ++u)
