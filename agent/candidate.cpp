@@ -239,7 +239,24 @@ std::string candidate_file_header(const Candidate& c) {
   for (const auto& n : c.notes) o << "// note: " << n << "\n";
   for (const auto& l : c.launch_changes) o << format_launch_declaration(l) << "\n";
   if (c.fusion) o << format_fusion_declaration(*c.fusion) << "\n";
+  if (c.reassociation)
+    o << format_reassociation_declaration(c.result_kernel.empty() ? c.kernel : c.result_kernel, *c.reassociation)
+      << "\n";
   return o.str();
+}
+
+std::string format_reassociation_declaration(const std::string& kernel, const ReassociatedTerms& terms) {
+  std::string t;
+  for (const ParamExtent& e : terms)
+    t += (t.empty() ? "" : "*") + (e.param >= 0 ? "p" + std::to_string(e.param) : std::to_string(e.constant));
+  return "// warplens-reassociates: kernel=" + kernel + " terms=" + (t.empty() ? "inputs" : t);
+}
+
+std::optional<ReassociatedTerms> combine_reassociations(const std::optional<ReassociatedTerms>& a,
+                                                        const std::optional<ReassociatedTerms>& b) {
+  if (!a) return b;
+  if (!b || *a == *b) return a;
+  return ReassociatedTerms{};
 }
 
 std::vector<LaunchChange> find_launch_declarations(std::string_view text) {

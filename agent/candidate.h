@@ -113,6 +113,20 @@ struct FusionDeclaration {
 std::string format_fusion_declaration(const FusionDeclaration& fusion);
 std::optional<FusionDeclaration> parse_fusion_declaration(std::string_view line);
 
+// Float sums the rewrite adds in another order than the original (partial
+// sums per lane or per block): the number of terms of the longest one, as a
+// product of the kernel's integer parameters and constants (empty: unknown,
+// bounded by the elements the kernel reads). The verifier widens its
+// tolerance by what rounding in such a sum explains
+// (agent/verifier/reassociation.h); the declaration is written as
+//   // warplens-reassociates: kernel=NAME terms=p3*p2
+using ReassociatedTerms = std::vector<ParamExtent>;
+std::string format_reassociation_declaration(const std::string& kernel, const ReassociatedTerms& terms);
+// Two rewrites' declarations combined: one of them, or unknown when both
+// declare different sums.
+std::optional<ReassociatedTerms> combine_reassociations(const std::optional<ReassociatedTerms>& a,
+                                                        const std::optional<ReassociatedTerms>& b);
+
 struct Candidate {
   std::string id;                 // unique within a job, e.g. "c07"
   std::string kernel;             // the kernel being optimised (original name)
@@ -124,6 +138,7 @@ struct Candidate {
   std::vector<TextEdit> edits;    // minimal edits against the original text
   std::vector<LaunchChange> launch_changes;  // applied in order, each to the previous result
   std::optional<FusionDeclaration> fusion;
+  std::optional<ReassociatedTerms> reassociation;  // set: float sums reordered (see above)
   std::vector<std::string> notes;  // safety conditions checked, assumptions made
   double predicted_gain = 1.0;     // the policy's guess, for ordering only; never shown as a result
 };

@@ -81,6 +81,10 @@ bool write_candidate_set(const CandidateSet& set, std::string& error) {
     j["launch"] = json::array();
     for (const auto& l : c.launch_changes) j["launch"].push_back(format_launch_declaration(l));
     if (c.fusion) j["fusion"] = format_fusion_declaration(*c.fusion);
+    if (c.reassociation) {
+      j["reassociates"] = json::array();
+      for (const auto& e : *c.reassociation) j["reassociates"].push_back({{"param", e.param}, {"constant", e.constant}});
+    }
     j["notes"] = c.notes;
     j["predicted_gain"] = c.predicted_gain;
     m["candidates"].push_back(j);
@@ -152,6 +156,10 @@ std::optional<CandidateSet> read_candidate_set(const fs::path& dir, std::string&
           error = c.id + ": malformed fusion declaration";
           return std::nullopt;
         }
+      }
+      if (j.contains("reassociates")) {
+        c.reassociation = ReassociatedTerms{};
+        for (const auto& e : j["reassociates"]) c.reassociation->push_back({e.value("param", -1), e.value("constant", std::int64_t{0})});
       }
       c.notes = j.value("notes", std::vector<std::string>{});
       c.predicted_gain = j.value("predicted_gain", 1.0);

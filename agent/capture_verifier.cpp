@@ -128,6 +128,13 @@ CandidateVerdict CaptureVerifier::verify(const Candidate& c, std::stop_token sto
   req.timeout_s = options_.timeout_s;
   req.candidate_launch = *override_;
   if (c.fusion) req.fusion = to_fusion_spec(*c.fusion);
+  // The engine's rewrites know which float sums they reorder; a free-form
+  // (LLM) candidate never carries a declaration (agent/candidate.h).
+  if (c.reassociation) {
+    verifier::Reassociation r;
+    for (const ParamExtent& e : *c.reassociation) r.terms.push_back({e.param, e.constant});
+    req.reassociation = r;
+  }
   req.pytorch_reference = options_.pytorch_reference;
   req.include_dirs = options_.include_dirs;
   if (!options_.original_source.parent_path().empty())

@@ -44,6 +44,7 @@ struct ApplyResult {
   std::string result_kernel;          // kernel to keep optimising (renamed by fusion)
   std::vector<LaunchChange> launch_changes;
   std::optional<FusionDeclaration> fusion;
+  std::optional<ReassociatedTerms> reassociation;
   std::vector<std::string> notes;     // safety conditions that were checked
 };
 

@@ -72,6 +72,7 @@ class RewriteSearch final : public Policy {
     std::string kernel;                      // current kernel name (fusion renames it)
     std::vector<LaunchChange> launch_changes;
     std::optional<FusionDeclaration> fusion;
+    std::optional<ReassociatedTerms> reassociation;
     std::vector<std::string> notes;
     std::vector<std::string> motivations;
     double predicted = 1.0;                  // product of predicted gains (with guidance)
@@ -90,6 +91,7 @@ class RewriteSearch final : public Policy {
   std::vector<Node> nodes_;                  // 0 = the original
   std::map<std::size_t, std::size_t> parent_;
   std::set<std::string> seen_plans_;
+  std::vector<std::size_t> proposal_order_;  // nodes in the order they were proposed
   std::vector<RefusedRewrite> refused_;
   SearchLog log_;
   int expansions_ = 0;

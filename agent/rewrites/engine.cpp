@@ -10,6 +10,7 @@ namespace warplens::agent {
 namespace rw {
 
 // One accessor per rewrite file.
+const Rewrite& block_dim_index_rewrite();
 const Rewrite& unflatten_index_rewrite();
 const Rewrite& register_accumulator_rewrite();
 const Rewrite& pad_shared_rewrite();
@@ -38,6 +39,7 @@ const Rewrite& coarsen_2d_rewrite();
 const std::vector<const Rewrite*>& clang_rewrites() {
   // Catalogue order (rewrite_catalogue.cpp).
   static const std::vector<const Rewrite*> all = {
+      &block_dim_index_rewrite(),
       &unflatten_index_rewrite(),
       &register_accumulator_rewrite(),
       &pad_shared_rewrite(),
@@ -129,6 +131,7 @@ ApplyResult run_apply(KernelContext& ctx, const Rewrite& rewrite, const RewriteS
   r.result_kernel = out.result_kernel.empty() ? ctx.kernel->getNameAsString() : out.result_kernel;
   r.launch_changes = std::move(out.launch_changes);
   r.fusion = std::move(out.fusion);
+  r.reassociation = std::move(out.reassociation);
   r.notes = std::move(out.notes);
   return r;
 }

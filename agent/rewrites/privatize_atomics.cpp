@@ -434,6 +434,10 @@ class PrivatizeAtomics final : public Rewrite {
                         "nonzero slots (elements the block added to) are added to `" + arr + "`");
     out.notes.push_back(std::string("no barrier, shared memory or warp primitive in the original") +
                         (p->type == "float" || p->type == "double" ? "; float sums are reassociated" : ""));
+    // A bin's adds now meet per block first: up to every element the
+    // kernel reads may land in one bin (terms unknown, bounded by that).
+    if (p->type == "float" || p->type == "double" || p->type == "half" || p->type == "__half")
+      out.reassociation = ReassociatedTerms{};
     return true;
   }
 };

@@ -287,6 +287,9 @@ class ReductionGridStride final : public Rewrite {
     out.notes.push_back("elements meet only through additions (thread, block sum, atomicAdd into a block-independent "
                         "address): any distribution over threads gives the same total, up to rounding order");
     out.notes.push_back("grid-stride accumulation: every element below the bound is added once, for any grid");
+    // Each thread's running sum covers other elements than before: the
+    // total's rounding order changes (terms: the elements read).
+    if (m->type == "float" || m->type == "double" || m->type == "half" || m->type == "__half" || m->type == "__nv_bfloat16") out.reassociation = ReassociatedTerms{};
     return true;
   }
 };

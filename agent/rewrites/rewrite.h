@@ -35,6 +35,7 @@ struct RewriteOutput {
   Edits edits;
   std::vector<LaunchChange> launch_changes;
   std::optional<FusionDeclaration> fusion;
+  std::optional<ReassociatedTerms> reassociation;  // float sums reordered (candidate.h)
   std::string result_kernel;          // empty: unchanged
   std::vector<std::string> notes;
 };

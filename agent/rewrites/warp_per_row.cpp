@@ -46,6 +46,7 @@
 #include <map>
 #include <set>
 
+#include "agent/rewrites/sum_terms.h"
 #include "agent/rewrites/kernel_shapes.h"
 #include "agent/rewrites/rewrite.h"
 
@@ -917,6 +918,13 @@ class WarpPerRow final : public Rewrite {
                           "): rows of up to " + std::to_string(cached * lanes) +
                           " elements are read once into registers, longer rows take the strided loops");
     out.notes.push_back("the launch grid covers the rows, and starts " + W + "x the threads");
+    // Float sums across lanes add in a tree instead of left to right: the
+    // verifier's tolerance for a sum of the row's length (max and min are
+    // exact in any order).
+    for (const RowLoop& l : m->loops)
+      for (const Accumulator& a : l.accumulators)
+        if (a.op == Combine::Add && reorders_rounding(a.var->getType()))
+          out.reassociation = combine_reassociations(out.reassociation, sum_terms(ctx, l.end));
     return true;
   }
 };

@@ -324,6 +324,9 @@ class WarpShuffleReduction final : public Rewrite {
     out.notes.push_back("the replaced loop was executed symbolically for blocks of " + std::to_string(m->block) +
                         ": it reduces every slot into [0] exactly once, race-free");
     out.notes.push_back("afterwards only " + sh + "[0] is read; floating-point sums are reassociated");
+    // The block's slots are added in another tree: a sum of block-size terms.
+    if (m->update.op == Op::Add && (m->type == "float" || m->type == "double" || m->type == "half" || m->type == "__half" || m->type == "__nv_bfloat16"))
+      out.reassociation = ReassociatedTerms{{-1, static_cast<std::int64_t>(m->block)}};
     return true;
   }
 };

@@ -170,3 +170,18 @@ TEST_CASE("minimal edits reproduce the rewritten text and touch only changed lin
   CHECK(minimal_edits("same\n", "same\n").empty());
   CHECK(text_hash("a") != text_hash("b"));
 }
+
+TEST_CASE("reassociation declarations: the header line and combining two rewrites' sums") {
+  CHECK(format_reassociation_declaration("row_sums", {ParamExtent{3, 0}, ParamExtent{-1, 32}}) ==
+        "// warplens-reassociates: kernel=row_sums terms=p3*32");
+  CHECK(format_reassociation_declaration("k", {}) == "// warplens-reassociates: kernel=k terms=inputs");
+  // Two rewrites reordering different sums: unknown (bounded by the inputs).
+  using T = ReassociatedTerms;
+  auto a = std::optional<T>(T{ParamExtent{1, 0}});
+  auto b = std::optional<T>(T{ParamExtent{2, 0}});
+  CHECK(*combine_reassociations(a, std::nullopt) == *a);
+  CHECK(*combine_reassociations(std::nullopt, b) == *b);
+  CHECK(*combine_reassociations(a, a) == *a);
+  CHECK(combine_reassociations(a, b)->empty());
+  CHECK_FALSE(combine_reassociations(std::nullopt, std::nullopt));
+}
