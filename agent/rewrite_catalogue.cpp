@@ -20,6 +20,13 @@ const char* to_string(RewriteStage s) {
 const std::vector<RewriteInfo>& rewrite_catalogue() {
   using S = RewriteStage;
   static const std::vector<RewriteInfo> catalogue = {
+      {"block-dim-index",
+       "spell a global index written with the block size as a constant (`blockIdx.x * BLOCK + threadIdx.x`, a "
+       "macro or template parameter) with blockDim, when every launch has that block size, so that the rewrites "
+       "built on global indices apply",
+       S::Structure,
+       {},
+       {}},
       {"unflatten-index",
        "turn a 1-D kernel over a flattened M x N index (`r = i / N`, `c = i % N`, `i < M * N`) into a 2-D kernel "
        "on 32x8 blocks whose grid is sized from M and N, so that the 2-D rewrites apply",
@@ -193,7 +200,7 @@ std::optional<DeclaredLaunch> declared_launch(const RewriteStep& step) {
   LaunchChange c;
   if (r == "pad-shared" || r == "restrict-const" || r == "vectorize-struct" || r == "vectorize-loop" ||
       r == "launch-bounds" || r == "unroll" || r == "warp-shuffle-reduction" || r == "interleave-chunks" ||
-      r == "register-accumulator")
+      r == "register-accumulator" || r == "block-dim-index")
     return d;
   if (r == "unflatten-index") {
     // The grid comes from the kernel's own M and N (which parameters: the

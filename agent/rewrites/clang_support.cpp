@@ -338,24 +338,36 @@ std::vector<Access> collect_accesses(const Stmt* root) {
   return out;
 }
 
-std::set<const VarDecl*> modified_variables(const Stmt* body) {
-  std::set<const VarDecl*> out;
-  auto mark = [&](const Expr* e) {
+namespace {
+
+// Every place in `body` that may change a variable: the expression and the
+// variable. `lasting` marks the ones after which it may change at any later
+// point (its address taken, a non-const reference bound to it).
+struct Modification {
+  const VarDecl* var = nullptr;
+  const Stmt* site = nullptr;
+  bool lasting = false;
+};
+
+std::vector<Modification> modifications(const Stmt* body) {
+  std::vector<Modification> out;
+  auto mark = [&](const Expr* e, const Stmt* site, bool lasting) {
     e = e->IgnoreParenImpCasts();
     if (const auto* r = dyn_cast<DeclRefExpr>(e))
-      if (const auto* v = dyn_cast<VarDecl>(r->getDecl())) out.insert(v);
+      if (const auto* v = dyn_cast<VarDecl>(r->getDecl())) out.push_back({v, site, lasting});
   };
   any_stmt(body, [&](const Stmt* s) {
-    if (const auto* bo = dyn_cast<BinaryOperator>(s); bo && bo->isAssignmentOp()) mark(bo->getLHS());
+    if (const auto* bo = dyn_cast<BinaryOperator>(s); bo && bo->isAssignmentOp()) mark(bo->getLHS(), s, false);
     if (const auto* uo = dyn_cast<UnaryOperator>(s)) {
-      if (uo->isIncrementDecrementOp() || uo->getOpcode() == UO_AddrOf) mark(uo->getSubExpr());
+      if (uo->isIncrementDecrementOp()) mark(uo->getSubExpr(), s, false);
+      if (uo->getOpcode() == UO_AddrOf) mark(uo->getSubExpr(), s, true);
     }
     if (const auto* call = dyn_cast<CallExpr>(s)) {
-      // Arguments bound to non-const references may be modified.
+      // Arguments bound to non-const references may be modified (and kept).
       if (const FunctionDecl* fd = call->getDirectCallee()) {
         for (unsigned i = 0; i < call->getNumArgs() && i < fd->getNumParams(); ++i) {
           QualType t = fd->getParamDecl(i)->getType();
-          if (t->isReferenceType() && !t.getNonReferenceType().isConstQualified()) mark(call->getArg(i));
+          if (t->isReferenceType() && !t.getNonReferenceType().isConstQualified()) mark(call->getArg(i), s, true);
         }
       }
     }
@@ -363,11 +375,55 @@ std::set<const VarDecl*> modified_variables(const Stmt* body) {
       for (const Decl* d : ds->decls())
         if (const auto* v = dyn_cast<VarDecl>(d); v && v->getType()->isReferenceType() && v->getInit() &&
                                                   !v->getType().getNonReferenceType().isConstQualified())
-          mark(v->getInit());
+          mark(v->getInit(), s, true);
     }
     return false;
   });
   return out;
+}
+
+}  // namespace
+
+std::set<const VarDecl*> modified_variables(const Stmt* body) {
+  std::set<const VarDecl*> out;
+  for (const Modification& m : modifications(body)) out.insert(m.var);
+  return out;
+}
+
+namespace {
+bool within(const SourceManager& sm, SourceRange outer, SourceLocation loc);
+}  // namespace
+
+bool keeps_value_between(const VarDecl* v, const Stmt* body, const Stmt* first, const Stmt* second,
+                         const SourceManager& sm) {
+  if (!v || !body || !first || !second) return false;
+  std::vector<Modification> mods;
+  for (const Modification& m : modifications(body))
+    if (m.var == v) mods.push_back(m);
+  if (mods.empty()) return true;
+  // A jump can reach code from anywhere: then only an unmodified variable.
+  if (any_stmt(body, [](const Stmt* s) { return isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s); })) return false;
+  const SourceLocation begin = first->getBeginLoc(), end = second->getEndLoc();
+  if (!sm.isBeforeInTranslationUnit(begin, second->getBeginLoc()) && begin != second->getBeginLoc()) return false;
+  const SourceRange between(begin, end);
+  // Loops around `second` but not around `first`: going round one reaches
+  // `second` again without passing `first`.
+  std::vector<SourceRange> loops;
+  any_stmt(body, [&](const Stmt* s) {
+    if (isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s)) {
+      const SourceRange r = s->getSourceRange();
+      if (within(sm, r, second->getBeginLoc()) && !within(sm, r, first->getBeginLoc())) loops.push_back(r);
+    }
+    return false;
+  });
+  for (const Modification& m : mods) {
+    if (m.lasting) return false;
+    const SourceLocation at = m.site->getBeginLoc();
+    if (within(sm, between, at)) return false;
+    for (const SourceRange& l : loops)
+      if (within(sm, l, at)) return false;
+  }
+  return true;
 }
 
 // ---- kernel context ---------------------------------------------------------------

@@ -125,6 +125,15 @@ std::vector<Access> collect_accesses(const clang::Stmt* root);
 // (assigned, incremented, address taken, bound to a non-const reference).
 std::set<const clang::VarDecl*> modified_variables(const clang::Stmt* body);
 
+// Whether `v` holds the same value at `second` as at `first` (which comes
+// before it in `body`, the function that declares v): no assignment or
+// increment of v between them, none in a loop that repeats `second` without
+// `first`, its address never taken, no reference bound to it, no goto. The
+// host-side case: `if (argc > 1) n = atoi(argv[1]); int blocks = (n + 255) /
+// 256; k<<<blocks, 256>>>(n);` passes the same n to the grid and the kernel.
+bool keeps_value_between(const clang::VarDecl* v, const clang::Stmt* body, const clang::Stmt* first,
+                         const clang::Stmt* second, const clang::SourceManager& sm);
+
 // ---- the kernel under rewrite ----------------------------------------------------
 
 // The counter of a `for` loop: declared in the header (`for (int k = 0; ...)`)

@@ -328,9 +328,17 @@ bool same_value(const ParsedFile& f, const Expr* a, const Expr* b) {
   const Expr* x = strip(a);
   const Expr* y = strip(b);
   if (const auto* rx = dyn_cast<DeclRefExpr>(x))
-    if (const auto* ry = dyn_cast<DeclRefExpr>(y))
-      return rx->getDecl()->getCanonicalDecl() == ry->getDecl()->getCanonicalDecl() &&
-             !modified_in_its_function(rx->getDecl());
+    if (const auto* ry = dyn_cast<DeclRefExpr>(y)) {
+      if (rx->getDecl()->getCanonicalDecl() != ry->getDecl()->getCanonicalDecl()) return false;
+      if (!modified_in_its_function(rx->getDecl())) return true;
+      // Assigned somewhere (`if (argc > 1) n = atoi(argv[1]);`), but not
+      // between the two reads.
+      const auto* v = dyn_cast<VarDecl>(rx->getDecl());
+      const auto* fn = v ? dyn_cast_or_null<FunctionDecl>(v->getDeclContext()) : nullptr;
+      if (!fn || !fn->getBody()) return false;
+      const bool x_first = f.sm().isBeforeInTranslationUnit(rx->getBeginLoc(), ry->getBeginLoc());
+      return keeps_value_between(v, fn->getBody(), x_first ? rx : ry, x_first ? ry : rx, f.sm());
+    }
   auto cx = host_int(f, x), cy = host_int(f, y);
   if (cx && cy) return *cx == *cy;
   // The same arithmetic over the same values (`B * T` at the grid and at the
