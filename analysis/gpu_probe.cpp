@@ -50,6 +50,7 @@ using CuDeviceGetCount = int (*)(int*);
 using CuDeviceGet = int (*)(int*, int);
 using CuDeviceGetAttribute = int (*)(int*, int, int);
 using CuDeviceGetName = int (*)(char*, int, int);
+using CuGetErrorName = int (*)(int, const char**);
 
 struct Driver {
   void* handle = nullptr;
@@ -58,6 +59,7 @@ struct Driver {
   CuDeviceGet get = nullptr;
   CuDeviceGetAttribute get_attribute = nullptr;
   CuDeviceGetName get_name = nullptr;
+  CuGetErrorName error_name = nullptr;  // optional
   int init_result = -1;
   std::string error;
 };
@@ -77,16 +79,21 @@ const Driver& driver() {
     d.get = reinterpret_cast<CuDeviceGet>(dlsym(d.handle, "cuDeviceGet"));
     d.get_attribute = reinterpret_cast<CuDeviceGetAttribute>(dlsym(d.handle, "cuDeviceGetAttribute"));
     d.get_name = reinterpret_cast<CuDeviceGetName>(dlsym(d.handle, "cuDeviceGetName"));
+    d.error_name = reinterpret_cast<CuGetErrorName>(dlsym(d.handle, "cuGetErrorName"));
     if (!d.init || !d.get_count || !d.get || !d.get_attribute || !d.get_name) {
       d.error = "libcuda.so.1 lacks the driver API entry points";
       return d;
     }
     d.init_result = d.init(0);
-    if (d.init_result != 0)
+    if (d.init_result != 0) {
+      const char* name = nullptr;
+      if (d.error_name) d.error_name(d.init_result, &name);
       d.error = "cuInit failed with CUresult " + std::to_string(d.init_result) +
+                (name ? " " + std::string(name) : std::string()) +
                 (d.init_result == 100 ? " (no CUDA-capable device)"
                  : d.init_result == 34 ? " (the stub driver library, not a real driver)"
                                        : "");
+    }
     return d;
   }();
   return d;
@@ -148,6 +155,33 @@ GpuProbeResult query(int device) {
 }
 
 }  // namespace
+
+GpuDriverListing list_gpu_devices() {
+  GpuDriverListing out;
+  const Driver& d = driver();
+  if (!d.error.empty()) {
+    out.error = d.error;
+    return out;
+  }
+  int n = 0;
+  if (d.get_count(&n) != 0 || n == 0) {
+    out.error = "the CUDA driver reports no devices";
+    return out;
+  }
+  for (int i = 0; i < n; ++i) {
+    int dev = 0;
+    if (d.get(&dev, i) != 0) continue;
+    GpuDriverDevice g;
+    g.index = i;
+    char name[256] = {};
+    if (d.get_name(name, sizeof name, dev) == 0) g.name = name;
+    d.get_attribute(&g.cc.major, kComputeCapabilityMajor, dev);
+    d.get_attribute(&g.cc.minor, kComputeCapabilityMinor, dev);
+    out.devices.push_back(std::move(g));
+  }
+  if (out.devices.empty()) out.error = "the CUDA driver reports no usable devices";
+  return out;
+}
 
 GpuProbeResult probe_gpu(int device) {
   if (device != 0) return query(device);

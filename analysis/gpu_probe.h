@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analysis/gpu_catalog.h"
 
@@ -22,5 +23,20 @@ struct GpuProbeResult {
 // Queries device `device` (0 = the first). Cheap after the first call per
 // process for device 0 (cached); takes ~0.1-1 s the first time (cuInit).
 GpuProbeResult probe_gpu(int device = 0);
+
+// Every device the driver lists, by name and compute capability: what the
+// profiler asks (profiler/gpu_probe.h) when nvidia-smi cannot tell. The one
+// place warplens loads the driver outside the replay and the injection
+// library (same dlopen, same cuInit).
+struct GpuDriverDevice {
+  int index = 0;
+  std::string name;
+  ComputeCapability cc;
+};
+struct GpuDriverListing {
+  std::vector<GpuDriverDevice> devices;
+  std::string error;  // why none: no driver library, cuInit failed (named), no devices
+};
+GpuDriverListing list_gpu_devices();
 
 }  // namespace warplens

@@ -1,12 +1,11 @@
 #include "profiler/gpu_probe.h"
 
-#include <dlfcn.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "analysis/gpu_probe.h"
 #include "profiler/scratch_dir.h"
 #include "common/subprocess.h"
 
@@ -25,58 +24,22 @@ bool device_files_present() {
          std::filesystem::exists("/dev/dxg", ec);  // WSL
 }
 
-// The driver API through dlopen, so warplens itself never links libcuda.
+// The driver itself (analysis/gpu_probe.h: the one driver loader outside
+// the replay and the injection library; warplens never links libcuda).
 GpuStatus probe_driver() {
   GpuStatus s;
   s.method = "driver";
-  void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    s.reason = "the NVIDIA driver library libcuda.so.1 cannot be loaded (" +
-               std::string(dlerror() ? dlerror() : "not found") + ")";
-    return s;
-  }
-  using InitFn = int (*)(unsigned);
-  using CountFn = int (*)(int*);
-  using GetFn = int (*)(int*, int);
-  using NameFn = int (*)(char*, int, int);
-  using AttrFn = int (*)(int*, int, int);
-  using ErrFn = int (*)(int, const char**);
-  auto init = reinterpret_cast<InitFn>(dlsym(lib, "cuInit"));
-  auto count = reinterpret_cast<CountFn>(dlsym(lib, "cuDeviceGetCount"));
-  auto get = reinterpret_cast<GetFn>(dlsym(lib, "cuDeviceGet"));
-  auto name = reinterpret_cast<NameFn>(dlsym(lib, "cuDeviceGetName"));
-  auto attr = reinterpret_cast<AttrFn>(dlsym(lib, "cuDeviceGetAttribute"));
-  auto errname = reinterpret_cast<ErrFn>(dlsym(lib, "cuGetErrorName"));
-  if (!init || !count || !get || !name || !attr) {
-    s.reason = "libcuda.so.1 lacks the driver API entry points";
-    return s;
-  }
-  if (int rc = init(0); rc != 0) {
-    const char* text = nullptr;
-    if (errname) errname(rc, &text);
-    s.reason = "the CUDA driver failed to initialise: cuInit returned " +
-               std::string(text ? text : "error") + " (" + std::to_string(rc) + ")";
-    return s;
-  }
-  int n = 0;
-  if (count(&n) != 0 || n == 0) {
-    s.reason = "the CUDA driver reports no devices";
-    return s;
-  }
-  for (int i = 0; i < n; ++i) {
-    int dev = 0;
-    if (get(&dev, i) != 0) continue;
+  GpuDriverListing listing = list_gpu_devices();
+  for (const GpuDriverDevice& g : listing.devices) {
     GpuDevice d;
-    d.index = i;
-    char buf[256] = {};
-    if (name(buf, sizeof buf, dev) == 0) d.name = buf;
-    attr(&d.cc_major, 75, dev);  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
-    attr(&d.cc_minor, 76, dev);  // ..._MINOR
+    d.index = g.index;
+    d.name = g.name;
+    d.cc_major = g.cc.major;
+    d.cc_minor = g.cc.minor;
     s.devices.push_back(std::move(d));
   }
-  // The library stays loaded: unloading the driver is not supported.
   s.available = !s.devices.empty();
-  if (!s.available) s.reason = "the CUDA driver reports no usable devices";
+  if (!s.available) s.reason = listing.error.empty() ? "the CUDA driver reports no usable devices" : listing.error;
   return s;
 }
 
