@@ -16,7 +16,11 @@ if(CUDAToolkit_NVCC_EXECUTABLE)
 endif()
 if(WARPLENS_WITH_CLANG)
   file(GLOB WARPLENS_REWRITE_TESTS CONFIGURE_DEPENDS ${_here}/rewrite_*.cpp)
-  warplens_test(agent_rewrite_tests SOURCES ${WARPLENS_REWRITE_TESTS} DEPS warplens_agent warplens_analyzer TIMEOUT 900)
+  # One ctest per example (each ~10-40 s: search, candidate directory, nvcc)
+  # and one for the front-end case, so the suite's slowest test stays short.
+  warplens_test(agent_rewrite_tests SOURCES ${WARPLENS_REWRITE_TESTS} DEPS warplens_agent warplens_analyzer TIMEOUT 600
+    CASES transpose_naive strided_copy bank_conflict_tile interleaved_reduction matmul_naive_rowx
+          matmul_naive_colx elementwise_chain aos_update register_heavy matvec_row_per_thread frontend)
   target_compile_definitions(agent_rewrite_tests PRIVATE
     WARPLENS_NVCC="${_nvcc}" WARPLENS_REWRITE_SNIPPETS="${_here}/rewrite_snippets")
 

@@ -42,7 +42,7 @@ bool has_error(const std::vector<Finding>& findings) {
 
 }  // namespace
 
-TEST_CASE("rewrites and diagnostics parse with the same compile_commands.json entry") {
+TEST_CASE("rewrites and diagnostics parse with the same compile_commands.json entry: frontend") {
   REQUIRE(rewrite_engine_available());
   const fs::path root = fs::temp_directory_path() / "warplens-rewrite-frontend";
   fs::remove_all(root);
