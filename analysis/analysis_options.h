@@ -41,6 +41,10 @@ struct AnalysisOptions {
   // default (the toolkit found in the environment, compilers on PATH).
   // analysis/driver_policy.h.
   std::vector<std::string> allowed_drivers;
+  // The editor's workspace folders: the compile_flags.txt search stops at
+  // the innermost one holding the file (one above it belongs to something
+  // else). Empty (the CLI): every parent directory.
+  std::vector<std::string> workspace_roots;
 };
 
 struct SourceFile {

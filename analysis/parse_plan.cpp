@@ -29,7 +29,7 @@ Finding toolchain_finding(const std::string& file, Severity severity, std::strin
 ParsePlan plan_parse(const SourceFile& file, const AnalysisOptions& options, const std::string& resource_dir,
                      ToolchainStatus& toolchain, std::vector<Finding>& diagnostics) {
   // 1. The compile command.
-  CommandForFile command = find_command_for_file(file.path, options.compile_commands_dir);
+  CommandForFile command = find_command_for_file(file.path, options.compile_commands_dir, options.workspace_roots);
   for (auto& f : command.findings) diagnostics.push_back(std::move(f));
   toolchain.compile_command_source = command.description;
 

@@ -192,6 +192,7 @@ class ServerContext {
     // fallbackFlags' relative paths: against the (first) workspace folder.
     AnalysisOptions o = to_analysis_options(settings, workspace_folders.empty() ? "" : workspace_folders.front());
     o.allowed_drivers.insert(o.allowed_drivers.end(), options.allowed_drivers.begin(), options.allowed_drivers.end());
+    o.workspace_roots = workspace_folders;
     return o;
   }
   // Converter for results of `document` (pinned as the text to convert with).

@@ -9,6 +9,7 @@
 
 #include "analysis/compile_db.h"
 #include "analysis/compile_flags.h"
+#include "analysis/parse_plan.h"
 
 // GCC 12 warns falsely on `"literal" + std::string` (GCC bug 105329).
 #if defined(__GNUC__) && !defined(__clang__)
@@ -135,4 +136,21 @@ TEST_CASE("compile_flags.txt is used when the database cannot be") {
   REQUIRE(c.findings.size() == 1);
   CHECK(c.findings[0].code == "compile-command");
   CHECK(c.findings[0].message.find("analysing without it") != std::string::npos);
+}
+
+TEST_CASE("the parse plan bounds the compile_flags.txt search by the options' workspace roots") {
+  // The server passes its workspace folders (AnalysisOptions::workspace_roots);
+  // a compile_flags.txt above them belongs to something else.
+  Tree t("plan");
+  std::string src = t.write("ws/proj/k.cu", "__global__ void k() {}\n");
+  std::string outside = t.write("compile_flags.txt", "-DOUTSIDE\n");
+  AnalysisOptions o;
+  ToolchainStatus tc;
+  std::vector<Finding> diags;
+  plan_parse({src, "__global__ void k() {}\n"}, o, "", tc, diags);
+  CHECK(tc.compile_command_source == "compile_flags.txt: " + outside);  // the CLI: every parent
+  o.workspace_roots = {t.path("ws")};
+  ToolchainStatus bounded;
+  plan_parse({src, "__global__ void k() {}\n"}, o, "", bounded, diags);
+  CHECK(bounded.compile_command_source.find("compile_flags.txt") == std::string::npos);
 }
