@@ -56,11 +56,14 @@ bool write_candidate_set(const CandidateSet& set, std::string& error) {
   m["include_dirs"] = set.include_dirs;
   if (!set.pytorch_reference.empty()) m["pytorch_reference"] = set.pytorch_reference;
   m["candidates"] = json::array();
-  // Each candidate also as a patch of the user's file, relative to the
-  // directory the set is written from (`git apply cNN.patch` there).
+  // Each candidate also as a patch of the user's file, relative to the git
+  // working tree holding it, else the directory the set is written from
+  // (`git apply cNN.patch` anywhere in that tree, or there).
   std::error_code cwd_ec;
+  const std::string cwd = fs::current_path(cwd_ec).string();
   const std::string patch_file_path =
-      patch_path(set.source_path.empty() ? "original.cu" : set.source_path, fs::current_path(cwd_ec).string());
+      set.source_path.empty() ? std::string("original.cu")
+                              : patch_path(set.source_path, patch_base(set.source_path, cwd));
   for (const Candidate& c : set.candidates) {
     const std::string header = candidate_file_header(c);
     const std::string file = c.id + ".cu";

@@ -54,10 +54,11 @@ std::string render_diff(std::string_view original_text, const std::vector<TextEd
 }
 
 std::string render_markdown(const OptimizeResult& r, std::string_view original_text) {
-  // Diff paths relative to where the report is written from, so that
-  // `git apply` there (or `patch -p1`) takes a candidate as it is shown.
+  // Diff paths relative to the git working tree that holds the file (else
+  // the current directory), so that `git apply` anywhere in that tree (or
+  // `patch -p1` at its top) takes a candidate as it is shown.
   std::error_code ec;
-  const std::string path = patch_path(r.file, std::filesystem::current_path(ec).string());
+  const std::string path = patch_path(r.file, patch_base(r.file, std::filesystem::current_path(ec).string()));
   std::ostringstream o;
   o << "# Optimize `" << r.kernel << "`\n\n";
   o << "- file: `" << r.file << "`\n";

@@ -85,6 +85,18 @@ std::string unified_diff(std::string_view before, std::string_view after, std::s
   return o;
 }
 
+std::string patch_base(std::string_view file, std::string_view fallback) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path f = fs::path(file);
+  if (!f.is_absolute()) f = fs::absolute(f, ec);
+  for (fs::path d = f.lexically_normal().parent_path(); !d.empty(); d = d.parent_path()) {
+    if (fs::exists(d / ".git", ec)) return d.string();  // a directory, or a worktree's .git file
+    if (d == d.root_path()) break;
+  }
+  return std::string(fallback);
+}
+
 std::string patch_path(std::string_view file, std::string_view base) {
   namespace fs = std::filesystem;
   const fs::path f = fs::path(file).lexically_normal();

@@ -21,4 +21,9 @@ std::string unified_diff(std::string_view before, std::string_view after, std::s
 // otherwise its file name (git apply refuses absolute and `..` paths).
 std::string patch_path(std::string_view file, std::string_view base);
 
+// Where a patch for `file` is applied from: the top of the git working tree
+// that holds it (what `git apply` reads paths against, from any directory
+// of the tree), else `fallback` (the current directory).
+std::string patch_base(std::string_view file, std::string_view fallback);
+
 }  // namespace warplens::agent

@@ -101,6 +101,26 @@ TEST_CASE("patch paths: relative to the directory the patch is applied from, nev
   CHECK(patch_path("../k.cu", "/work/proj") == "k.cu");
 }
 
+TEST_CASE("patch base: the top of the git working tree holding the file, else the fallback") {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("warplens-patch-base-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "repo" / ".git");
+  fs::create_directories(root / "repo" / "src" / "deep");
+  fs::create_directories(root / "plain");
+  const std::string file = (root / "repo" / "src" / "deep" / "k.cu").string();
+  CHECK(warplens::agent::patch_base(file, "/cwd") == (root / "repo").string());
+  CHECK(patch_path(file, warplens::agent::patch_base(file, "/cwd")) == "src/deep/k.cu");
+  // A worktree or submodule has a .git file instead of a directory.
+  std::ofstream(root / "plain" / ".git") << "gitdir: /elsewhere\n";
+  CHECK(warplens::agent::patch_base((root / "plain" / "k.cu").string(), "/cwd") == (root / "plain").string());
+  fs::remove(root / "plain" / ".git");
+  // Outside any working tree (the temp directory is in none here): the fallback.
+  if (!fs::exists(fs::temp_directory_path() / ".git") && !fs::exists("/.git"))
+    CHECK(warplens::agent::patch_base((root / "plain" / "k.cu").string(), "/cwd") == "/cwd");
+  fs::remove_all(root);
+}
+
 TEST_CASE("git apply takes every diff and gives exactly the candidate" * needs("git")) {
   const std::string before = numbered(1, 40);
   std::string mid_edit = before;
