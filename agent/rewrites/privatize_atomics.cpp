@@ -8,20 +8,27 @@
 // grid, so that each block sees many elements.
 //
 // Applies when, all checked:
-//   - every access to the array P is `atomicAdd(&P[b], v)` / `atomicAdd(P + b, v)`
-//     as a statement (the old value unused), P a pointer parameter of
-//     int, unsigned, unsigned long long, float or double elements;
+//   - every access to the array P is `atomicOp(&P[b], v)` / `atomicOp(P + b, v)`
+//     as a statement (the old value unused), with one op for all of them:
+//     atomicAdd (P of int, unsigned, unsigned long long, float or double
+//     elements), or atomicMax, atomicMin (int, unsigned, long long, unsigned
+//     long long), atomicOr, atomicAnd, atomicXor (int, unsigned, unsigned
+//     long long): each is associative and commutative, and each has an
+//     identity (0 for add, or and xor; the type's lowest value for max, its
+//     highest for min, all ones for and) that leaves an element unchanged;
 //   - the kernel has no barrier, shared memory or warp primitive;
 //   - bins b >= `bins` (or negative) still go to the global array directly,
 //     so any b is handled exactly as before (a run-time check per add).
-// With every add into P[0] (`atomicAdd(P, v)`: a sum or a count into one
-// global counter, the most contended atomic there is) each thread first sums
-// its adds in a register (the adds' values converted to the element type, as
-// atomicAdd converts them) and adds that sum to the block's slot once, after
-// all its work. The per-block copy starts at zero; a barrier separates the
-// adds from the flush; the flush adds each nonzero slot s to P[s], an element some thread
-// of the block added to, so only elements the original wrote are written.
-// Integer sums are exact in any order; float sums are reassociated (the
+// With every update of P[0] (`atomicAdd(P, v)`: a sum or a count into one
+// global counter, `atomicMax(P, v)`: a maximum; the most contended atomics
+// there are) each thread first combines its values in a register (converted
+// to the element type, as the atomic converts them) and applies that to the
+// block's slot once, after all its work. The per-block copy starts at the
+// op's identity; a barrier separates the updates from the flush; the flush
+// applies each slot s that is not the identity to P[s]: an element some
+// thread of the block updated, so only elements the original wrote are
+// written (and a slot still at the identity would leave P[s] as it is).
+// Integer results are exact in any order; float sums are reassociated (the
 // verifier's tolerance judges that).
 //
 // Shapes: (a) element-wise (`if (i < n) {...}` or `if (i >= n) return;`,
@@ -41,15 +48,38 @@ using clang::Expr;
 
 enum class Shape { Elementwise, UserGridStride, Any };
 
-struct AtomicAdd {
+// The atomics this rewrite privatises, each associative and commutative.
+enum class AtomicOp { Add, Max, Min, Or, And, Xor };
+
+struct AtomicOpInfo {
+  AtomicOp op;
+  const char* function;  // the CUDA atomic
+  const char* stem;      // for names and messages
+};
+
+constexpr AtomicOpInfo kAtomicOps[] = {
+    {AtomicOp::Add, "atomicAdd", "add"}, {AtomicOp::Max, "atomicMax", "max"}, {AtomicOp::Min, "atomicMin", "min"},
+    {AtomicOp::Or, "atomicOr", "or"},    {AtomicOp::And, "atomicAnd", "and"}, {AtomicOp::Xor, "atomicXor", "xor"},
+};
+
+const AtomicOpInfo& info(AtomicOp op) {
+  for (const AtomicOpInfo& i : kAtomicOps)
+    if (i.op == op) return i;
+  return kAtomicOps[0];
+}
+
+struct AtomicAdd {  // one atomic update `atomicOp(&P[b], v)`
   const CallExpr* call = nullptr;
+  AtomicOp op = AtomicOp::Add;
   const Expr* bin = nullptr;    // b
   const Expr* value = nullptr;  // v
 };
 
 struct Plan {
   const ParmVarDecl* array = nullptr;
+  AtomicOp op = AtomicOp::Add;
   std::string type;
+  std::string identity;  // the op's identity for the element type, as a C++ expression
   std::vector<AtomicAdd> adds;
   std::optional<std::int64_t> bound;  // exclusive upper bound of b, when provable
   bool single = false;                // every add goes to P[0]: one counter, summed in a register first
@@ -122,25 +152,53 @@ std::optional<std::int64_t> upper_bound(const KernelContext& ctx, const Expr* e,
   return std::nullopt;
 }
 
-bool supported_type(QualType t) {
+// The identity of `op` on elements of type t (the value that leaves an
+// element unchanged), spelled without headers; nullopt when CUDA has no
+// such atomic on t (shared-memory atomics take the same types as global).
+std::optional<std::string> identity_for(AtomicOp op, QualType t) {
   const auto* b = t.getCanonicalType()->getAs<BuiltinType>();
-  if (!b) return false;
-  switch (b->getKind()) {
-    case BuiltinType::Int: case BuiltinType::UInt: case BuiltinType::ULongLong: case BuiltinType::Float:
-    case BuiltinType::Double:
-      return true;
-    default:
-      return false;
+  if (!b) return std::nullopt;
+  const auto kind = b->getKind();
+  const bool i32 = kind == BuiltinType::Int, u32 = kind == BuiltinType::UInt, u64 = kind == BuiltinType::ULongLong,
+             i64 = kind == BuiltinType::LongLong;
+  switch (op) {
+    case AtomicOp::Add:
+      if (i32 || u32 || u64 || kind == BuiltinType::Float || kind == BuiltinType::Double) return "0";
+      return std::nullopt;
+    case AtomicOp::Max:
+      if (i32) return "(-2147483647 - 1)";
+      if (i64) return "(-9223372036854775807LL - 1)";
+      if (u32 || u64) return "0";
+      return std::nullopt;
+    case AtomicOp::Min:
+      if (i32) return "2147483647";
+      if (i64) return "9223372036854775807LL";
+      if (u32) return "0xffffffffu";
+      if (u64) return "0xffffffffffffffffull";
+      return std::nullopt;
+    case AtomicOp::Or: case AtomicOp::Xor:
+      if (i32 || u32 || u64) return "0";
+      return std::nullopt;
+    case AtomicOp::And:
+      if (i32 || u32 || u64) return "~0";
+      return std::nullopt;
   }
+  return std::nullopt;
 }
 
-// atomicAdd(&P[b], v) or atomicAdd(P + b, v), P a parameter.
+// atomicOp(&P[b], v) or atomicOp(P + b, v), P a parameter.
 std::optional<std::pair<const ParmVarDecl*, AtomicAdd>> as_atomic_add(const CallExpr* call) {
   const FunctionDecl* fd = call->getDirectCallee();
-  if (!fd || fd->getNameAsString() != "atomicAdd" || call->getNumArgs() != 2) return std::nullopt;
+  if (!fd || call->getNumArgs() != 2) return std::nullopt;
+  const std::string callee = fd->getNameAsString();
+  const AtomicOpInfo* op = nullptr;
+  for (const AtomicOpInfo& i : kAtomicOps)
+    if (callee == i.function) op = &i;
+  if (!op) return std::nullopt;
   const Expr* addr = call->getArg(0)->IgnoreParenImpCasts();
   AtomicAdd a;
   a.call = call;
+  a.op = op->op;
   a.value = call->getArg(1);
   const Expr* base = nullptr;
   if (const auto* uo = dyn_cast<UnaryOperator>(addr); uo && uo->getOpcode() == UO_AddrOf) {
@@ -187,7 +245,7 @@ std::optional<Plan> plan(const KernelContext& ctx, std::string& why) {
   };
   walk(ctx.body);
   if (adds.empty()) {
-    why = "no atomicAdd into a parameter array";
+    why = "no atomicAdd (or atomicMax, atomicMin, atomicOr, atomicAnd, atomicXor) into a parameter array";
     return std::nullopt;
   }
   if (contains_barrier(ctx.body) || uses_warp_primitives(ctx.body)) {
@@ -201,27 +259,37 @@ std::optional<Plan> plan(const KernelContext& ctx, std::string& why) {
     }
   Plan p;
   for (auto& [param, list] : adds) {
-    if (!supported_type(param->getType()->getPointeeType())) {
-      why = "`" + param->getNameAsString() + "` has elements shared-memory atomicAdd does not take";
+    const AtomicOp op = list.front().op;
+    const char* fn = info(op).function;
+    auto identity = identity_for(op, param->getType()->getPointeeType());
+    if (!identity) {
+      why = "`" + param->getNameAsString() + "` has elements shared-memory " + fn + " does not take";
       continue;
     }
-    // Only these atomics reach the array.
+    // Only these atomics reach the array, all with the same op.
     std::size_t in_adds = 0;
     bool ok = true;
     for (const AtomicAdd& a : list) {
       in_adds += references_to(a.call, param).size();
+      if (a.op != op) {
+        why = "`" + param->getNameAsString() + "` is updated by different atomics (" + fn + " and " +
+              info(a.op).function + ")";
+        ok = false;
+      }
       if (!used_as_statement(ctx, a.call)) {
-        why = "the value atomicAdd returns is used";
+        why = std::string("the value ") + info(a.op).function + " returns is used";
         ok = false;
       }
       if (refers_to(a.value, param) || (a.bin && refers_to(a.bin, param))) ok = false;
     }
     if (!ok) continue;
     if (references_to(ctx.body, param).size() != in_adds) {
-      why = "`" + param->getNameAsString() + "` is used other than by atomicAdd";
+      why = "`" + param->getNameAsString() + "` is used other than by " + fn;
       continue;
     }
     p.array = param;
+    p.op = op;
+    p.identity = *identity;
     p.type = pointee_spelling(param);
     p.adds = list;
     break;
@@ -284,10 +352,10 @@ class PrivatizeAtomics final : public Rewrite {
       for (std::int64_t bps : persistent ? std::vector<std::int64_t>{8, 4} : std::vector<std::int64_t>{0}) {
         Proposal pr;
         pr.step = {name(), {{"bins", bins}, {"blocks-per-sm", bps}}};
-        pr.motivation = std::to_string(p->adds.size()) + " global atomicAdd(s) into `" + arr + "` per element" +
-                        (p->bound ? " (bins below " + std::to_string(*p->bound) + ")" : "") +
-                        ": a per-block copy of " + std::to_string(bins) + " bins in shared memory, one global add per "
-                        "bin per block" +
+        pr.motivation = std::to_string(p->adds.size()) + " global " + info(p->op).function + "(s) into `" + arr +
+                        "` per element" + (p->bound ? " (bins below " + std::to_string(*p->bound) + ")" : "") +
+                        ": a per-block copy of " + std::to_string(bins) + " bins in shared memory, one global " +
+                        info(p->op).stem + " per bin per block" +
                         (persistent ? ", " + std::to_string(bps) + " blocks per SM in a grid-stride loop" : "");
         // One counter is the worst contention there is: every add of the
         // grid serialises on one address (a register sum makes it one add
@@ -312,51 +380,70 @@ class PrivatizeAtomics final : public Rewrite {
       return false;
     }
     const std::string N = std::to_string(bins);
+    const AtomicOpInfo& op = info(p->op);
+    const std::string fn = op.function, T = p->type, identity = "static_cast<" + p->type + ">(" + p->identity + ")";
     const std::string hist = fresh_name(ctx.file, "hist"), slot = fresh_name(ctx.file, "slot"),
-                      add = fresh_name(ctx.file, "private_add"), tid = fresh_name(ctx.file, "tid"),
+                      add = fresh_name(ctx.file, std::string("private_") + op.stem), tid = fresh_name(ctx.file, "tid"),
                       threads = fresh_name(ctx.file, "threads"), g = fresh_name(ctx.file, "g");
     const std::string arr = p->array->getNameAsString();
     // Each add: to the block's copy when the bin is in range, else as before.
     std::map<const Stmt*, std::string> nodes;
-    const std::string acc = fresh_name(ctx.file, "sum");
+    const std::string acc = fresh_name(ctx.file, p->op == AtomicOp::Add ? "sum" : op.stem);
+    // The register combine of the single-counter case, as the atomic would
+    // combine (the value converted to T first, as the call converts it).
+    auto combine_into_acc = [&](const std::string& v) -> std::string {
+      const std::string cv = "static_cast<" + T + ">(" + v + ")";
+      switch (p->op) {
+        case AtomicOp::Add: return "(" + acc + " += " + cv + ")";
+        case AtomicOp::Max: return "(" + acc + " = ::max(" + acc + ", " + cv + "))";
+        case AtomicOp::Min: return "(" + acc + " = ::min(" + acc + ", " + cv + "))";
+        case AtomicOp::Or: return "(" + acc + " |= " + cv + ")";
+        case AtomicOp::And: return "(" + acc + " &= " + cv + ")";
+        case AtomicOp::Xor: return "(" + acc + " ^= " + cv + ")";
+      }
+      return {};
+    };
     for (const AtomicAdd& a : p->adds) {
       auto b = a.bin ? ctx.text(a.bin) : std::optional<std::string>("0"), v = ctx.text(a.value);
       if (!b || !v) {
-        error = "an atomicAdd is spelled in a macro";
+        error = "an " + fn + " is spelled in a macro";
         return false;
       }
-      if (p->single)  // P[0] only: the thread's own sum, added to the block's slot once at the end
-        nodes[a.call] = "(" + acc + " += static_cast<" + p->type + ">(" + *v + "))";
+      if (p->single)  // P[0] only: the thread's own result, applied to the block's slot once at the end
+        nodes[a.call] = combine_into_acc(*v);
       else
         nodes[a.call] = add + "<" + N + ">(" + hist + ", " + arr + ", static_cast<long long>(" + *b + "), " + *v + ")";
     }
     const std::string helper =
-        "// Added by warplens (privatize-atomics): an add to the block's copy when the bin is in it, else to the "
+        std::string("// Added by warplens (privatize-atomics): an ") + op.stem +
+        " to the block's copy when the bin is in it, else to the "
         "array.\ntemplate <int N, typename T, typename V>\n__device__ __forceinline__ void " + add +
         "(T* block_copy, T* array, long long bin, V v) {\n  if (bin >= 0 && bin < N)\n"
-        "    atomicAdd(&block_copy[bin], static_cast<T>(v));\n  else\n    atomicAdd(&array[bin], static_cast<T>(v));\n}\n\n";
+        "    " + fn + "(&block_copy[bin], static_cast<T>(v));\n  else\n    " + fn + "(&array[bin], static_cast<T>(v));\n}\n\n";
     if (!p->single && !insert_before_kernel(ctx, out.edits, helper)) {
       error = out.edits.error();
       return false;
     }
     auto stmt_text = [&](const Stmt* s) { return statement_text(ctx, s, nodes); };
+    const std::string updates = p->op == AtomicOp::Add ? "adds" : fn + " calls";
     const std::string head =
-        "  // Rewritten by warplens (privatize-atomics): adds go to a per-block copy of `" + arr +
-        "` in shared memory;\n  // each block adds its nonzero bins to `" + arr + "` once.\n" + "  __shared__ " + p->type +
+        "  // Rewritten by warplens (privatize-atomics): " + updates + " go to a per-block copy of `" + arr +
+        "` in shared memory;\n  // each block " + (p->op == AtomicOp::Add ? std::string("adds its nonzero bins to `")
+                                                                        : "applies its updated bins to `") +
+        arr + "` once.\n" + "  __shared__ " + p->type +
         " " + hist + "[" + N + "];\n" + "  const unsigned " + tid +
         " = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n" + "  const unsigned " + threads +
         " = blockDim.x * blockDim.y * blockDim.z;\n" + "  for (unsigned " + slot + " = " + tid + "; " + slot + " < " + N +
-        "; " + slot + " += " + threads + ") " + hist + "[" + slot + "] = static_cast<" + p->type + ">(0);\n" +
+        "; " + slot + " += " + threads + ") " + hist + "[" + slot + "] = " + identity + ";\n" +
         "  __syncthreads();\n" +
-        (p->single ? "  " + p->type + " " + acc + " = static_cast<" + p->type + ">(0);  // this thread's adds to `" + arr +
+        (p->single ? "  " + p->type + " " + acc + " = " + identity + ";  // this thread's " + updates + " to `" + arr +
                          "[0]`\n"
                    : std::string());
     const std::string flush_own =
-        p->single ? "  if (" + acc + " != static_cast<" + p->type + ">(0)) atomicAdd(&" + hist + "[0], " + acc + ");\n"
-                  : std::string();
+        p->single ? "  if (" + acc + " != " + identity + ") " + fn + "(&" + hist + "[0], " + acc + ");\n" : std::string();
     const std::string tail = flush_own + "  __syncthreads();\n  for (unsigned " + slot + " = " + tid + "; " + slot + " < " + N + "; " +
-                             slot + " += " + threads + ")\n    if (" + hist + "[" + slot + "] != static_cast<" + p->type +
-                             ">(0)) atomicAdd(&" + arr + "[" + slot + "], " + hist + "[" + slot + "]);\n";
+                             slot + " += " + threads + ")\n    if (" + hist + "[" + slot + "] != " + identity + ") " + fn +
+                             "(&" + arr + "[" + slot + "], " + hist + "[" + slot + "]);\n";
     std::string body;
     bool persistent = false;
     if (p->shape == Shape::Elementwise && bps > 0) {
@@ -426,12 +513,21 @@ class PrivatizeAtomics final : public Rewrite {
                               : "the kernel is a grid-stride loop (correct for any grid): the launch is persistent");
     }
     if (p->single)
-      out.notes.push_back("every add goes to `" + arr + "[0]`: each thread sums its adds in a register and adds the "
-                          "sum (when nonzero) to the block's slot once, after all its work");
-    out.notes.push_back("every access to `" + arr + "` is an atomicAdd statement; bins outside [0, " + N +
-                        ") still add to `" + arr + "` directly, so every add reaches the same element as before");
-    out.notes.push_back("the per-block copy starts at zero, a barrier separates the adds from the flush, and only "
-                        "nonzero slots (elements the block added to) are added to `" + arr + "`");
+      out.notes.push_back(p->op == AtomicOp::Add
+                              ? "every add goes to `" + arr + "[0]`: each thread sums its adds in a register and adds the "
+                                "sum (when nonzero) to the block's slot once, after all its work"
+                              : "every " + fn + " goes to `" + arr + "[0]`: each thread combines its values in a register "
+                                "and applies the result (unless it is the identity " + p->identity +
+                                ") to the block's slot once, after all its work");
+    out.notes.push_back("every access to `" + arr + "` is an " + fn + " statement; bins outside [0, " + N +
+                        ") still go to `" + arr + "` directly, so every update reaches the same element as before");
+    out.notes.push_back(p->op == AtomicOp::Add
+                            ? "the per-block copy starts at zero, a barrier separates the adds from the flush, and only "
+                              "nonzero slots (elements the block added to) are added to `" + arr + "`"
+                            : "the per-block copy starts at " + fn + "'s identity " + p->identity +
+                              ", a barrier separates the updates from the flush, and only slots that moved from it "
+                              "(elements the block updated) are applied to `" + arr + "`; " + fn +
+                              " is associative and commutative, so the order does not matter");
     out.notes.push_back(std::string("no barrier, shared memory or warp primitive in the original") +
                         (p->type == "float" || p->type == "double" ? "; float sums are reassociated" : ""));
     // A bin's adds now meet per block first: up to every element the
