@@ -5,6 +5,14 @@
 // touch consecutive elements: coalesced), a butterfly shuffle (and, for a
 // block, one shared slot per warp) gives every lane the total of each
 // reduction, and statements that store outside the loops run in lane 0.
+// With lanes < 32 (2..16) a warp takes 32/lanes rows, interleaved: warp
+// lane t works on row t % (32/lanes) of the warp's rows, as lane
+// t / (32/lanes) of it. That is the shape for a thread-per-column kernel
+// walking down a matrix (column sums, A^T x, per-channel statistics): the
+// consecutive columns of a warp still read consecutive addresses (32/lanes
+// of them per row: a full 32-byte sector at 8 floats), and each column gets
+// `lanes` threads instead of one. The shuffles of a row use a mask of its
+// own lanes (the guard is uniform over them, not over the warp).
 // With `cache` > 0 a row that fits (at most lanes x cache elements) is read
 // from global memory once: the first loop that reads it keeps its elements
 // in registers and the later loops read them from there (a run-time check
@@ -42,6 +50,8 @@
 #include <clang/AST/StmtCXX.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <set>
@@ -646,14 +656,23 @@ std::optional<RowCache> row_cache(const KernelContext& ctx, const Match& m, std:
   return best;
 }
 
-std::string shuffle_helper(const std::string& name, Combine op) {
+// A butterfly over the lanes of a warp. With `stride` > 1 (rows
+// interleaved in the warp) only the lanes `stride` apart combine: the lanes
+// of one row, named by `mask`.
+std::string shuffle_helper(const std::string& name, Combine op, std::int64_t stride = 1) {
+  const std::string mask = stride > 1 ? "mask" : "0xffffffffu";
   const std::string combine =
-      op == Combine::Add     ? "v += __shfl_xor_sync(0xffffffffu, v, offset)"
-      : op == Combine::Max   ? "v = max(v, __shfl_xor_sync(0xffffffffu, v, offset))"
-      : op == Combine::Min   ? "v = min(v, __shfl_xor_sync(0xffffffffu, v, offset))"
-      : op == Combine::MaxIf ? "{\n    const T o = __shfl_xor_sync(0xffffffffu, v, offset);\n    if (o > v) v = o;\n  }"
-                             : "{\n    const T o = __shfl_xor_sync(0xffffffffu, v, offset);\n    if (o < v) v = o;\n  }";
+      op == Combine::Add     ? "v += __shfl_xor_sync(" + mask + ", v, offset)"
+      : op == Combine::Max   ? "v = max(v, __shfl_xor_sync(" + mask + ", v, offset))"
+      : op == Combine::Min   ? "v = min(v, __shfl_xor_sync(" + mask + ", v, offset))"
+      : op == Combine::MaxIf ? "{\n    const T o = __shfl_xor_sync(" + mask + ", v, offset);\n    if (o > v) v = o;\n  }"
+                             : "{\n    const T o = __shfl_xor_sync(" + mask + ", v, offset);\n    if (o < v) v = o;\n  }";
   const char* what = op == Combine::Add ? "sum" : op == Combine::Max || op == Combine::MaxIf ? "maximum" : "minimum";
+  if (stride > 1)
+    return std::string("// Added by warplens (warp-per-row): ") + what + " over the " + std::to_string(32 / stride) +
+           " lanes of a row (lanes " + std::to_string(stride) + " apart in the warp, named by mask), in each of them." +
+           "\ntemplate <typename T>\n__device__ __forceinline__ T " + name + "(T v, unsigned mask) {\n  for (int offset = 16; offset >= " +
+           std::to_string(stride) + "; offset >>= 1) " + combine + ";\n  return v;\n}\n\n";
   return std::string("// Added by warplens (warp-per-row): ") + what +
          " over the 32 lanes of a warp, in every lane.\ntemplate <typename T>\n__device__ __forceinline__ T " + name +
          "(T v) {\n  for (int offset = 16; offset > 0; offset >>= 1) " + combine + ";\n  return v;\n}\n\n";
@@ -683,10 +702,11 @@ class WarpPerRow final : public Rewrite {
     auto m = match(ctx, why);
     if (!m) return CheckResult::refuse(why);
     // How strided is the row walk? Lane stride of the accesses in the loops.
-    std::string example;
+    std::string example, column_example;
     double gain = 2.0;
     const Symbol tx = builtin_symbol(SymbolKind::ThreadIdx, 0);
-    for (const RowLoop& l : m->loops)
+    for (const RowLoop& l : m->loops) {
+      const Symbol ks{SymbolKind::LoopCounter, 0, l.counter.var->getNameAsString(), true};
       for (const Access& a : accesses_in(ctx, l.loop->getBody())) {
         if (a.is_shared || !a.flat_index) continue;
         auto p = to_polynomial(a.flat_index);
@@ -695,7 +715,14 @@ class WarpPerRow final : public Rewrite {
           if (example.empty()) example = ctx.text(a.expr).value_or("?");
           gain = 8.0;
         }
+        // Consecutive threads at consecutive elements while the loop steps
+        // a whole row: a walk down columns, already coalesced; a warp per
+        // "row" (column) would break that, interleaved lanes keep it.
+        auto ck = p ? coefficient(*p, ks) : std::nullopt;
+        if (c && is_constant(*c, 1) && ck && !is_constant(*ck, 0) && !is_constant(*ck, 1) && column_example.empty())
+          column_example = ctx.text(a.expr).value_or("?");
       }
+    }
     auto block = constant_block(ctx);
     const bool warp_ok = block && block->y == 1 && block->z == 1 && block->x % 32 == 0;
     std::string cache_why;
@@ -710,7 +737,14 @@ class WarpPerRow final : public Rewrite {
       p.predicted_gain = gain * factor;
       r.proposals.push_back(p);
     };
-    if (warp_ok) propose(32, 0, 1.0, "a warp per row walks each row contiguously");
+    if (warp_ok && !column_example.empty()) {
+      // `lanes` threads per column, 32/lanes consecutive columns per warp.
+      propose(4, 0, 1.6, "each column `" + column_example + "` walks gets 4 lanes, 8 columns per warp (a 32-byte "
+                         "sector of floats per row and step), so 4x the threads share the walk");
+      propose(8, 0, 1.5, "each column `" + column_example + "` walks gets 8 lanes, 4 columns per warp");
+      propose(2, 0, 1.4, "each column `" + column_example + "` walks gets 2 lanes, 16 columns per warp");
+    }
+    if (warp_ok) propose(32, 0, column_example.empty() ? 1.0 : 0.5, "a warp per row walks each row contiguously");
     if (cache) {
       const std::string arr = cache->param->getNameAsString();
       if (warp_ok)
@@ -730,8 +764,8 @@ class WarpPerRow final : public Rewrite {
     auto m = match(ctx, error);
     if (!m) return false;
     const std::int64_t lanes = param(step, "lanes"), cached = param(step, "cache");
-    if (lanes < 32 || lanes > 1024 || (lanes & (lanes - 1)) != 0) {
-      error = "lanes must be a power of two from 32 to 1024";
+    if (lanes < 2 || lanes > 1024 || (lanes & (lanes - 1)) != 0) {
+      error = "lanes must be a power of two from 2 to 1024";
       return false;
     }
     if (cached < 0 || cached > 64) {
@@ -739,6 +773,9 @@ class WarpPerRow final : public Rewrite {
       return false;
     }
     const bool block_row = lanes > 32;
+    // Below 32 lanes the warp holds `stride` rows, interleaved: lane t of
+    // the warp is lane t / stride of row t % stride.
+    const std::int64_t stride = lanes < 32 ? 32 / lanes : 1;
     if (!block_row) {
       auto block = constant_block(ctx);
       if (!block || block->y != 1 || block->z != 1 || block->x % 32 != 0) {
@@ -754,6 +791,7 @@ class WarpPerRow final : public Rewrite {
     const std::string W = std::to_string(lanes);
     Edits& e = out.edits;
     const std::string lane = fresh_name(ctx.file, "lane");
+    const std::string mask = fresh_name(ctx.file, "row_mask");
     std::map<Combine, std::string> warp_helpers, block_helpers;
     for (const RowLoop& l : m->loops)
       for (const Accumulator& a : l.accumulators)
@@ -769,10 +807,22 @@ class WarpPerRow final : public Rewrite {
       return false;
     }
     // row = gid / W; lane = gid % W (for a block per row: blockIdx.x and threadIdx.x).
-    if (!e.replace(m->row.var->getInit(), "(" + *gid + ") / " + W) ||
-        !e.insert_after(m->row.decl->getEndLoc(), "\n" + ctx.indentation_at(m->row.decl->getBeginLoc()) +
-                                                        "const int " + lane + " = static_cast<int>((" + *gid +
-                                                        ") % " + W + ");")) {
+    // Interleaved (stride S rows per warp): row = gid / 32 * S + gid % S, lane = gid % 32 / S.
+    const std::string row_indent = "\n" + ctx.indentation_at(m->row.decl->getBeginLoc());
+    std::string row_init = "(" + *gid + ") / " + W, lane_init = "static_cast<int>((" + *gid + ") % " + W + ")";
+    std::string extra;
+    if (stride > 1) {
+      const std::string S = std::to_string(stride);
+      row_init = "(" + *gid + ") / 32 * " + S + " + (" + *gid + ") % " + S;
+      lane_init = "static_cast<int>((" + *gid + ") % 32 / " + S + ")";
+      std::uint32_t pattern = 0;
+      for (std::int64_t l = 0; l < lanes; ++l) pattern |= 1u << (l * stride);
+      char hex[16];
+      std::snprintf(hex, sizeof hex, "0x%08xu", pattern);
+      extra = row_indent + "const unsigned " + mask + " = " + hex + " << (threadIdx.x % " + S + ");  // this row's lanes";
+    }
+    if (!e.replace(m->row.var->getInit(), row_init) ||
+        !e.insert_after(m->row.decl->getEndLoc(), row_indent + "const int " + lane + " = " + lane_init + ";" + extra)) {
       error = e.error();
       return false;
     }
@@ -780,7 +830,7 @@ class WarpPerRow final : public Rewrite {
     // stores; what follows may read those stores from another lane, which
     // only a barrier makes visible. The guard is uniform over the lanes of a
     // row, so all of them reach it.
-    const std::string sync = block_row ? "__syncthreads();" : "__syncwarp();";
+    const std::string sync = block_row ? "__syncthreads();" : stride > 1 ? "__syncwarp(" + mask + ");" : "__syncwarp();";
     const Stmt* last = m->region.body.back();
     auto sync_after = [&](const Stmt* s, const std::string& indent) {
       return s == last ? std::string() : "\n" + indent + sync;
@@ -804,7 +854,8 @@ class WarpPerRow final : public Rewrite {
       std::string after = l.accumulators.empty() || l.writes ? sync_after(l.loop, indent) : "";
       for (const Accumulator& a : l.accumulators)
         after += "\n" + indent + a.var->getNameAsString() + " = " +
-                 (block_row ? block_helpers[a.op] : warp_helpers[a.op]) + "(" + a.var->getNameAsString() + ");";
+                 (block_row ? block_helpers[a.op] : warp_helpers[a.op]) + "(" + a.var->getNameAsString() +
+                 (stride > 1 ? ", " + mask : std::string()) + ");";
       const bool cached_loop =
           cache && std::find(cache->loops.begin(), cache->loops.end(), li) != cache->loops.end();
       if (cached_loop) {
@@ -885,7 +936,7 @@ class WarpPerRow final : public Rewrite {
     }
     std::string helper_text;
     for (const auto& [op, n] : warp_helpers) {
-      helper_text += shuffle_helper(n, op);
+      helper_text += shuffle_helper(n, op, stride);
       if (block_row) helper_text += block_helper(block_helpers[op], n, op);
     }
     if (!helper_text.empty() && !insert_before_kernel(ctx, e, helper_text)) {
@@ -901,6 +952,10 @@ class WarpPerRow final : public Rewrite {
     if (block_row)
       out.notes.push_back("each row is handled by one block of " + W + " threads: the row, and so the guard, is the "
                           "block's, so every thread reaches the barriers of the block reductions");
+    else if (stride > 1)
+      out.notes.push_back("each warp (blocks are multiples of 32) handles " + std::to_string(stride) + " rows with " + W +
+                          " lanes each, interleaved; a row's guard is uniform across its lanes, and its shuffles and "
+                          "__syncwarp name exactly those lanes");
     else
       out.notes.push_back("each row is handled by one full warp (blocks are multiples of 32); the row guard is uniform "
                           "across the warp");
