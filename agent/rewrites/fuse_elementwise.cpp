@@ -10,7 +10,11 @@
 //   - A's only work is `tmp[i] = E` with E built from A's parameters and i;
 //     B only reads tmp, at [i];
 //   - the two launches are consecutive statements with identical
-//     configurations (grid, block, shared memory, stream);
+//     configurations (grid, block, shared memory, stream), or separated
+//     only by error checks (`CHECK(cudaGetLastError());`: statements that
+//     call nothing but the CUDA error and synchronisation queries and the
+//     C printing and exit functions, and name no variable of their own
+//     function), which stay where they are;
 //   - the temporary is a local variable of the launching function whose only
 //     other uses are its allocation and cudaFree: no copy, no other kernel,
 //     nothing after B reads it.
@@ -65,6 +69,59 @@ const Stmt* next_statement(const ParsedFile& f, const Stmt* s) {
   return nullptr;
 }
 
+// An error check between two launches (`CHECK(cudaGetLastError());`,
+// `cudaDeviceSynchronize();`, the macro's `fprintf(stderr, ...); exit(1);`):
+// it calls only CUDA's error and synchronisation queries and C's printing
+// and exit functions, and names no variable but its own locals, stderr and
+// stdout, so it cannot read or write what the kernels use; moving the
+// second launch before it changes nothing it sees but the error it reports
+// (the fused launch's).
+bool is_error_check(const Stmt* s) {
+  static const std::set<std::string> allowed = {
+      "cudaGetLastError", "cudaPeekAtLastError", "cudaDeviceSynchronize", "cudaStreamSynchronize",
+      "cudaGetErrorString", "cudaGetErrorName", "printf", "fprintf", "puts", "fputs", "fflush", "exit", "abort"};
+  std::set<const Decl*> own;
+  std::function<void(const Stmt*)> declared = [&](const Stmt* x) {
+    if (!x) return;
+    if (const auto* ds = dyn_cast<DeclStmt>(x))
+      for (const Decl* d : ds->decls()) own.insert(d);
+    for (const Stmt* c : x->children()) declared(c);
+  };
+  declared(s);
+  bool ok = true;
+  std::function<void(const Stmt*)> walk = [&](const Stmt* x) {
+    if (!x || !ok) return;
+    if (isa<CUDAKernelCallExpr>(x) || isa<LambdaExpr>(x) || isa<CXXOperatorCallExpr>(x)) ok = false;
+    if (const auto* call = dyn_cast<CallExpr>(x)) {
+      const FunctionDecl* fd = call->getDirectCallee();
+      if (!fd || !allowed.count(fd->getNameAsString())) ok = false;
+    }
+    if (const auto* r = dyn_cast<DeclRefExpr>(x)) {
+      const ValueDecl* d = r->getDecl();
+      if (const auto* v = dyn_cast<VarDecl>(d)) {
+        const std::string n = v->getNameAsString();
+        if (!own.count(v) && !(v->hasGlobalStorage() && (n == "stderr" || n == "stdout"))) ok = false;
+      } else if (!isa<FunctionDecl>(d) && !isa<EnumConstantDecl>(d)) {
+        ok = false;
+      }
+    }
+    for (const Stmt* c : x->children()) walk(c);
+  };
+  walk(s);
+  return ok;
+}
+
+// The next launch after `l` in its compound statement, past error checks.
+const CUDAKernelCallExpr* next_launch(const ParsedFile& f, const CUDAKernelCallExpr* l) {
+  const Stmt* s = next_statement(f, l);
+  for (int guard = 0; s && guard < 8; ++guard) {
+    if (const auto* k = dyn_cast<CUDAKernelCallExpr>(s)) return k;
+    if (!is_error_check(s)) return nullptr;
+    s = next_statement(f, s);
+  }
+  return nullptr;
+}
+
 const VarDecl* local_var(const clang::Expr* arg) {
   const auto* ref = dyn_cast<DeclRefExpr>(arg->IgnoreParenImpCasts());
   if (!ref) return nullptr;
@@ -98,7 +155,7 @@ std::optional<Plan> plan(KernelContext& ctx, std::string& why) {
   std::map<std::pair<const FunctionDecl*, const FunctionDecl*>, std::vector<Pair>> candidates;
   for (const CUDAKernelCallExpr* l : all_launches(f)) {
     const FunctionDecl* k1 = l->getDirectCallee();
-    const auto* next = dyn_cast_or_null<CUDAKernelCallExpr>(next_statement(f, l));
+    const auto* next = next_launch(f, l);
     if (!k1 || !next || !next->getDirectCallee()) continue;
     const FunctionDecl* k2 = next->getDirectCallee();
     if (k1->getCanonicalDecl() == k2->getCanonicalDecl()) continue;
@@ -405,8 +462,18 @@ class FuseElementwise final : public Rewrite {
         args += ", " + *t;
       }
       const std::string launch = fused + "<<<" + config_text(ctx, pr.first) + ">>>(" + args + ");";
-      if (!out.edits.replace_offsets(ctx.offset(pr.first->getBeginLoc()), ctx.offset_after_statement(pr.second),
-                                     launch)) {
+      // Adjacent launches become one statement; error checks between them
+      // stay, after the fused launch, and the second launch goes.
+      const bool adjacent = next_statement(ctx.file, pr.first) == pr.second;
+      const bool ok =
+          adjacent ? out.edits.replace_offsets(ctx.offset(pr.first->getBeginLoc()), ctx.offset_after_statement(pr.second),
+                                               launch)
+                   : out.edits.replace_offsets(ctx.offset(pr.first->getBeginLoc()), ctx.offset_after_statement(pr.first),
+                                               launch) &&
+                         out.edits.replace_offsets(ctx.offset(pr.second->getBeginLoc()),
+                                                   ctx.offset_after_statement(pr.second),
+                                                   "/* " + p->b->getNameAsString() + " runs in " + fused + " above */");
+      if (!ok) {
         error = out.edits.error();
         return false;
       }
