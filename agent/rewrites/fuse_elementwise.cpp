@@ -7,7 +7,10 @@
 // Conditions, all checked:
 //   - A and B are one-element-per-thread kernels over the same index and the
 //     same bound (the launches pass the same argument for it);
-//   - A's only work is `tmp[i] = E` with E built from A's parameters and i;
+//   - A's only work is `tmp[i] = E` with E built from A's parameters, i and
+//     locals A declares before it (`int col = i % cols;`: pure declarations
+//     with an initialiser, never changed; each is inlined into E as its
+//     initialiser converted to its type);
 //     B only reads tmp, at [i];
 //   - the two launches are consecutive statements with identical
 //     configurations (grid, block, shared memory, stream), or separated
@@ -40,6 +43,7 @@ struct Plan {
   std::vector<Pair> pairs;
   int tmp_in_a = -1, tmp_in_b = -1;
   const BinaryOperator* a_store = nullptr;
+  std::vector<const VarDecl*> a_locals;  // A's locals E uses, in declaration order
   IndexVar a_index;
   std::vector<const ArraySubscriptExpr*> b_reads;
 };
@@ -187,14 +191,36 @@ std::optional<Plan> plan(KernelContext& ctx, std::string& why) {
       why = "`" + p.b->getNameAsString() + "` is not element-wise: " + why;
       continue;
     }
-    // A: a single `tmp[i] = E;`.
-    std::size_t a_declarations = 0;
-    for (const Stmt* s : ea->region.prologue) a_declarations += s != ea->index.decl;
-    if (ea->region.body.size() != 1 || a_declarations != 0) {
-      why = "`" + p.a->getNameAsString() + "` does more than one store";
+    // A: pure local declarations, then a single `tmp[i] = E;`.
+    std::vector<const Stmt*> a_decls;
+    for (const Stmt* s : ea->region.prologue)
+      if (s != ea->index.decl) a_decls.push_back(s);
+    if (ea->region.body.empty()) {
+      why = "`" + p.a->getNameAsString() + "` stores nothing";
       continue;
     }
-    p.a_store = dyn_cast<BinaryOperator>(ea->region.body[0]);
+    for (std::size_t k = 0; k + 1 < ea->region.body.size(); ++k) a_decls.push_back(ea->region.body[k]);
+    bool decls_ok = only_pure_declarations(ca, a_decls);
+    for (const Stmt* s : a_decls) {
+      const auto* ds = dyn_cast<DeclStmt>(s);
+      if (!ds) {
+        decls_ok = false;
+        break;
+      }
+      for (const Decl* d : ds->decls()) {
+        const auto* v = dyn_cast<VarDecl>(d);
+        if (!v || !v->getInit() || ca.modified.count(v) || v->getType()->isReferenceType() ||
+            v->getType()->isArrayType() || !v->getType()->isScalarType())
+          decls_ok = false;
+        else
+          p.a_locals.push_back(v);
+      }
+    }
+    if (!decls_ok) {
+      why = "`" + p.a->getNameAsString() + "` does more than declare locals and make one store";
+      continue;
+    }
+    p.a_store = dyn_cast<BinaryOperator>(ea->region.body.back());
     if (!p.a_store || p.a_store->getOpcode() != BO_Assign) {
       why = "`" + p.a->getNameAsString() + "` is not `tmp[i] = expression`";
       continue;
@@ -213,17 +239,24 @@ std::optional<Plan> plan(KernelContext& ctx, std::string& why) {
     p.a_index = ea->index;
     const clang::Expr* value = p.a_store->getRHS();
     bool value_ok = true;
+    // E and the locals' initialisers may use the index, parameters (not the
+    // temporary) and locals declared before them.
+    std::set<const VarDecl*> visible;
     std::function<void(const Stmt*)> check_refs = [&](const Stmt* s) {
       if (!s) return;
       if (const auto* r = dyn_cast<DeclRefExpr>(s)) {
         const ValueDecl* d = r->getDecl();
         if (const auto* v = dyn_cast<VarDecl>(d); v && v->hasLocalStorage() && !isa<ParmVarDecl>(v) &&
-                                                   v != p.a_index.var)
+                                                   v != p.a_index.var && !visible.count(v))
           value_ok = false;
         if (d == tmp_a) value_ok = false;
       }
       for (const Stmt* c : s->children()) check_refs(c);
     };
+    for (const VarDecl* v : p.a_locals) {
+      check_refs(v->getInit());
+      visible.insert(v);
+    }
     check_refs(value);
     if (!value_ok) {
       why = "A's value uses locals other than its index";
@@ -423,6 +456,15 @@ class FuseElementwise final : public Rewrite {
       }
       std::map<const ValueDecl*, std::string> names = a_names;
       names[p->a_index.var] = "(" + *idx + ")";
+      // A's locals, each its initialiser at this element, as its own type.
+      for (const VarDecl* v : p->a_locals) {
+        auto init = text_with_renames(ca, v->getInit(), names);
+        if (!init) {
+          error = "A's local `" + v->getNameAsString() + "` crosses a macro";
+          return false;
+        }
+        names[v] = "static_cast<" + v->getType().getUnqualifiedType().getAsString() + ">(" + *init + ")";
+      }
       auto value = text_with_renames(ca, p->a_store->getRHS(), names);
       if (!value) {
         error = "A's value crosses a macro";
