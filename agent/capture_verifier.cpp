@@ -215,13 +215,20 @@ fs::path CaptureVerifier::pair_capture(const std::string& first, const std::stri
       if (name == second && first_seen) paired = true;
     }
     if (paired) return p.dir = options_.capture_dir;  // the verifier pairs them up (and explains a bad pair)
+    // Why the capture lacks one of them, when it refused it (a byte cap,
+    // a launch limit): the fix is in that reason, not in the kernel list.
+    for (const auto& r : m.refusals) {
+      const std::string name = verifier::kernel_base_name(r.kernel);
+      if ((name == first || name == second) && p.refused.find("`" + name + "`") == std::string::npos)
+        p.refused += (p.refused.empty() ? "" : "; ") + std::string("the capture refused `") + name + "`: " + r.reason;
+    }
   } catch (const std::exception&) {
     return p.dir = options_.capture_dir;  // verify() reports the bad capture
   }
   if (!options_.capture_pair) {
-    p.error = "the capture holds no launch of `" + first + "` followed by one of `" + second +
-              "`: capture both (warplens capture --kernel '" + first + "|" + second +
-              "' --launches-per-kernel 3) to verify a candidate that fuses them";
+    p.error = "the capture holds no launch of `" + first + "` followed by one of `" + second + "`" +
+              (p.refused.empty() ? std::string() : " (" + p.refused + ")") + ": capture both (warplens capture --kernel '" +
+              first + "|" + second + "' --launches-per-kernel 3) to verify a candidate that fuses them";
   } else if (auto dir = options_.capture_pair(first, second, p.error)) {
     p.dir = *dir;
   }

@@ -74,6 +74,7 @@ class CaptureVerifier final : public CandidateVerifier {
   struct PairCapture {
     std::filesystem::path dir;
     std::string error;
+    std::string refused;  // the capture's refusals of either kernel, for the message
   };
   std::map<std::pair<std::string, std::string>, PairCapture> pair_captures_;
 };

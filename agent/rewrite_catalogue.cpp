@@ -160,7 +160,7 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        "row, shuffle (and shared) reductions combine them, lane 0 finishes; optionally the row is read once "
        "into registers",
        S::Structure,
-       {{"lanes", {32, 256, 1024, 4, 8}, "threads per row: 32 (a warp), a whole block, or 2..16 (32/lanes rows "
+       {{"lanes", {32, 256, 1024, 4, 8, 16}, "threads per row: 32 (a warp), a whole block, or 2..16 (32/lanes rows "
                   "interleaved in a warp: a thread-per-column walk down a matrix stays coalesced)"},
         {"cache", {0, 8, 16, 32}, "row elements each lane keeps in registers (0: none; longer rows fall back)"}},
        {codes::kUncoalescedGlobal}},

@@ -739,10 +739,15 @@ class WarpPerRow final : public Rewrite {
     };
     if (warp_ok && !column_example.empty()) {
       // `lanes` threads per column, 32/lanes consecutive columns per warp.
-      propose(4, 0, 1.6, "each column `" + column_example + "` walks gets 4 lanes, 8 columns per warp (a 32-byte "
-                         "sector of floats per row and step), so 4x the threads share the walk");
-      propose(8, 0, 1.5, "each column `" + column_example + "` walks gets 8 lanes, 4 columns per warp");
-      propose(2, 0, 1.4, "each column `" + column_example + "` walks gets 2 lanes, 16 columns per warp");
+      // Measured on three column walks (H200, 2026-12-04: column sums, A^T x,
+      // per-channel statistics; docs/benchmarks.md): 8 lanes 3.5-3.8x, 4
+      // lanes 2.0-2.4x, 2 lanes 1.2-1.4x; the walk is latency-bound, so more
+      // threads per column win over full sectors.
+      propose(8, 0, 1.6, "each column `" + column_example + "` walks gets 8 lanes, 4 columns per warp, so 8x the "
+                         "threads share the walk");
+      propose(16, 0, 1.55, "each column `" + column_example + "` walks gets 16 lanes, 2 columns per warp");
+      propose(4, 0, 1.5, "each column `" + column_example + "` walks gets 4 lanes, 8 columns per warp (a 32-byte "
+                         "sector of floats per row and step)");
     }
     if (warp_ok) propose(32, 0, column_example.empty() ? 1.0 : 0.5, "a warp per row walks each row contiguously");
     if (cache) {

@@ -14,6 +14,7 @@
 
 #include "agent/capture_verifier.h"
 #include "agent/verifier/verdict.h"
+#include "profiler/capture_format.h"
 #include "tests/unit/agent/launch_case_captures.h"
 #include "tests/unit/agent/verifier_test_support.h"
 
@@ -207,6 +208,28 @@ TEST_CASE("fake GPU: fused pairs the capture cannot replay are refused with the 
     CHECK_FALSE(r.verdict.verifier_failed);
     CHECK(r.verdict.reason.find("not verifiable: the capture holds no launch of `mul` followed by one of "
                                 "`bias_relu`: capture both") == 0);
+  }
+  SUBCASE("the capture refused the producer: its reason is in the message") {
+    // As on the H200 (held-out set 4, scale_bias_tanh_three): a byte cap
+    // refused the producer's launch, and the fix is in that reason.
+    static verifier::test::TempDir work;
+    const fs::path dir = work.path() / "refused";
+    fs::copy(case_capture("matvec"), dir, fs::copy_options::recursive);
+    capture::CaptureManifest m = capture::load_capture(dir);
+    m.refusals.push_back({"_Z3mulPKfS0_Pfi", 0,
+                          "needs 1073774592 bytes (each allocation before and after), over the cap of 2147483648 bytes "
+                          "with 1073741824 already captured; raise WARPLENS_CAPTURE_MAX_BYTES to capture it"});
+    capture::save_manifest(dir, m);
+    agent::CaptureVerifierOptions o;
+    o.capture_dir = dir;
+    o.original_source = kCases / "elementwise_chain.cu";
+    o.work_dir = work.path() / "work";
+    agent::CaptureVerifier v(o);
+    const auto verdict = v.verify(candidate("fused_mul_bias_relu.cu", "bias_relu"), {});
+    CHECK(agent::to_int(verdict.level) == -1);
+    CHECK(verdict.reason.find("no launch of `mul` followed by one of `bias_relu` (the capture refused `mul`: "
+                              "needs 1073774592 bytes") != std::string::npos);
+    CHECK(verdict.reason.find("raise WARPLENS_CAPTURE_MAX_BYTES") != std::string::npos);
   }
 }
 
