@@ -20,6 +20,13 @@ const char* to_string(RewriteStage s) {
 const std::vector<RewriteInfo>& rewrite_catalogue() {
   using S = RewriteStage;
   static const std::vector<RewriteInfo> catalogue = {
+      {"inline-device-call",
+       "inline a small read-only __device__ helper where the kernel calls it (its loop becomes the kernel's), so "
+       "that the rewrites built on the kernel's loops (warp-per-row and its row cache) see the helper's work",
+       S::Structure,
+       {},
+       {},
+       /*enabling=*/true},
       {"block-dim-index",
        "spell a global index written with the block size as a constant (`blockIdx.x * BLOCK + threadIdx.x`, a "
        "macro or template parameter) with blockDim, when every launch has that block size, so that the rewrites "
@@ -201,7 +208,7 @@ std::optional<DeclaredLaunch> declared_launch(const RewriteStep& step) {
   LaunchChange c;
   if (r == "pad-shared" || r == "restrict-const" || r == "vectorize-struct" || r == "vectorize-loop" ||
       r == "launch-bounds" || r == "unroll" || r == "warp-shuffle-reduction" || r == "interleave-chunks" ||
-      r == "register-accumulator" || r == "block-dim-index")
+      r == "register-accumulator" || r == "block-dim-index" || r == "inline-device-call")
     return d;
   if (r == "unflatten-index") {
     // The grid comes from the kernel's own M and N (which parameters: the

@@ -35,6 +35,9 @@ struct RewriteInfo {
   RewriteStage stage = RewriteStage::Memory;
   std::vector<RewriteParam> params;
   std::vector<std::string> addresses;  // finding codes it can fix, e.g. "shared-bank-conflict"
+  // Worth nothing alone, only for what it lets the later rewrites see: the
+  // search expands its plan at once instead of ranking it by its own gain.
+  bool enabling = false;
 };
 
 struct ApplyResult {

@@ -132,6 +132,13 @@ void RewriteSearch::expand(std::size_t index, const PolicyContext& context, std:
     parent_[nodes_.size() - 1] = index;
     ++added;
   }
+  // An enabling step (inline-device-call) predicts no gain of its own, so
+  // its plan would never rank high enough to be expanded: expand it now,
+  // and its children compete with their own predictions.
+  const std::size_t last = nodes_.size();
+  for (std::size_t i = last - static_cast<std::size_t>(added); i < last; ++i)
+    if (const RewriteInfo* info = find_rewrite(nodes_[i].plan.back().rewrite); info && info->enabling && !stop.stop_requested())
+      expand(i, context, stop);
   log_.lines.push_back("expanded [" + to_string(parent.plan) + "] (" + std::to_string(survey.parse_seconds).substr(0, 4) +
                        " s parse): " + std::to_string(added) + " new plan(s)");
 }

@@ -10,6 +10,7 @@ namespace warplens::agent {
 namespace rw {
 
 // One accessor per rewrite file.
+const Rewrite& inline_device_call_rewrite();
 const Rewrite& block_dim_index_rewrite();
 const Rewrite& unflatten_index_rewrite();
 const Rewrite& register_accumulator_rewrite();
@@ -39,6 +40,7 @@ const Rewrite& coarsen_2d_rewrite();
 const std::vector<const Rewrite*>& clang_rewrites() {
   // Catalogue order (rewrite_catalogue.cpp).
   static const std::vector<const Rewrite*> all = {
+      &inline_device_call_rewrite(),
       &block_dim_index_rewrite(),
       &unflatten_index_rewrite(),
       &register_accumulator_rewrite(),

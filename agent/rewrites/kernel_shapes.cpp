@@ -473,7 +473,8 @@ bool launches_pass_distinct_pointers(const KernelContext& ctx, const std::vector
 
 std::optional<std::string> text_with_replacements(const KernelContext& ctx, const Stmt* s,
                                                   const std::map<const ValueDecl*, std::string>& names,
-                                                  const std::map<const Stmt*, std::string>& nodes) {
+                                                  const std::map<const Stmt*, std::string>& nodes,
+                                                  bool rename_declarations) {
   auto range = ctx.char_range(s->getSourceRange());
   if (!range) return std::nullopt;
   const unsigned begin = ctx.sm().getFileOffset(range->getBegin()), end = ctx.sm().getFileOffset(range->getEnd());
@@ -494,6 +495,16 @@ std::optional<std::string> text_with_replacements(const KernelContext& ctx, cons
       splices.push_back({ctx.sm().getFileOffset(r->getBegin()), ctx.sm().getFileOffset(r->getEnd()), it->second});
       return;
     }
+    if (const auto* ds = dyn_cast<DeclStmt>(x); ds && rename_declarations)
+      for (const Decl* d : ds->decls())
+        if (const auto* v = dyn_cast<VarDecl>(d); v && names.count(v)) {
+          if (v->getLocation().isMacroID()) {
+            ok = false;
+            return;
+          }
+          const unsigned b = ctx.sm().getFileOffset(v->getLocation());
+          splices.push_back({b, b + static_cast<unsigned>(v->getName().size()), names.at(v)});
+        }
     if (const auto* ref = dyn_cast<DeclRefExpr>(x)) {
       for (const auto& [d, text] : names)
         if (d->getCanonicalDecl() == ref->getDecl()->getCanonicalDecl()) {

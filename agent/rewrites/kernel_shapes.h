@@ -146,9 +146,12 @@ bool launches_pass_distinct_pointers(const KernelContext& ctx, const std::vector
 std::optional<std::string> text_with_renames(const KernelContext& ctx, const clang::Stmt* s,
                                              const std::map<const clang::ValueDecl*, std::string>& names);
 // Same, also replacing whole sub-expressions (e.g. p[i] -> wl_p[wl_c]).
+// With rename_declarations, variables in `names` declared inside s are
+// renamed where they are declared too (inlining a function's body).
 std::optional<std::string> text_with_replacements(const KernelContext& ctx, const clang::Stmt* s,
                                                   const std::map<const clang::ValueDecl*, std::string>& names,
-                                                  const std::map<const clang::Stmt*, std::string>& nodes);
+                                                  const std::map<const clang::Stmt*, std::string>& nodes,
+                                                  bool rename_declarations = false);
 
 // What follows statement `s`'s last token and still belongs to it: the `;`
 // of an expression statement or of `if (c) x;` (empty after a `}`). Clang's
