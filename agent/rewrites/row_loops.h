@@ -1,0 +1,52 @@
+// The thread-per-row shape the row rewrites work on (warp-per-row and its
+// interleaved and block variants): one 1-D global index `row`, a plain
+// guard, and a guarded body of pure declarations, reduction loops,
+// element-wise loops, statements that change locals only and statements
+// that store (warp_per_row.cpp's header says exactly what is accepted).
+// match_row_loops() proves the shape; the emitters decide how lanes split it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "agent/rewrites/kernel_shapes.h"
+
+namespace warplens::agent::rw {
+
+// MaxIf/MinIf: `if (e > acc) acc = e;` (and `<`): unlike fmaxf it keeps a
+// NaN it started from and skips NaN elements, so lanes combine their
+// partial results with the same comparison.
+enum class Combine { Add, Max, Min, MaxIf, MinIf };
+
+const char* combine_stem(Combine op);
+
+struct Accumulator {
+  const clang::VarDecl* var = nullptr;
+  Combine op = Combine::Add;
+  std::string function;  // fmaxf, max, ... for Max/Min
+};
+
+struct RowLoop {
+  const clang::ForStmt* loop = nullptr;
+  ForCounter counter;
+  const clang::Expr* end = nullptr;              // E of `k < E`
+  std::vector<Accumulator> accumulators;  // empty: an element-wise loop
+  bool writes = false;                    // stores one element per iteration (element-wise, or beside a reduction)
+};
+
+struct Match {
+  IndexVar row;
+  GuardedRegion region;
+  std::vector<RowLoop> loops;
+  std::vector<const clang::Stmt*> lane0;    // statements with side effects outside the loops
+  std::vector<const clang::Stmt*> uniform;  // statements that change locals only (every lane)
+};
+
+// The row shape, or nullopt with `why`.
+std::optional<Match> match_row_loops(const KernelContext& ctx, std::string& why);
+
+// Whether `v` is declared somewhere inside `s`.
+bool declared_inside(const clang::Stmt* s, const clang::VarDecl* v);
+
+}  // namespace warplens::agent::rw
