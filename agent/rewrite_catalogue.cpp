@@ -171,6 +171,12 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
                   "interleaved in a warp: a thread-per-column walk down a matrix stays coalesced)"},
         {"cache", {0, 8, 16, 32}, "row elements each lane keeps in registers (0: none; longer rows fall back)"}},
        {codes::kUncoalescedGlobal}},
+      {"column-block",
+       "give a thread-per-column walk down a matrix (column sums, A^T x, per-channel statistics) 2-D blocks of 32 "
+       "columns x lanes: the lanes along y share each column's rows, reductions meet in shared memory",
+       S::Structure,
+       {{"lanes", {32, 16, 8}, "threads along y per column (the block is 32 x lanes)"}},
+       {codes::kLowOccupancy}},
       {"fuse-elementwise",
        "fuse two back-to-back element-wise launches that communicate through a temporary buffer into one "
        "kernel; the temporary is no longer written or read",
@@ -238,6 +244,10 @@ std::optional<DeclaredLaunch> declared_launch(const RewriteStep& step) {
     const std::int64_t lanes = step_param(step, "lanes");
     c.thread_scale[0] = {lanes, 1};
     if (lanes > 32) c.block = Dim3{lanes, 1, 1};  // a block per row
+  } else if (r == "column-block") {
+    const std::int64_t lanes = step_param(step, "lanes");
+    c.block = Dim3{32, lanes, 1};
+    c.thread_scale[1] = {lanes, 1};
   } else if (r == "register-tile") {
     const std::int64_t per = step_param(step, "tile") / 16;  // outputs per thread along each axis
     c.block = Dim3{16, 16, 1};

@@ -488,4 +488,20 @@ std::optional<Match> match_row_loops(const KernelContext& ctx, std::string& why)
   return m;
 }
 
+std::string column_walk(const KernelContext& ctx, const Match& m) {
+  const Symbol tx = builtin_symbol(SymbolKind::ThreadIdx, 0);
+  for (const RowLoop& l : m.loops) {
+    const Symbol ks{SymbolKind::LoopCounter, 0, l.counter.var->getNameAsString(), true};
+    for (const Access& a : accesses_in(ctx, l.loop->getBody())) {
+      if (a.is_shared || !a.flat_index) continue;
+      auto p = to_polynomial(a.flat_index);
+      auto c = p ? coefficient(*p, tx) : std::nullopt;
+      auto ck = p ? coefficient(*p, ks) : std::nullopt;
+      if (c && is_constant(*c, 1) && ck && !is_constant(*ck, 0) && !is_constant(*ck, 1))
+        return ctx.text(a.expr).value_or("?");
+    }
+  }
+  return "";
+}
+
 }  // namespace warplens::agent::rw

@@ -46,6 +46,11 @@ struct Match {
 // The row shape, or nullopt with `why`.
 std::optional<Match> match_row_loops(const KernelContext& ctx, std::string& why);
 
+// A loop access where consecutive threads read consecutive elements while
+// the loop's counter steps more than one element (`m[r * cols + col]`): a
+// walk down columns, coalesced as it is. Its text, or "" when none.
+std::string column_walk(const KernelContext& ctx, const Match& m);
+
 // Whether `v` is declared somewhere inside `s`.
 bool declared_inside(const clang::Stmt* s, const clang::VarDecl* v);
 

@@ -211,7 +211,6 @@ class WarpPerRow final : public Rewrite {
     double gain = 2.0;
     const Symbol tx = builtin_symbol(SymbolKind::ThreadIdx, 0);
     for (const RowLoop& l : m->loops) {
-      const Symbol ks{SymbolKind::LoopCounter, 0, l.counter.var->getNameAsString(), true};
       for (const Access& a : accesses_in(ctx, l.loop->getBody())) {
         if (a.is_shared || !a.flat_index) continue;
         auto p = to_polynomial(a.flat_index);
@@ -220,14 +219,11 @@ class WarpPerRow final : public Rewrite {
           if (example.empty()) example = ctx.text(a.expr).value_or("?");
           gain = 8.0;
         }
-        // Consecutive threads at consecutive elements while the loop steps
-        // a whole row: a walk down columns, already coalesced; a warp per
-        // "row" (column) would break that, interleaved lanes keep it.
-        auto ck = p ? coefficient(*p, ks) : std::nullopt;
-        if (c && is_constant(*c, 1) && ck && !is_constant(*ck, 0) && !is_constant(*ck, 1) && column_example.empty())
-          column_example = ctx.text(a.expr).value_or("?");
       }
     }
+    // A walk down columns, already coalesced: a warp per "row" (column)
+    // would break that, interleaved lanes keep it.
+    column_example = column_walk(ctx, *m);
     auto block = constant_block(ctx);
     const bool warp_ok = block && block->y == 1 && block->z == 1 && block->x % 32 == 0;
     std::string cache_why;
