@@ -275,6 +275,10 @@ bool ensure_launch_helpers(const ParsedFile& file, Edits& edits);
 // Rewrites the <<<grid, block>>> of every launch of `ctx.kernel` to apply
 // `change`; requires the helpers above. Fails when a launch is in a macro.
 bool rewrite_launches(KernelContext& ctx, const LaunchChange& change, Edits& edits, std::string& error);
+// Whether the kernel's __launch_bounds__ (if any) admits blocks of `threads`:
+// a larger block would not launch (cudaErrorInvalidValue). rewrite_launches
+// checks every new block with it; rewrites check before proposing.
+bool launch_bounds_admit(const KernelContext& ctx, std::int64_t threads, std::string& why);
 
 // Checks that a kernel's launches can be rewritten: at least one, all in the
 // main file, none inside a macro expansion.

@@ -97,6 +97,7 @@ class ColumnBlock final : public Rewrite {
     if (!p) return CheckResult::refuse(why);
     CheckResult r;
     for (std::int64_t lanes : find_rewrite(name())->params[0].values) {
+      if (!launch_bounds_admit(ctx, 32 * lanes, why)) continue;
       Proposal pr;
       pr.step = {name(), {{"lanes", lanes}}};
       pr.motivation = "each column `" + p->example + "` walks gets " + std::to_string(lanes) +
@@ -108,6 +109,7 @@ class ColumnBlock final : public Rewrite {
       pr.predicted_gain = lanes == 32 ? 3.4 : lanes == 16 ? 3.3 : 3.25;
       r.proposals.push_back(pr);
     }
+    if (r.proposals.empty()) return CheckResult::refuse(why);
     return r;
   }
 

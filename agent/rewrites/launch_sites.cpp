@@ -214,8 +214,21 @@ bool launches_rewritable(const KernelContext& ctx, std::string& why) {
   return true;
 }
 
+bool launch_bounds_admit(const KernelContext& ctx, std::int64_t threads, std::string& why) {
+  const auto* lb = ctx.kernel->getAttr<clang::CUDALaunchBoundsAttr>();
+  if (!lb) return true;
+  auto max = lb->getMaxThreads() ? ctx.eval_int(lb->getMaxThreads()) : std::nullopt;
+  if (max && threads <= *max) return true;
+  why = "the kernel's __launch_bounds__ (" + (max ? std::to_string(*max) : std::string("not a constant")) +
+        " threads) does not admit a block of " + std::to_string(threads) + " threads";
+  return false;
+}
+
 bool rewrite_launches(KernelContext& ctx, const LaunchChange& change, Edits& edits, std::string& error) {
   if (!launches_rewritable(ctx, error)) return false;
+  // Every rewrite that sets a block passes here.
+  if (change.block && !launch_bounds_admit(ctx, change.block->x * change.block->y * change.block->z, error))
+    return false;
   if (!ensure_launch_helpers(ctx.file, edits)) {
     error = "cannot place the launch helpers: " + edits.error();
     return false;
