@@ -4,10 +4,8 @@
 // the same way.
 #pragma once
 
-#include <optional>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace warplens::cli {
@@ -30,40 +28,11 @@ struct Subcommand {
 };
 
 // A usage error: printed with the subcommand's help hint, exit code 2.
+// The options themselves are read with CLI11 through cli/options.h.
 class UsageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-
-// Reads options in any order: `--name value`, `--name=value`, `-p DIR`,
-// `-pDIR`; `--` ends the options.
-class ArgReader {
- public:
-  explicit ArgReader(std::vector<std::string> args) : args_(std::move(args)) {}
-  bool done() const { return pos_ >= args_.size(); }
-  // The value of `long_name` (or `short_name`) if the next argument is it.
-  std::optional<std::string> option(std::string_view long_name, std::string_view short_name = {});
-  bool flag(std::string_view long_name, std::string_view short_name = {});
-  // The next argument is an option nobody took: an error.
-  bool at_unknown_option() const;
-  // Lets `take(args, position)` read the next arguments; it returns how
-  // many it used (0: none, and false is returned).
-  template <class Take>
-  bool take(Take&& take) {
-    if (done() || options_ended_) return false;
-    std::size_t n = take(args_, pos_);
-    pos_ += n;
-    return n > 0;
-  }
-  std::string next();  // a positional argument
-
- private:
-  std::vector<std::string> args_;
-  std::size_t pos_ = 0;
-  bool options_ended_ = false;
-};
-
-long long parse_int(const std::string& option, const std::string& value, long long lo, long long hi);
 
 int cli_main(int argc, char** argv, const std::string& version);
 

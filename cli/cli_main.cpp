@@ -8,6 +8,7 @@
 
 #include "analysis/analyzer.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/optimize.h"
 #include "cli/profile.h"
 #include "cli/verify.h"
@@ -79,30 +80,22 @@ int cli_main(int argc, char** argv, const std::string& version) {
   std::string log_file;
   std::vector<std::string> rest;
   try {
-    // Global options may appear anywhere before `--`.
-    std::vector<std::string> args(argv + 1, argv + argc);
-    bool ended = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      const std::string& a = args[i];
-      if (a == "--") ended = true;
-      auto value = [&](const char* name) -> std::optional<std::string> {
-        std::string n(name);
-        if (ended) return std::nullopt;
-        if (a == n) {
-          if (i + 1 >= args.size()) throw UsageError("option " + n + " needs a value");
-          return args[++i];
-        }
-        if (a.rfind(n + "=", 0) == 0) return a.substr(n.size() + 1);
-        return std::nullopt;
-      };
-      if (auto v = value("--log-file")) {
-        log_file = *v;
-      } else if (auto v = value("--log-level")) {
-        if (!valid_log_level(*v)) throw UsageError("invalid --log-level `" + *v + "`");
-        env.log_level = *v;
-      } else {
-        rest.push_back(a);
-      }
+    // Global options may appear anywhere before `--`; everything else goes
+    // to the command, in order.
+    auto [options, after] = split_at_double_dash(std::vector<std::string>(argv + 1, argv + argc));
+    const bool ended = options.size() != static_cast<std::size_t>(std::max(argc - 1, 0));
+    OptionParser globals;
+    globals.pass_through();
+    globals.value("--log-file", log_file);
+    globals.value("--log-level", [&](const std::string& v) {
+      if (!valid_log_level(v)) throw UsageError("invalid --log-level `" + v + "`");
+      env.log_level = v;
+    });
+    globals.parse(options);
+    rest = globals.rest();
+    if (ended) {
+      rest.push_back("--");
+      rest.insert(rest.end(), after.begin(), after.end());
     }
 
     if (!rest.empty() && rest[0] == "--version") {

@@ -16,6 +16,7 @@
 #include "analysis/parse_plan.h"
 #include "cli/cli.h"
 #include "cli/compile_flag_args.h"
+#include "cli/options.h"
 
 namespace warplens::cli {
 
@@ -75,25 +76,18 @@ int run_compile_db(const std::vector<std::string>& args, const CliEnvironment&) 
   std::string dir_option, out_option;
   AnalysisOptions options;
   CompileFlagArgs flags;
-  ArgReader r(args);
-  while (!r.done()) {
-    if (r.flag("--help", "-h")) {
-      print_compile_db_help();
-      return kExitOk;
-    }
-    if (auto v = r.option("--out")) {
-      out_option = *v;
-    } else if (auto v = r.option("--arch")) {
-      options.arch = *v;
-    } else if (auto v = r.option("--compile-commands-dir", "-p")) {
-      dir_option = *v;
-    } else if (r.take([&](const std::vector<std::string>& all, std::size_t i) { return take_compile_flag(all, i, flags); })) {
-    } else if (r.at_unknown_option()) {
-      throw UsageError("unknown option `" + r.next() + "`");
-    } else {
-      throw UsageError("unexpected argument `" + r.next() + "` (compile-db reads a database, not files: use -p DIR)");
-    }
+  OptionParser p;
+  p.value("--out", out_option);
+  p.value("--arch", options.arch);
+  p.value("-p,--compile-commands-dir", dir_option);
+  add_compile_flags(p, flags);
+  if (!p.parse(args)) {
+    print_compile_db_help();
+    return kExitOk;
   }
+  if (!p.positionals().empty())
+    throw UsageError("unexpected argument `" + p.positionals().front() +
+                     "` (compile-db reads a database, not files: use -p DIR)");
   flags.apply(options);
 
   std::string json_path = find_compile_commands((fs::current_path() / "warplens-compile-db.cu").string(), dir_option);

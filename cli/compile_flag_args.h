@@ -7,7 +7,6 @@
 // (docs/frontend.md, "Flags without a compile database").
 #pragma once
 
-#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -27,10 +26,11 @@ struct CompileFlagArgs {
   void apply(AnalysisOptions& options) const;
 };
 
-// If args[i] is one of the flags, records it and returns how many arguments
-// it took (1, or 2 with a separate value); 0 when it is not one of them.
-// Throws UsageError for a missing or malformed value.
-std::size_t take_compile_flag(const std::vector<std::string>& args, std::size_t i, CompileFlagArgs& out);
+class OptionParser;
+
+// Declares the flags on a command's parser (cli/options.h); each one given
+// is recorded in `out`, in order. A malformed value is a UsageError.
+void add_compile_flags(OptionParser& parser, CompileFlagArgs& out);
 
 // The help lines, shared by the commands' --help.
 extern const char* const kCompileFlagsHelp;

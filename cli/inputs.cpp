@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "cli/options.h"
 #include "common/file_read.h"
 
 namespace warplens::cli {
@@ -34,38 +35,33 @@ FileCommandArgs read_file_command_args(const std::string& command, const std::ve
   FileCommandArgs out;
   out.format = formats.front();
   CompileFlagArgs flags;
-  ArgReader r(args);
-  while (!r.done()) {
-    if (auto v = r.option("--format")) {
-      if (std::find(formats.begin(), formats.end(), *v) == formats.end()) {
-        std::string expected;
-        for (const auto& f : formats) expected += (expected.empty() ? "" : " or ") + f;
-        throw UsageError(command + ": --format expects " + expected + ", got `" + *v + "`");
-      }
-      out.format = *v;
-    } else if (auto v = r.option("--arch")) {
-      if (v->rfind("sm_", 0) != 0) throw UsageError("--arch expects an architecture such as sm_90, got `" + *v + "`");
-      out.options.arch = *v;
-    } else if (auto v = r.option("--compile-commands-dir", "-p")) {
-      out.options.compile_commands_dir = *v;
-    } else if (r.flag("--no-resource-usage")) {
-      out.resource_usage = false;
-    } else if (auto v = r.option("--allow-driver")) {
-      if (v->empty() || (*v)[0] != '/')
-        throw UsageError("--allow-driver expects an absolute path glob such as /opt/cuda-*/bin/nvcc, got `" + *v + "`");
-      out.options.allowed_drivers.push_back(*v);
-    } else if (r.take([&](const std::vector<std::string>& all, std::size_t i) {
-                 return take_compile_flag(all, i, flags);
-               })) {
-    } else if (r.flag("--help", "-h")) {
-      out.help = true;
-      return out;
-    } else if (r.at_unknown_option()) {
-      throw UsageError(command + ": unknown option `" + r.next() + "`");
-    } else if (auto f = r.next(); !f.empty()) {
-      out.files.push_back(f);
+  OptionParser p(command);
+  p.value("--format", [&](const std::string& v) {
+    if (std::find(formats.begin(), formats.end(), v) == formats.end()) {
+      std::string expected;
+      for (const auto& f : formats) expected += (expected.empty() ? "" : " or ") + f;
+      throw UsageError(command + ": --format expects " + expected + ", got `" + v + "`");
     }
+    out.format = v;
+  });
+  p.value("--arch", [&](const std::string& v) {
+    if (v.rfind("sm_", 0) != 0) throw UsageError("--arch expects an architecture such as sm_90, got `" + v + "`");
+    out.options.arch = v;
+  });
+  p.value("-p,--compile-commands-dir", out.options.compile_commands_dir);
+  p.flag("--no-resource-usage", out.resource_usage, false);
+  p.value("--allow-driver", [&](const std::string& v) {
+    if (v.empty() || v[0] != '/')
+      throw UsageError("--allow-driver expects an absolute path glob such as /opt/cuda-*/bin/nvcc, got `" + v + "`");
+    out.options.allowed_drivers.push_back(v);
+  });
+  add_compile_flags(p, flags);
+  if (!p.parse(args)) {
+    out.help = true;
+    return out;
   }
+  for (const auto& f : p.positionals())
+    if (!f.empty()) out.files.push_back(f);
   if (out.files.empty()) throw UsageError(command + ": no input files");
   flags.apply(out.options);
   return out;

@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "mcp/stdio_server.h"
 #include "mcp/tool_env.h"
 
@@ -47,50 +48,43 @@ int run_mcp(const std::vector<std::string>& args, const CliEnvironment& env) {
   mcp::WorkspaceConfig ws;
   mcp::ToolOptions options;
   std::size_t max_message_bytes = protocol::kDefaultMaxMessageBytes;
-  ArgReader r(args);
-  while (!r.done()) {
-    if (auto v = r.option("--root")) {
-      ws.root = *v;
-    } else if (auto v = r.option("--build-command")) {
-      ws.build_command = *v;
-    } else if (auto v = r.option("--profile-command")) {
-      ws.profile_command = *v;
-    } else if (auto v = r.option("--capture")) {
-      ws.capture_dir = *v;
-    } else if (auto v = r.option("--compile-commands-dir", "-p")) {
-      ws.compile_commands_dir = *v;
-      options.analysis.compile_commands_dir = *v;
-    } else if (auto v = r.option("--arch")) {
-      if (v->rfind("sm_", 0) != 0) throw UsageError("--arch expects an architecture such as sm_90, got `" + *v + "`");
-      options.analysis.arch = *v;
-      options.arch = *v;
-    } else if (r.flag("--no-resource-usage")) {
-      options.resource_usage = false;
-    } else if (auto v = r.option("--inputs")) {
-      options.input_sets = static_cast<int>(parse_int("--inputs", *v, 1, 100));
-    } else if (auto v = r.option("--runs")) {
-      options.timed_runs = static_cast<int>(parse_int("--runs", *v, 1, 10000));
-    } else if (auto v = r.option("--verify-timeout")) {
-      options.verify_timeout_s = static_cast<double>(parse_int("--verify-timeout", *v, 1, 86400));
-    } else if (auto v = r.option("--command-timeout")) {
-      options.command_timeout = std::chrono::seconds(parse_int("--command-timeout", *v, 1, 86400));
-    } else if (auto v = r.option("--max-candidates")) {
-      options.optimize_max_candidates = static_cast<int>(parse_int("--max-candidates", *v, 1, 48));
-    } else if (auto v = r.option("--nvcc")) {
-      options.nvcc = *v;
-    } else if (auto v = r.option("--replay")) {
-      options.replay_binary = *v;
-    } else if (auto v = r.option("--max-message-bytes")) {
-      max_message_bytes = static_cast<std::size_t>(parse_int("--max-message-bytes", *v, 1024, 1ll << 34));
-    } else if (r.flag("--help", "-h")) {
-      print_mcp_help();
-      return kExitOk;
-    } else if (r.at_unknown_option()) {
-      throw UsageError("mcp: unknown option `" + r.next() + "`");
-    } else {
-      throw UsageError("mcp takes no positional arguments (got `" + r.next() + "`); use --root DIR");
-    }
+  OptionParser p("mcp");
+  p.value("--root", [&](const std::string& v) { ws.root = v; });
+  p.value("--build-command", ws.build_command);
+  p.value("--profile-command", ws.profile_command);
+  p.value("--capture", ws.capture_dir);
+  p.value("-p,--compile-commands-dir", [&](const std::string& v) {
+    ws.compile_commands_dir = v;
+    options.analysis.compile_commands_dir = v;
+  });
+  p.value("--arch", [&](const std::string& v) {
+    if (v.rfind("sm_", 0) != 0) throw UsageError("--arch expects an architecture such as sm_90, got `" + v + "`");
+    options.analysis.arch = v;
+    options.arch = v;
+  });
+  p.flag("--no-resource-usage", options.resource_usage, false);
+  p.value("--inputs", [&](const std::string& v) { options.input_sets = static_cast<int>(parse_int("--inputs", v, 1, 100)); });
+  p.value("--runs", [&](const std::string& v) { options.timed_runs = static_cast<int>(parse_int("--runs", v, 1, 10000)); });
+  p.value("--verify-timeout", [&](const std::string& v) {
+    options.verify_timeout_s = static_cast<double>(parse_int("--verify-timeout", v, 1, 86400));
+  });
+  p.value("--command-timeout", [&](const std::string& v) {
+    options.command_timeout = std::chrono::seconds(parse_int("--command-timeout", v, 1, 86400));
+  });
+  p.value("--max-candidates", [&](const std::string& v) {
+    options.optimize_max_candidates = static_cast<int>(parse_int("--max-candidates", v, 1, 48));
+  });
+  p.value("--nvcc", options.nvcc);
+  p.value("--replay", options.replay_binary);
+  p.value("--max-message-bytes", [&](const std::string& v) {
+    max_message_bytes = static_cast<std::size_t>(parse_int("--max-message-bytes", v, 1024, 1ll << 34));
+  });
+  if (!p.parse(args)) {
+    print_mcp_help();
+    return kExitOk;
   }
+  if (!p.positionals().empty())
+    throw UsageError("mcp takes no positional arguments (got `" + p.positionals().front() + "`); use --root DIR");
   if (options.input_sets < 5)
     spdlog::warn("mcp: {} input set(s); the verifier's guarantee assumes at least 5", options.input_sets);
   options.docs_dir = find_docs_dir();

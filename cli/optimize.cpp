@@ -28,6 +28,7 @@
 #include "analysis/analyzer.h"
 #include "cli/cli.h"
 #include "cli/compile_flag_args.h"
+#include "cli/options.h"
 #include "common/file_read.h"
 #include "workflows/analyze_file.h"
 #include "workflows/optimize.h"
@@ -106,99 +107,86 @@ struct Options {
   int llm_max_turns = 0;  // 0: the LLM policy's default
 };
 
+// Finite numbers in range only: strtod alone also takes "nan", "inf" and
+// "-5", which as a budget would mean "never stop" or "stop at once".
+double number(const std::string& option, const std::string& v, double min = 0, bool min_allowed = false) {
+  std::optional<double> d = finite_number(v);
+  if (!d) throw UsageError(option + ": not a number: " + v);
+  if (*d > 1e9) throw UsageError(option + ": at most 1000000000, got " + v);
+  if (*d < min || (*d == min && !min_allowed))
+    throw UsageError(option + ": must be " + (min_allowed ? "at least " : "more than ") +
+                     std::to_string(static_cast<int>(min)) + ", got " + v);
+  return *d;
+}
+
+int integer(const std::string& option, const std::string& v, int min = 1) {
+  const double d = number(option, v, min, /*min_allowed=*/true);
+  if (d != std::floor(d)) throw UsageError(option + ": expects a whole number up to 1000000000, got " + v);
+  return static_cast<int>(d);
+}
+
 bool parse(int argc, char** argv, Options& o, std::string& error) {
-  const std::vector<std::string> all(argv, argv + argc);
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    // The compile flags, read as check and report read them.
-    try {
-      if (std::size_t n = take_compile_flag(all, static_cast<std::size_t>(i), o.flags)) {
-        i += static_cast<int>(n) - 1;
-        continue;
-      }
-    } catch (const UsageError& e) {
-      error = e.what();
-      return false;
-    }
-    auto value = [&]() -> std::optional<std::string> {
-      if (i + 1 >= argc) {
-        error = a + " needs a value";
-        return std::nullopt;
-      }
-      return std::string(argv[++i]);
-    };
-    // Finite numbers in range only: strtod also takes "nan", "inf" and
-    // "-5", which as a budget would mean "never stop" or "stop at once".
-    auto number = [&](double& out, double min = 0, bool min_allowed = false) {
-      auto v = value();
-      if (!v) return false;
-      char* end = nullptr;
-      double d = std::strtod(v->c_str(), &end);
-      if (v->empty() || !end || *end || !std::isfinite(d)) {
-        error = a + ": not a number: " + *v;
-        return false;
-      }
-      if (d > 1e9) {
-        error = a + ": at most 1000000000, got " + *v;
-        return false;
-      }
-      if (d < min || (d == min && !min_allowed)) {
-        error = a + ": must be " + (min_allowed ? "at least " : "more than ") + std::to_string(static_cast<int>(min)) +
-                ", got " + *v;
-        return false;
-      }
-      out = d;
-      return true;
-    };
-    auto integer = [&](int& out, int min = 1) {
-      double d = 0;
-      if (!number(d, min, /*min_allowed=*/true)) return false;
-      if (d != std::floor(d) || d > 1e9) {
-        error = a + ": expects a whole number up to 1000000000, got " + std::string(argv[i]);
-        return false;
-      }
-      out = static_cast<int>(d);
-      return true;
-    };
-    std::optional<std::string> v;
-    if (a == "--kernel") { if (!(v = value())) return false; o.kernel = *v; }
-    else if (a == "--out") { if (!(v = value())) return false; o.out = *v; }
-    else if (a == "--capture") { if (!(v = value())) return false; o.captures.push_back(*v); }
-    else if (a == "--pytorch-ref") { if (!(v = value())) return false; o.pytorch_ref = *v; }
-    else if (a == "--name") { if (!(v = value())) return false; o.name = *v; }
-    else if (a == "--pytorch-times") { if (!(v = value())) return false; o.pytorch_times = *v; }
-    else if (a == "--report") { if (!(v = value())) return false; o.report = *v; }
-    else if (a == "--arch") { if (!(v = value())) return false; o.arch = *v; }
-    else if (a == "--nvcc") { if (!(v = value())) return false; o.nvcc = *v; }
-    else if (a == "--compile-commands-dir" || a == "-p") { if (!(v = value())) return false; o.compile_commands_dir = *v; }
-    else if (a == "--policy") { if (!(v = value())) return false; o.policy = *v; }
-    else if (a == "--llm-endpoint") { if (!(v = value())) return false; o.llm_endpoint = *v; }
-    else if (a == "--llm-model") { if (!(v = value())) return false; o.llm_model = *v; }
-    else if (a == "--llm-max-turns") { if (!integer(o.llm_max_turns)) return false; }
-    else if (a.rfind("--llm-api-key", 0) == 0 || a.rfind("--api-key", 0) == 0) {
-      // Refused rather than accepted: argv is visible to other users (ps) and
-      // ends up in shell histories and logs.
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  // Refused rather than accepted: argv is visible to other users (ps) and
+  // ends up in shell histories and logs.
+  for (const auto& a : args) {
+    if (a == "--") break;
+    if (a.rfind("--llm-api-key", 0) == 0 || a.rfind("--api-key", 0) == 0) {
       error = std::string(a.substr(0, a.find('='))) + " is not accepted: put the key in the environment variable " +
               llm::kApiKeyVariable;
       return false;
     }
-    else if (a == "--verify-dir") { if (!(v = value())) return false; o.verify_dirs.push_back(*v); }
-    else if (a == "--budget") { if (!number(o.budget)) return false; }
-    else if (a == "--gpu-budget") { if (!number(o.gpu_budget)) return false; }
-    else if (a == "--bandwidth-gbs") { if (!number(o.bandwidth_gbs, 0, /*min_allowed=*/true)) return false; }
-    else if (a == "--max-timing-s") { if (!number(o.max_timing_s)) return false; }
-    else if (a == "--timeout") { if (!number(o.timeout_s)) return false; }
-    else if (a == "--max-candidates") { if (!integer(o.max_candidates)) return false; }
-    else if (a == "--sets") { if (!integer(o.sets)) return false; }
-    else if (a == "--runs") { if (!integer(o.runs)) return false; }
-    else if (a == "--jobs") { if (!integer(o.jobs, 0)) return false; }
-    else if (a == "--gpu-jobs") { if (!integer(o.gpu_jobs)) return false; }
-    else if (a == "--candidates-only") o.candidates_only = true;
-    else if (a == "--json") o.json = true;
-    else if (a == "--help" || a == "-h") { error = "help"; return false; }
-    else if (!a.empty() && a[0] == '-') { error = "unknown option " + a; return false; }
-    else if (o.file.empty()) o.file = a;
-    else { error = "more than one FILE: " + a; return false; }
+  }
+  OptionParser p;
+  auto seconds = [&](const char* name, double& out, double min = 0, bool min_allowed = false) {
+    p.value(name, [&out, name, min, min_allowed](const std::string& v) { out = number(name, v, min, min_allowed); });
+  };
+  auto count = [&](const char* name, int& out, int min = 1) {
+    p.value(name, [&out, name, min](const std::string& v) { out = integer(name, v, min); });
+  };
+  add_compile_flags(p, o.flags);  // read as check and report read them
+  p.value("--kernel", o.kernel);
+  p.value("--out", o.out);
+  p.values("--capture", o.captures);
+  p.value("--pytorch-ref", o.pytorch_ref);
+  p.value("--name", o.name);
+  p.value("--pytorch-times", o.pytorch_times);
+  p.value("--report", o.report);
+  p.value("--arch", o.arch);
+  p.value("--nvcc", o.nvcc);
+  p.value("-p,--compile-commands-dir", o.compile_commands_dir);
+  p.value("--policy", o.policy);
+  p.value("--llm-endpoint", o.llm_endpoint);
+  p.value("--llm-model", o.llm_model);
+  count("--llm-max-turns", o.llm_max_turns);
+  p.values("--verify-dir", o.verify_dirs);
+  seconds("--budget", o.budget);
+  seconds("--gpu-budget", o.gpu_budget);
+  seconds("--bandwidth-gbs", o.bandwidth_gbs, 0, /*min_allowed=*/true);
+  seconds("--max-timing-s", o.max_timing_s);
+  seconds("--timeout", o.timeout_s);
+  count("--max-candidates", o.max_candidates);
+  count("--sets", o.sets);
+  count("--runs", o.runs);
+  count("--jobs", o.jobs, 0);
+  count("--gpu-jobs", o.gpu_jobs);
+  p.flag("--candidates-only", o.candidates_only);
+  p.flag("--json", o.json);
+  try {
+    if (!p.parse(args)) {
+      error = "help";
+      return false;
+    }
+  } catch (const UsageError& e) {
+    error = e.what();
+    return false;
+  }
+  for (const auto& a : p.positionals()) {
+    if (!o.file.empty()) {
+      error = "more than one FILE: " + a;
+      return false;
+    }
+    o.file = a;
   }
   o.includes = o.flags.include_dirs;
   o.defines = o.flags.defines;

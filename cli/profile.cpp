@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/options.h"
 #include "common/file_read.h"
 #include "profiler/gpu_probe.h"
 #include "profiler/kernel_summary.h"
@@ -73,99 +75,84 @@ struct CliOptions {
   bool help = false;
 };
 
-bool parse_int(const std::string& s, long long* v) {
-  try {
-    std::size_t used = 0;
-    *v = std::stoll(s, &used);
-    return used == s.size();
-  } catch (...) {
-    return false;
-  }
-}
-
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// Returns an error message, or "" when the arguments are fine.
+// A whole number (no sign games, no trailing text), or nothing.
+std::optional<long long> whole_number(const std::string& s) {
+  long long n = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return n;
+}
+
+// Returns an error message, or "" when the arguments are fine. Options come
+// before `--`; what follows it is the program (or FILE.cu's arguments).
 std::string parse_arguments(int argc, char** argv, CliOptions* o) {
   auto& s = o->run.settings;
-  int i = 1;
-  auto value = [&](const std::string& flag, std::string* out) -> std::string {
-    if (i + 1 >= argc) return flag + " needs a value";
-    *out = argv[++i];
-    return {};
-  };
-  for (; i < argc; ++i) {
-    std::string a = argv[i];
-    std::string v, err;
-    long long n = 0;
-    if (a == "--") {
-      ++i;
-      break;
-    } else if (a == "-h" || a == "--help") {
-      o->help = true;
-    } else if (a == "--kernel") {
-      if (!(err = value(a, &s.kernel_regex)).empty()) return err;
-    } else if (a == "--launches") {
-      if (!(err = value(a, &v)).empty()) return err;
-      if (!parse_int(v, &n) || n < 0 || n > 1'000'000) return "--launches needs a count, got \"" + v + "\"";
-      s.metric_launches = int(n);
-    } else if (a == "--budget-ms") {
-      if (!(err = value(a, &v)).empty()) return err;
-      if (!parse_int(v, &n) || n < 0) return "--budget-ms needs milliseconds, got \"" + v + "\"";
-      s.budget_ms = double(n);
-    } else if (a == "--no-metrics") {
-      s.metrics = false;
-    } else if (a == "--passes") {
-      if (!(err = value(a, &v)).empty()) return err;
-      if (v == "2" || v == "auto") o->run.passes = prof::Passes::Two;
-      else if (v == "1") o->run.passes = prof::Passes::One;
-      else return "--passes takes 2 (or auto) or 1, got \"" + v + "\"";
-    } else if (a == "--timeout") {
-      if (!(err = value(a, &v)).empty()) return err;
-      if (!parse_int(v, &n) || n <= 0) return "--timeout needs seconds, got \"" + v + "\"";
-      o->run.timeout = std::chrono::seconds(n);
-    } else if (a == "--format") {
-      if (!(err = value(a, &o->format)).empty()) return err;
-      if (o->format != "json" && o->format != "tsv" && o->format != "text")
-        return "--format takes json, tsv or text, got \"" + o->format + "\"";
-    } else if (a == "--out") {
-      if (!(err = value(a, &o->out)).empty()) return err;
-    } else if (a == "--show") {
-      if (!(err = value(a, &o->show)).empty()) return err;
-    } else if (a == "--work-dir") {
-      if (!(err = value(a, &o->run.work_dir)).empty()) return err;
-    } else if (a == "--arch") {
-      if (!(err = value(a, &o->arch)).empty()) return err;
-      if (o->arch.rfind("sm_", 0) != 0) return "--arch takes sm_XY, got \"" + o->arch + "\"";
-    } else if (a == "--nvcc-flag") {
-      if (!(err = value(a, &v)).empty()) return err;
-      o->nvcc_flags.push_back(v);
-    } else if (a == "--sass-mode") {
-      if (!(err = value(a, &v)).empty()) return err;
-      auto m = prof::sass_mode_from_string(v);
-      if (!m) return "--sass-mode takes per-launch or whole-run, got \"" + v + "\"";
-      s.sass_mode = *m;
-    } else if (a == "--verbose") {
-      o->run.verbose = true;
-    } else if (a == "--sass-dump") {
-      if (!(err = value(a, &o->run.sass_dump)).empty()) return err;
-      // The program may run elsewhere (--work-dir is not its working directory).
-      if (!o->run.sass_dump.empty() && o->run.sass_dump[0] != '/') {
-        char cwd[4096];
-        if (getcwd(cwd, sizeof cwd)) o->run.sass_dump = std::string(cwd) + "/" + o->run.sass_dump;
-      }
-    } else if (!a.empty() && a[0] == '-') {
-      return "unknown option " + a;
-    } else if (o->source.empty() && ends_with(a, ".cu")) {
-      o->source = a;
-    } else {
-      return "unexpected argument \"" + a + "\" (put the program after --)";
+  auto [options, rest] = split_at_double_dash(std::vector<std::string>(argv + 1, argv + argc));
+  OptionParser p;
+  p.value("--kernel", s.kernel_regex);
+  p.value("--launches", [&](const std::string& v) {
+    auto n = whole_number(v);
+    if (!n || *n < 0 || *n > 1'000'000) throw UsageError("--launches needs a count, got \"" + v + "\"");
+    s.metric_launches = int(*n);
+  });
+  p.value("--budget-ms", [&](const std::string& v) {
+    auto n = whole_number(v);
+    if (!n || *n < 0) throw UsageError("--budget-ms needs milliseconds, got \"" + v + "\"");
+    s.budget_ms = double(*n);
+  });
+  p.flag("--no-metrics", s.metrics, false);
+  p.value("--passes", [&](const std::string& v) {
+    if (v == "2" || v == "auto") o->run.passes = prof::Passes::Two;
+    else if (v == "1") o->run.passes = prof::Passes::One;
+    else throw UsageError("--passes takes 2 (or auto) or 1, got \"" + v + "\"");
+  });
+  p.value("--timeout", [&](const std::string& v) {
+    auto n = whole_number(v);
+    if (!n || *n <= 0) throw UsageError("--timeout needs seconds, got \"" + v + "\"");
+    o->run.timeout = std::chrono::seconds(*n);
+  });
+  p.value("--format", [&](const std::string& v) {
+    if (v != "json" && v != "tsv" && v != "text") throw UsageError("--format takes json, tsv or text, got \"" + v + "\"");
+    o->format = v;
+  });
+  p.value("--out", o->out);
+  p.value("--show", o->show);
+  p.value("--work-dir", o->run.work_dir);
+  p.value("--arch", [&](const std::string& v) {
+    if (v.rfind("sm_", 0) != 0) throw UsageError("--arch takes sm_XY, got \"" + v + "\"");
+    o->arch = v;
+  });
+  p.values("--nvcc-flag", o->nvcc_flags);
+  p.value("--sass-mode", [&](const std::string& v) {
+    auto m = prof::sass_mode_from_string(v);
+    if (!m) throw UsageError("--sass-mode takes per-launch or whole-run, got \"" + v + "\"");
+    s.sass_mode = *m;
+  });
+  p.flag("--verbose", o->run.verbose);
+  p.value("--sass-dump", [&](const std::string& v) {
+    o->run.sass_dump = v;
+    // The program may run elsewhere (--work-dir is not its working directory).
+    if (!v.empty() && v[0] != '/') {
+      char cwd[4096];
+      if (getcwd(cwd, sizeof cwd)) o->run.sass_dump = std::string(cwd) + "/" + v;
     }
+  });
+  try {
+    if (!p.parse(options)) {
+      o->help = true;
+      return {};
+    }
+  } catch (const UsageError& e) {
+    return e.what();
   }
-  std::vector<std::string> rest(argv + std::min(i, argc), argv + argc);
-  if (o->help) return {};
+  for (const auto& a : p.positionals()) {
+    if (o->source.empty() && ends_with(a, ".cu")) o->source = a;
+    else return "unexpected argument \"" + a + "\" (put the program after --)";
+  }
   if (!o->show.empty()) {
     if (!o->source.empty() || !rest.empty()) return "--show takes no program";
     return {};

@@ -13,6 +13,7 @@
 
 #include "analysis/analyzer.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "server/language_server.h"
 #include "profiler/gpu_probe.h"
 #include "server/listen_address.h"
@@ -76,36 +77,33 @@ int run_serve(const std::vector<std::string>& args, const CliEnvironment& env) {
   options.gpu_probe = [](std::stop_token stop) { return profile::probe_gpus(stop); };
   std::optional<ListenAddress> listen;
   std::size_t max_message_bytes = protocol::kDefaultMaxMessageBytes;
-  ArgReader r(args);
-  while (!r.done()) {
-    if (auto v = r.option("--listen")) {
-      std::string error;
-      listen = parse_listen_address(*v, error);
-      if (!listen) throw UsageError("--listen: " + error);
-    } else if (auto v = r.option("--debounce-ms")) {
-      options.debounce = std::chrono::milliseconds(parse_int("--debounce-ms", *v, 0, 10000));
-    } else if (auto v = r.option("--jobs", "-j")) {
-      options.workers = static_cast<unsigned>(parse_int("--jobs", *v, 1, 1024));
-    } else if (auto v = r.option("--max-message-bytes")) {
-      max_message_bytes = static_cast<std::size_t>(parse_int("--max-message-bytes", *v, 1024, 1ll << 34));
-    } else if (r.flag("--no-resource-usage")) {
-      options.occupancy = nullptr;
-    } else if (auto v = r.option("--allow-driver")) {
-      if (v->empty() || (*v)[0] != '/')
-        throw UsageError("--allow-driver expects an absolute path glob such as /opt/cuda-*/bin/nvcc, got `" + *v + "`");
-      options.allowed_drivers.push_back(*v);
-    } else if (r.flag("--test-commands")) {
-      options.test_commands = true;
-    } else if (r.flag("--stdio")) {
-    } else if (r.flag("--help", "-h")) {
-      print_serve_help();
-      return kExitOk;
-    } else if (r.at_unknown_option()) {
-      throw UsageError("serve: unknown option `" + r.next() + "`");
-    } else {
-      throw UsageError("serve takes no file arguments (got `" + r.next() + "`)");
-    }
+  OptionParser p("serve");
+  p.value("--listen", [&](const std::string& v) {
+    std::string error;
+    listen = parse_listen_address(v, error);
+    if (!listen) throw UsageError("--listen: " + error);
+  });
+  p.value("--debounce-ms", [&](const std::string& v) {
+    options.debounce = std::chrono::milliseconds(parse_int("--debounce-ms", v, 0, 10000));
+  });
+  p.value("-j,--jobs", [&](const std::string& v) { options.workers = static_cast<unsigned>(parse_int("--jobs", v, 1, 1024)); });
+  p.value("--max-message-bytes", [&](const std::string& v) {
+    max_message_bytes = static_cast<std::size_t>(parse_int("--max-message-bytes", v, 1024, 1ll << 34));
+  });
+  p.flag("--no-resource-usage", [&] { options.occupancy = nullptr; });
+  p.value("--allow-driver", [&](const std::string& v) {
+    if (v.empty() || v[0] != '/')
+      throw UsageError("--allow-driver expects an absolute path glob such as /opt/cuda-*/bin/nvcc, got `" + v + "`");
+    options.allowed_drivers.push_back(v);
+  });
+  p.flag("--test-commands", options.test_commands);
+  p.flag("--stdio", [] {});
+  if (!p.parse(args)) {
+    print_serve_help();
+    return kExitOk;
   }
+  if (!p.positionals().empty())
+    throw UsageError("serve takes no file arguments (got `" + p.positionals().front() + "`)");
   options.docs_dir = find_docs_dir();
   std::signal(SIGPIPE, SIG_IGN);  // a vanished client is a write error, not a crash
 

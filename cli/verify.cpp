@@ -1,6 +1,10 @@
 #include "cli/verify.h"
 
 #include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +18,7 @@
 #include "agent/verifier/capture_program.h"
 #include "agent/verifier/kernel_signature.h"
 #include "agent/verifier/verifier.h"
+#include "cli/options.h"
 
 namespace warplens::cli {
 
@@ -102,10 +107,20 @@ class InterruptGuard {
   std::jthread watcher_;
 };
 
-bool parse_number(const char* s, double& out) {
-  char* end = nullptr;
-  out = std::strtod(s, &end);
-  return end != s && *end == '\0';
+// A finite number of at least 0 (strtod alone also takes "nan" and "inf").
+double non_negative(const std::string& option, const std::string& v) {
+  std::optional<double> d = finite_number(v);
+  if (!d || *d < 0) throw UsageError(option + " expects a non-negative number, got `" + v + "`");
+  return *d;
+}
+
+// A count: a whole number from 0 to `max`.
+std::uint64_t whole(const std::string& option, const std::string& v, double max) {
+  std::optional<double> d = finite_number(v);
+  if (!d || *d < 0 || *d != std::floor(*d) || *d > max)
+    throw UsageError(option + " expects a whole number from 0 to " + std::to_string(static_cast<std::uint64_t>(max)) +
+                     ", got `" + v + "`");
+  return static_cast<std::uint64_t>(*d);
 }
 
 bool parse_dim3_arg(const std::string& s, Dim3& out) {
@@ -137,90 +152,76 @@ int usage_error(const std::string& message, const char* usage) {
 int run_verify_command(int argc, char** argv) {
   VerifyRequest req;
   bool json = false, verbose = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](const char* what) -> const char* {
-      if (i + 1 >= argc) return nullptr;
-      (void)what;
-      return argv[++i];
-    };
-    auto number = [&](double& out) {
-      const char* v = value(a.c_str());
-      return v && parse_number(v, out);
-    };
-    double n = 0;
-    if (a == "-h" || a == "--help") {
+  OptionParser p;
+  p.flag("--json", json);
+  p.flag("-v,--verbose", verbose);
+  p.flag("--nan-equal", req.tolerance.nan_equal);
+  p.flag("--keep-work-dir", req.keep_work_dir);
+  p.flag("--no-shapes", req.vary_shapes, false);
+  p.flag("--no-sanitize", req.sanitize, false);
+  auto path = [&](const char* name, std::filesystem::path& out) {
+    p.value(name, [&out](const std::string& v) { out = v; });
+  };
+  path("--capture", req.capture_dir);
+  path("--original", req.original_source);
+  path("--candidate", req.candidate_source);
+  p.value("--kernel", req.kernel);
+  path("--pytorch-ref", req.pytorch_reference);
+  p.value("-I", [&](const std::string& v) { req.include_dirs.push_back(v); });
+  p.values("--nvcc-flag", req.nvcc_flags);
+  p.value("--arch", req.arch);
+  p.value("--nvcc", req.nvcc);
+  p.value("--replay", req.replay_binary);
+  p.value("--python", req.python);
+  path("--work-dir", req.work_dir);
+  path("--reference-cache", req.reference_cache_dir);
+  p.value("--sanitizer", req.sanitizer);
+  p.value("--reassociates", [&](const std::string& v) {
+    std::string why;
+    req.reassociation = verifier::parse_reassociation(v, &why);
+    if (!req.reassociation) throw UsageError("--reassociates: " + why);
+  });
+  p.value("--pipeline", [&](const std::string& v) {
+    if (v != "device" && v != "host") throw UsageError("--pipeline expects device or host");
+    req.pipeline = v;
+  });
+  for (const char* name : {"--block", "--coarsen"})
+    p.value(name, [&req, name = std::string(name)](const std::string& v) {
+      Dim3 d;
+      if (!parse_dim3_arg(v, d)) throw UsageError(name + " expects X[,Y[,Z]] with positive integers");
+      if (name == "--block") req.candidate_launch.block = d;
+      else req.candidate_launch.coarsen = d;
+    });
+  auto real = [&](const char* name, double& out) {
+    p.value(name, [&out, name](const std::string& v) { out = non_negative(name, v); });
+  };
+  real("--rtol", req.tolerance.rtol_f32);
+  real("--atol", req.tolerance.atol_f32);
+  real("--rtol-half", req.tolerance.rtol_half);
+  real("--atol-half", req.tolerance.atol_half);
+  real("--rtol-f64", req.tolerance.rtol_f64);
+  real("--atol-f64", req.tolerance.atol_f64);
+  real("--timeout", req.timeout_s);
+  real("--pytorch-timeout", req.pytorch_timeout_s);
+  constexpr double kMaxInt = 2147483647.0;
+  p.value("--guard-bytes", [&](const std::string& v) { req.guard_bytes = whole("--guard-bytes", v, 1ull << 40); });
+  p.value("--inputs", [&](const std::string& v) { req.input_sets = static_cast<int>(whole("--inputs", v, kMaxInt)); });
+  p.value("--runs", [&](const std::string& v) { req.timed_runs = static_cast<int>(whole("--runs", v, kMaxInt)); });
+  p.value("--warmup", [&](const std::string& v) { req.warmup_runs = static_cast<int>(whole("--warmup", v, kMaxInt)); });
+  p.value("--seed", [&](const std::string& v) { req.seed = whole("--seed", v, 9007199254740992.0); });
+  p.value("--launch", [&](const std::string& v) { req.timing_launch = static_cast<int>(whole("--launch", v, kMaxInt)); });
+  p.value("--dynamic-smem", [&](const std::string& v) {
+    req.candidate_launch.dynamic_shared_bytes = static_cast<std::uint32_t>(whole("--dynamic-smem", v, 4294967295.0));
+  });
+  try {
+    if (!p.parse(std::vector<std::string>(argv + 1, argv + argc))) {
       std::fputs(kVerifyUsage, stdout);
       return kExitCorrect;
-    } else if (a == "--json") {
-      json = true;
-    } else if (a == "-v" || a == "--verbose") {
-      verbose = true;
-    } else if (a == "--nan-equal") {
-      req.tolerance.nan_equal = true;
-    } else if (a == "--keep-work-dir") {
-      req.keep_work_dir = true;
-    } else if (a == "--no-shapes") {
-      req.vary_shapes = false;
-    } else if (a == "--no-sanitize") {
-      req.sanitize = false;
-    } else if (a == "--capture" || a == "--original" || a == "--candidate" || a == "--kernel" ||
-               a == "--pytorch-ref" || a == "-I" || a == "--nvcc-flag" || a == "--arch" || a == "--nvcc" ||
-               a == "--replay" || a == "--python" || a == "--work-dir" || a == "--block" || a == "--coarsen" ||
-               a == "--reference-cache" || a == "--sanitizer" || a == "--pipeline" || a == "--reassociates") {
-      const char* v = value(a.c_str());
-      if (!v) return usage_error(a + " needs a value", kVerifyUsage);
-      if (a == "--capture") req.capture_dir = v;
-      else if (a == "--original") req.original_source = v;
-      else if (a == "--candidate") req.candidate_source = v;
-      else if (a == "--kernel") req.kernel = v;
-      else if (a == "--pytorch-ref") req.pytorch_reference = v;
-      else if (a == "-I") req.include_dirs.push_back(v);
-      else if (a == "--nvcc-flag") req.nvcc_flags.push_back(v);
-      else if (a == "--arch") req.arch = v;
-      else if (a == "--nvcc") req.nvcc = v;
-      else if (a == "--replay") req.replay_binary = v;
-      else if (a == "--python") req.python = v;
-      else if (a == "--work-dir") req.work_dir = v;
-      else if (a == "--reference-cache") req.reference_cache_dir = v;
-      else if (a == "--sanitizer") req.sanitizer = v;
-      else if (a == "--reassociates") {
-        std::string why;
-        req.reassociation = verifier::parse_reassociation(v, &why);
-        if (!req.reassociation) return usage_error("--reassociates: " + why, kVerifyUsage);
-      } else if (a == "--pipeline") {
-        req.pipeline = v;
-        if (req.pipeline != "device" && req.pipeline != "host")
-          return usage_error("--pipeline expects device or host", kVerifyUsage);
-      } else {
-        Dim3 d;
-        if (!parse_dim3_arg(v, d)) return usage_error(a + " expects X[,Y[,Z]] with positive integers", kVerifyUsage);
-        if (a == "--block") req.candidate_launch.block = d;
-        else req.candidate_launch.coarsen = d;
-      }
-    } else if (a == "--rtol" || a == "--atol" || a == "--rtol-half" || a == "--atol-half" || a == "--timeout" ||
-               a == "--pytorch-timeout" || a == "--inputs" || a == "--runs" || a == "--warmup" || a == "--seed" ||
-               a == "--launch" || a == "--dynamic-smem" || a == "--rtol-f64" || a == "--atol-f64" ||
-               a == "--guard-bytes") {
-      if (!number(n) || n < 0) return usage_error(a + " expects a non-negative number", kVerifyUsage);
-      if (a == "--rtol") req.tolerance.rtol_f32 = n;
-      else if (a == "--atol") req.tolerance.atol_f32 = n;
-      else if (a == "--rtol-half") req.tolerance.rtol_half = n;
-      else if (a == "--atol-half") req.tolerance.atol_half = n;
-      else if (a == "--rtol-f64") req.tolerance.rtol_f64 = n;
-      else if (a == "--atol-f64") req.tolerance.atol_f64 = n;
-      else if (a == "--guard-bytes") req.guard_bytes = static_cast<std::uint64_t>(n);
-      else if (a == "--timeout") req.timeout_s = n;
-      else if (a == "--pytorch-timeout") req.pytorch_timeout_s = n;
-      else if (a == "--inputs") req.input_sets = static_cast<int>(n);
-      else if (a == "--runs") req.timed_runs = static_cast<int>(n);
-      else if (a == "--warmup") req.warmup_runs = static_cast<int>(n);
-      else if (a == "--seed") req.seed = static_cast<std::uint64_t>(n);
-      else if (a == "--launch") req.timing_launch = static_cast<int>(n);
-      else req.candidate_launch.dynamic_shared_bytes = static_cast<std::uint32_t>(n);
-    } else {
-      return usage_error("unknown option '" + a + "'", kVerifyUsage);
     }
+    if (!p.positionals().empty())
+      throw UsageError("unexpected argument `" + p.positionals().front() + "` (every input is named by an option)");
+  } catch (const UsageError& e) {
+    return usage_error(e.what(), kVerifyUsage);
   }
   if (req.capture_dir.empty() || req.original_source.empty() || req.candidate_source.empty() || req.kernel.empty())
     return usage_error("--capture, --original, --candidate and --kernel are required", kVerifyUsage);
@@ -269,38 +270,32 @@ int run_capture_command(int argc, char** argv) {
   CaptureRequest req;
   req.out_dir = "warplens-capture";
   bool have_kernel = false;
-  int i = 1;
-  for (; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--") {
-      ++i;
-      break;
-    }
-    if (a == "-h" || a == "--help") {
+  auto [options, program] = split_at_double_dash(std::vector<std::string>(argv + 1, argv + argc));
+  OptionParser p;
+  p.value("--kernel", [&](const std::string& v) {
+    req.kernel_regex = v;
+    have_kernel = true;
+  });
+  p.value("--out", [&](const std::string& v) { req.out_dir = v; });
+  p.value("--inject-lib", [&](const std::string& v) { req.inject_library = v; });
+  constexpr double kMaxInt = 2147483647.0;
+  p.value("--launches", [&](const std::string& v) { req.max_launches = static_cast<int>(whole("--launches", v, kMaxInt)); });
+  p.value("--launches-per-kernel", [&](const std::string& v) {
+    req.max_launches_per_kernel = static_cast<int>(whole("--launches-per-kernel", v, kMaxInt));
+  });
+  p.value("--max-bytes", [&](const std::string& v) { req.max_bytes = whole("--max-bytes", v, 1ull << 50); });
+  p.value("--timeout", [&](const std::string& v) { req.timeout_s = non_negative("--timeout", v); });
+  try {
+    if (!p.parse(options)) {
       std::fputs(kCaptureUsage, stdout);
       return 0;
     }
-    if (i + 1 >= argc) return usage_error(a + " needs a value (and the program goes after --)", kCaptureUsage);
-    std::string v = argv[++i];
-    double n = 0;
-    if (a == "--kernel") {
-      req.kernel_regex = v;
-      have_kernel = true;
-    } else if (a == "--out") {
-      req.out_dir = v;
-    } else if (a == "--inject-lib") {
-      req.inject_library = v;
-    } else if (a == "--launches" || a == "--max-bytes" || a == "--timeout" || a == "--launches-per-kernel") {
-      if (!parse_number(v.c_str(), n) || n < 0) return usage_error(a + " expects a non-negative number", kCaptureUsage);
-      if (a == "--launches") req.max_launches = static_cast<int>(n);
-      else if (a == "--launches-per-kernel") req.max_launches_per_kernel = static_cast<int>(n);
-      else if (a == "--max-bytes") req.max_bytes = static_cast<std::uint64_t>(n);
-      else req.timeout_s = n;
-    } else {
-      return usage_error("unknown option '" + a + "'", kCaptureUsage);
-    }
+    if (!p.positionals().empty())
+      throw UsageError("unexpected argument `" + p.positionals().front() + "` (put the program after --)");
+  } catch (const UsageError& e) {
+    return usage_error(e.what(), kCaptureUsage);
   }
-  for (; i < argc; ++i) req.program.push_back(argv[i]);
+  req.program = program;
   if (req.program.empty()) return usage_error("no program given (put it after --)", kCaptureUsage);
   if (!have_kernel) return usage_error("--kernel REGEX is required", kCaptureUsage);
   if (req.max_launches < 1) return usage_error("--launches must be at least 1", kCaptureUsage);

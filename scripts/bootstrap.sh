@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ ccache pkg-config
   clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev clangd-19 libclang-rt-19-dev
-  nlohmann-json3-dev libboost-dev libspdlog-dev libfmt-dev doctest-dev libssl-dev
+  nlohmann-json3-dev libboost-dev libspdlog-dev libfmt-dev doctest-dev libssl-dev libcli11-dev
   neovim python3
 )
 missing=()

@@ -5,7 +5,7 @@
 add_executable(warplens-optimize ${CMAKE_CURRENT_LIST_DIR}/optimize_cli_main.cpp
   ${PROJECT_SOURCE_DIR}/cli/optimize.cpp ${PROJECT_SOURCE_DIR}/cli/compile_flag_args.cpp)
 target_link_libraries(warplens-optimize PRIVATE warplens_workflows warplens_agent warplens_analyzer
-  nlohmann_json::nlohmann_json spdlog::spdlog)
+  nlohmann_json::nlohmann_json spdlog::spdlog CLI11::CLI11)
 target_include_directories(warplens-optimize PRIVATE ${PROJECT_SOURCE_DIR})
 warplens_warnings(warplens-optimize)
 

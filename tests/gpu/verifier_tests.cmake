@@ -24,6 +24,6 @@ set_tests_properties(verifier_gpu_tests PROPERTIES LABELS gpu TIMEOUT 900 SKIP_R
 
 add_executable(warplens-verify-cli ${CMAKE_CURRENT_SOURCE_DIR}/verifier_cli_main.cpp
   ${PROJECT_SOURCE_DIR}/cli/verify.cpp)
-target_link_libraries(warplens-verify-cli PRIVATE warplens_agent warplens_verifier)
+target_link_libraries(warplens-verify-cli PRIVATE warplens_agent warplens_verifier CLI11::CLI11)
 target_include_directories(warplens-verify-cli PRIVATE ${PROJECT_SOURCE_DIR})
 warplens_warnings(warplens-verify-cli)

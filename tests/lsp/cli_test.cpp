@@ -101,12 +101,63 @@ TEST_CASE("usage and I/O errors exit with 2 and say why on stderr") {
                                          {{"report"}, "no input files"},
                                          {{"--log-level", "loud", "check", "x.cu"}, "--log-level"},
                                          {{"serve", "extra.cu"}, "no file arguments"},
-                                         {{"serve", "--debounce-ms", "-5"}, "--debounce-ms"}}) {
+                                         {{"serve", "--debounce-ms", "-5"}, "--debounce-ms"},
+                                         // Read through CLI11 (cli/options.h) since issue 18:
+                                         {{"check", "-I=inc", "x.cu"}, "-I takes the directory as -I DIR or -IDIR"},
+                                         {{"check", "--", "-weird.cu"}, "cannot read"},  // a file after --
+                                         {{"check", "--log-level", "debug", "--bogus", "x.cu"},
+                                          "check: unknown option `--bogus`"},
+                                         {{"--log-file"}, "option --log-file needs a value"},
+                                         {{"serve", "-j0"}, "--jobs expects an integer from 1 to 1024"},
+                                         {{"mcp", "--inputs", "many"}, "--inputs expects an integer"},
+                                         {{"mcp", "--bogus"}, "mcp: unknown option `--bogus`"},
+                                         {{"compile-db", "x.cu"}, "unexpected argument `x.cu`"}}) {
     CAPTURE(c.args);
     auto r = run_warplens(c.args, kWait);
     CHECK(r.exit_code == 2);
     CHECK_MESSAGE(r.err.find(c.says) != std::string::npos, r.err);
     CHECK(r.out.empty());
+  }
+}
+
+TEST_CASE("optimize, verify, capture and profile: bad values are refused with the usage text, exit 2") {
+  struct Case {
+    std::vector<std::string> args;
+    const char* says;
+  };
+  // Issue 21's list: a budget of nan, inf or -5 would mean "never stop" or
+  // "stop at once"; counts must be whole and in range.
+  for (const auto& c : std::vector<Case>{
+           {{"optimize", "--budget", "nan", "--kernel", "k", "x.cu"}, "--budget: not a number: nan"},
+           {{"optimize", "--budget", "-5", "--kernel", "k", "x.cu"}, "--budget: must be more than 0, got -5"},
+           {{"optimize", "--budget", "inf", "--kernel", "k", "x.cu"}, "--budget: not a number: inf"},
+           {{"optimize", "--gpu-budget=0", "--kernel", "k", "x.cu"}, "--gpu-budget: must be more than 0"},
+           {{"optimize", "--max-candidates", "1e30", "--kernel", "k", "x.cu"}, "--max-candidates: at most 1000000000"},
+           {{"optimize", "--runs", "2.5", "--kernel", "k", "x.cu"}, "--runs: expects a whole number"},
+           {{"optimize", "--bogus", "x.cu"}, "unknown option `--bogus`"},
+           {{"optimize", "x.cu", "--kernel"}, "option --kernel needs a value"},
+           {{"optimize", "a.cu", "b.cu", "--kernel", "k"}, "more than one FILE: b.cu"},
+           {{"verify", "--timeout", "nan"}, "--timeout expects a non-negative number, got `nan`"},
+           {{"verify", "--inputs", "1e30"}, "--inputs expects a whole number from 0 to 2147483647"},
+           {{"verify", "--bogus"}, "unknown option `--bogus`"},
+           {{"verify", "stray.cu"}, "unexpected argument `stray.cu`"},
+           {{"capture", "--kernel", "k", "prog"}, "unexpected argument `prog` (put the program after --)"},
+           {{"capture", "--timeout", "inf", "--", "prog"}, "--timeout expects a non-negative number"},
+           {{"capture", "--kernel"}, "option --kernel needs a value"},
+           {{"profile", "--bogus"}, "unknown option `--bogus`"},
+           {{"profile", "--launches", "-1", "--", "prog"}, "--launches needs a count"}}) {
+    CAPTURE(c.args);
+    auto r = run_warplens(c.args, kWait);
+    CHECK(r.exit_code == 2);
+    CHECK_MESSAGE(r.err.find(c.says) != std::string::npos, r.err);
+    CHECK_MESSAGE(r.err.find("usage:") != std::string::npos, r.err);
+    CHECK(r.out.empty());
+  }
+  for (const char* command : {"optimize", "verify", "capture", "profile", "mcp", "compile-db"}) {
+    CAPTURE(command);
+    auto h = run_warplens({command, "--help"}, kWait);
+    CHECK(h.exit_code == 0);
+    CHECK(h.out.find("usage:") != std::string::npos);
   }
 }
 

@@ -8,7 +8,7 @@ file(GLOB WARPLENS_OPTIMIZE_TESTS CONFIGURE_DEPENDS
 # the rest of the CLI and the server.
 warplens_test(agent_optimize_tests SOURCES ${WARPLENS_OPTIMIZE_TESTS} ${PROJECT_SOURCE_DIR}/cli/optimize.cpp
   ${PROJECT_SOURCE_DIR}/cli/compile_flag_args.cpp
-  DEPS warplens_workflows warplens_agent warplens_analyzer)
+  DEPS warplens_workflows warplens_agent warplens_analyzer CLI11::CLI11)
 
 set(_nvcc "")
 if(CUDAToolkit_NVCC_EXECUTABLE)
