@@ -38,6 +38,11 @@ std::string blob_name(int launch_index, int allocation_index, bool after) {
          (after ? ".after.bin" : ".before.bin");
 }
 
+std::string global_blob_name(int launch_index, int global_index, bool after) {
+  return "launch" + std::to_string(launch_index) + "/global" + std::to_string(global_index) +
+         (after ? ".after.bin" : ".before.bin");
+}
+
 // --- hashing and hex -----------------------------------------------------
 
 namespace {
@@ -146,6 +151,17 @@ json launch_json(const LaunchRecord& l) {
                            {"before_hash", hex_u64(a.before_hash)},
                            {"after_hash", hex_u64(a.after_hash)},
                            {"modified", a.modified}});
+  json globals = json::array();
+  for (const auto& g : l.globals)
+    globals.push_back({{"name", g.name},
+                       {"address", hex_u64(g.address)},
+                       {"bytes", g.bytes},
+                       {"constant", g.constant},
+                       {"before", g.before_blob},
+                       {"after", g.after_blob},
+                       {"before_hash", hex_u64(g.before_hash)},
+                       {"after_hash", hex_u64(g.after_hash)},
+                       {"modified", g.modified}});
   json j = {{"index", l.index},
             {"sequence", l.sequence},
             {"kernel", l.kernel},
@@ -167,6 +183,7 @@ json launch_json(const LaunchRecord& l) {
             {"pointers", pointers},
             {"allocations", allocations},
             {"capture_ms", l.capture_ms}};
+  if (l.globals_recorded) j["globals"] = globals;
   return j;
 }
 
@@ -274,6 +291,25 @@ LaunchRecord parse_launch(const Reader& r) {
     rec.after_hash = a.hex("after_hash");
     rec.modified = a.get<bool>("modified");
     l.allocations.push_back(std::move(rec));
+  }
+  if (r.has("globals")) {
+    l.globals_recorded = true;
+    const json& globals = r.array("globals");
+    for (std::size_t i = 0; i < globals.size(); ++i) {
+      Reader g{globals[i], r.path + ".globals[" + std::to_string(i) + "]"};
+      ModuleGlobalRecord rec;
+      rec.name = g.get<std::string>("name");
+      if (rec.name.empty()) throw CaptureFormatError(g.path + ".name: empty");
+      rec.address = g.hex("address");
+      rec.bytes = g.get<std::uint64_t>("bytes");
+      rec.constant = g.get_or<bool>("constant", false);
+      rec.before_blob = g.get<std::string>("before");
+      rec.after_blob = g.get<std::string>("after");
+      rec.before_hash = g.hex("before_hash");
+      rec.after_hash = g.hex("after_hash");
+      rec.modified = g.get<bool>("modified");
+      l.globals.push_back(std::move(rec));
+    }
   }
   const json& pointers = r.array("pointers");
   for (std::size_t i = 0; i < pointers.size(); ++i) {
@@ -442,7 +478,19 @@ CaptureManifest load_capture(const fs::path& dir) {
   } catch (const CaptureFormatError& e) {
     throw CaptureFormatError(file.string() + ": " + e.what());
   }
+  auto check_blob = [&](const std::string* blob, std::uint64_t bytes) {
+    if (blob->empty() || blob->find("..") != std::string::npos || (*blob)[0] == '/')
+      throw CaptureFormatError(file.string() + ": blob path '" + *blob + "' must be relative and inside the capture");
+    std::error_code ec;
+    auto size = fs::file_size(dir / *blob, ec);
+    if (ec) throw CaptureFormatError("capture blob " + (dir / *blob).string() + " is missing");
+    if (size != bytes)
+      throw CaptureFormatError("capture blob " + (dir / *blob).string() + " has " + std::to_string(size) +
+                               " bytes, the manifest says " + std::to_string(bytes));
+  };
   for (const auto& l : m.launches) {
+    for (const auto& g : l.globals)
+      for (const std::string* blob : {&g.before_blob, &g.after_blob}) check_blob(blob, g.bytes);
     for (const auto& a : l.allocations) {
       for (const std::string* blob : {&a.before_blob, &a.after_blob}) {
         if (blob->empty() || blob->find("..") != std::string::npos || (*blob)[0] == '/')

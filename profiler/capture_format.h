@@ -81,6 +81,23 @@ struct AllocationRecord {
   bool modified = false;               // before != after
 };
 
+// A module-scope variable the kernel's module defines (`__constant__` or
+// `__device__`), with its contents on each side of the launch. A kernel
+// reads these besides its parameters (a filter set by cudaMemcpyToSymbol);
+// the replay writes the "before" contents into the same-named variable of
+// each module it loads (original and candidate) before every run.
+struct ModuleGlobalRecord {
+  std::string name;                    // the module's symbol (cuModuleGetGlobal)
+  std::uint64_t address = 0;           // in the captured program
+  std::uint64_t bytes = 0;
+  bool constant = false;               // __constant__ (read-only in kernels)
+  std::string before_blob;
+  std::string after_blob;
+  std::uint64_t before_hash = 0;
+  std::uint64_t after_hash = 0;
+  bool modified = false;               // the launch wrote it
+};
+
 struct FunctionAttributes {
   int num_regs = 0;
   int static_shared_bytes = 0;
@@ -105,6 +122,10 @@ struct LaunchRecord {
   std::vector<std::uint8_t> param_buffer;  // the raw bytes, params.back().offset + size long
   std::vector<PointerSlot> pointers;
   std::vector<AllocationRecord> allocations;
+  // The kernel's module's variables (absent in captures written before
+  // they were recorded: those replay with the module's initial values).
+  std::vector<ModuleGlobalRecord> globals;
+  bool globals_recorded = false;       // false: this capture did not look at module variables
   double capture_ms = 0;               // time the capture added to this launch
 
   std::uint64_t allocation_bytes() const;
@@ -184,5 +205,6 @@ std::uint64_t parse_hex_u64(std::string_view s);              // throws CaptureF
 
 // Blob names used by the writer (and documented in docs/capture-format.md).
 std::string blob_name(int launch_index, int allocation_index, bool after);
+std::string global_blob_name(int launch_index, int global_index, bool after);
 
 }  // namespace warplens::capture

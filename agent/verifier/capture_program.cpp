@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "profiler/injection_config.h"
 #include "profiler/runner.h"
 
@@ -24,6 +26,18 @@ std::string find_capture_library(const std::string& configured, std::string* err
     *error += "); it is built only when CMake finds CUPTI";
   }
   return "";
+}
+
+std::uint64_t automatic_capture_cap(const fs::path& dir) {
+  constexpr std::uint64_t kGiB = 1ull << 30;
+  std::error_code ec;
+  fs::path probe = dir;
+  while (!probe.empty() && !fs::exists(probe, ec)) probe = probe.parent_path();
+  const fs::space_info space = fs::space(probe.empty() ? fs::current_path(ec) : probe, ec);
+  if (ec) return capture::kDefaultMaxBytes;
+  const std::uint64_t half_free = space.available / 2;
+  const std::uint64_t floor = std::min<std::uint64_t>(kGiB, space.available);
+  return std::min<std::uint64_t>(16 * kGiB, std::max<std::uint64_t>(half_free, floor));
 }
 
 CaptureRunResult capture_program(const CaptureRequest& req, std::stop_token stop) {
@@ -53,7 +67,8 @@ CaptureRunResult capture_program(const CaptureRequest& req, std::stop_token stop
               {capture::env::kKernel, req.kernel_regex},
               {capture::env::kLaunches, std::to_string(req.max_launches)},
               {capture::env::kLaunchesPerKernel, std::to_string(req.max_launches_per_kernel)},
-              {capture::env::kMaxBytes, std::to_string(req.max_bytes)},
+              {capture::env::kMaxBytes,
+               std::to_string(req.max_bytes ? req.max_bytes : automatic_capture_cap(req.out_dir))},
               {profile::env::kMetrics, "0"},
               {profile::env::kPass, "timing"},
               {profile::env::kOutput, ""}};

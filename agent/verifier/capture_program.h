@@ -21,7 +21,8 @@ struct CaptureRequest {
   std::string kernel_regex = ".*";           // ECMAScript regex, matched against the demangled and mangled name
   int max_launches = 1;                      // K: first K matching launches
   int max_launches_per_kernel = 0;           // at most this many of each matching kernel (0: no limit)
-  std::uint64_t max_bytes = capture::kDefaultMaxBytes;  // cap on all blobs; beyond it launches are refused
+  // Cap on all blobs; beyond it launches are refused. 0: automatic_capture_cap(out_dir).
+  std::uint64_t max_bytes = 0;
   std::filesystem::path out_dir;             // the capture directory (created)
   double timeout_s = 0;                      // 0: none
   std::string inject_library;                // empty: find_capture_library
@@ -35,6 +36,13 @@ struct CaptureRunResult {
   ToolRun process;                           // the program's run (logs in <out>/program.out, .err)
   std::optional<capture::CaptureManifest> manifest;
 };
+
+// The cap when the caller sets none: half the free space of the file system
+// `dir` is on, at most 16 GiB (a fused pair of 256 MB tensors needs 2 GiB:
+// every allocation before and after each launch); at least 1 GiB when that
+// much is free. Blobs go to disk, and only the launches a verification uses
+// are read back, so disk is the bound that matters.
+std::uint64_t automatic_capture_cap(const std::filesystem::path& dir);
 
 CaptureRunResult capture_program(const CaptureRequest& request, std::stop_token stop = {});
 

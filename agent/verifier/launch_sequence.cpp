@@ -127,6 +127,21 @@ std::optional<MergedLaunch> merge_launches(const std::vector<const capture::Laun
       r.pointers.push_back({first_param + ptr.param, base + ptr.buffer_offset, map.at(static_cast<std::size_t>(ptr.allocation)),
                             ptr.offset_in_allocation});
     m.allocation_of.push_back(std::move(map));
+    // Module variables, unified by name: the first part's contents before,
+    // the last writer's after (a sequence whose launches write them is not
+    // verified: capture_verifier refuses modified module variables).
+    r.globals_recorded = k == 0 ? p.globals_recorded : r.globals_recorded && p.globals_recorded;
+    for (const auto& g : p.globals) {
+      auto same = std::find_if(r.globals.begin(), r.globals.end(),
+                               [&](const capture::ModuleGlobalRecord& x) { return x.name == g.name; });
+      if (same == r.globals.end()) {
+        r.globals.push_back(g);
+      } else {
+        same->after_blob = g.after_blob;
+        same->after_hash = g.after_hash;
+        same->modified = same->before_hash != same->after_hash || g.modified;
+      }
+    }
   }
   return m;
 }

@@ -12,6 +12,7 @@
 #include "agent/verifier/compile.h"
 #include "agent/verifier/device_state.h"
 #include "agent/verifier/kernel_signature.h"
+#include "agent/verifier/module_variables.h"
 #include "agent/verifier/plan_builder.h"
 #include "agent/verifier/pytorch_reference.h"
 #include "agent/verifier/reference_cache.h"
@@ -163,6 +164,8 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
     v.symbol = units->symbol;
     v.timing_launch = units->parts(units->launches.front()).front();
     for (const auto& n : units->notes) v.notes.push_back(n);
+    if (std::string refusal = module_variable_refusal(units->records); !refusal.empty()) return error_out(refusal);
+    if (std::string restored = module_variable_note(units->records); !restored.empty()) v.notes.push_back(restored);
 
     // Candidate launch geometry: the request's override, else directives.
     LaunchOverride launch_override = req.candidate_launch;
@@ -327,8 +330,13 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
         }
         return error_out("replaying " + which +
                            " with the original source does not reproduce the captured outputs (" + r.detail +
-                           "): the kernel depends on state the capture does not hold (__constant__ or __device__ "
-                           "variables, textures), or the source differs from the captured program's");
+                           "): the kernel depends on state the capture does not hold (textures, surfaces, pointer "
+                           "tables in device memory" +
+                           std::string(module_variables_recorded(units->records)
+                                           ? ""
+                                           : "; __constant__ and __device__ variables, which this capture did not "
+                                             "record: capture again with this warplens") +
+                           "), or the source differs from the captured program's");
       }
     if (!reference.deterministic) {
       v.flags.push_back("original-nondeterministic");

@@ -1,5 +1,6 @@
 #include "profiler/inject/capture_memory.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "profiler/inject/capture_errors.h"
@@ -69,6 +70,21 @@ PointerScan scan_pointers(const std::vector<capture::ParamSlot>& params, const s
     }
   }
   return scan;
+}
+
+std::string device_pointer_inside(const std::vector<std::uint8_t>& bytes, int /*device*/) {
+  const std::size_t limit = std::min<std::size_t>(bytes.size(), std::size_t{64} << 10);
+  for (std::size_t at = 0; at + 8 <= limit; at += 8) {
+    std::uint64_t value = 0;
+    std::memcpy(&value, bytes.data() + at, 8);
+    if (value == 0) continue;
+    unsigned int memory_type = 0;
+    if (cuPointerGetAttribute(&memory_type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, static_cast<CUdeviceptr>(value)) !=
+        CUDA_SUCCESS)
+      continue;
+    if (memory_type != 0) return "at byte " + std::to_string(at);
+  }
+  return "";
 }
 
 std::vector<std::uint8_t> copy_allocation(const FoundAllocation& a, std::string* error) {

@@ -37,6 +37,12 @@ struct PointerScan {
 PointerScan scan_pointers(const std::vector<capture::ParamSlot>& params, const std::vector<std::uint8_t>& buffer,
                           int device);
 
+// "" when no 8-byte-aligned word among the first 64 KiB of `bytes` (a module
+// variable's contents) is a CUDA pointer (device, managed or host memory the
+// driver knows); otherwise where the first one is ("at byte 16"). Larger
+// tables are checked only that far: 8192 driver queries bound the cost.
+std::string device_pointer_inside(const std::vector<std::uint8_t>& bytes, int device);
+
 // Copies an allocation to host memory (synchronously). Empty `error` on success.
 std::vector<std::uint8_t> copy_allocation(const FoundAllocation& a, std::string* error);
 

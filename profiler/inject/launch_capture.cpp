@@ -1,5 +1,6 @@
 #include "profiler/inject/launch_capture.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -50,9 +51,16 @@ class ContextScope {
 
 // A launch between its API entry and exit (per thread: a thread is inside
 // one launch call at a time).
+struct LaunchCapture::FoundGlobal {
+  capture::ModuleVariable variable;
+  CUdeviceptr ptr = 0;
+  std::uint64_t bytes = 0;
+};
+
 struct LaunchCapture::Pending {
   capture::LaunchRecord record;
   std::vector<FoundAllocation> allocations;
+  std::vector<FoundGlobal> globals;
   std::string blob_dir;
   std::chrono::steady_clock::time_point started;
   double enter_ms = 0;
@@ -121,6 +129,37 @@ LaunchCapture::LaunchCapture(LaunchCaptureSettings settings) : settings_(std::mo
 
 void LaunchCapture::attach(CallbackDispatcher& dispatcher) {
   dispatcher.on_launch([this](const LaunchCallback& cb) { on_launch(cb); });
+  dispatcher.on_resource([this](CUpti_CallbackId cbid, const CUpti_ResourceData& data) {
+    if (cbid != CUPTI_CBID_RESOURCE_MODULE_LOADED || !enabled_) return;
+    const auto* module = static_cast<const CUpti_ModuleResourceData*>(data.resourceDescriptor);
+    if (module && module->pCubin) module_variables_.add(module->pCubin, module->cubinSize);
+  });
+}
+
+std::string LaunchCapture::find_globals(const std::string& symbol, CUfunction function, int /*device*/,
+                                        std::vector<FoundGlobal>* found, std::string* note) {
+  bool seen = false;
+  const std::vector<capture::ModuleVariable> variables = module_variables_.for_kernel(symbol, &seen);
+  if (!seen) {
+    *note = "no module image was readable, so module variables (__constant__, __device__) were not looked for";
+    return "";
+  }
+  if (variables.empty()) return "";
+  CUmodule module = nullptr;
+  CUresult r = cuFuncGetModule(&module, function);
+  if (r != CUDA_SUCCESS)
+    return "the kernel's module defines variables (" + variables.front().name +
+           ", ...) but the driver does not give the kernel's module (cuFuncGetModule: " + cu_error_name(r) +
+           "), so they cannot be captured";
+  for (const auto& v : variables) {
+    CUdeviceptr ptr = 0;
+    std::size_t bytes = 0;
+    // A variable another module of the same kernel name defines is not in
+    // this one: skipped.
+    if (cuModuleGetGlobal(&ptr, &bytes, module, v.name.c_str()) != CUDA_SUCCESS || bytes == 0) continue;
+    found->push_back({v, ptr, bytes});
+  }
+  return "";
 }
 
 void LaunchCapture::save() {
@@ -223,8 +262,13 @@ void LaunchCapture::enter(const LaunchCallback& cb) {
   cuCtxGetDevice(&device);
   PointerScan scan = scan_pointers(lp.params, lp.buffer, static_cast<int>(device));
   if (!scan.ok) return refuse(symbol, sequence, scan.refusal);
+  std::vector<FoundGlobal> globals;
+  std::string globals_note;
+  std::string globals_refusal = find_globals(symbol, lp.function, static_cast<int>(device), &globals, &globals_note);
+  if (!globals_refusal.empty()) return refuse(symbol, sequence, globals_refusal);
   std::uint64_t needed = 0;
   for (const auto& a : scan.allocations) needed += 2 * a.bytes;
+  for (const auto& g : globals) needed += 2 * g.bytes;
   std::uint64_t attempt = 0;
   std::string over_cap;
   {
@@ -258,6 +302,7 @@ void LaunchCapture::enter(const LaunchCallback& cb) {
   pending->started = started;
   pending->blob_dir = "launch" + std::to_string(attempt);
   pending->allocations = scan.allocations;
+  pending->globals = globals;
   capture::LaunchRecord& rec = pending->record;
   rec.sequence = sequence;
   rec.kernel = symbol;
@@ -289,6 +334,40 @@ void LaunchCapture::enter(const LaunchCallback& cb) {
     }
     rec.allocations.push_back(std::move(ar));
   }
+  rec.globals_recorded = globals_note.empty();
+  if (!globals_note.empty()) {
+    std::lock_guard lock(mutex_);
+    if (std::find(manifest_.notes.begin(), manifest_.notes.end(), globals_note) == manifest_.notes.end())
+      manifest_.notes.push_back(globals_note);
+  }
+  for (std::size_t g = 0; g < globals.size(); ++g) {
+    std::vector<std::uint8_t> bytes(globals[g].bytes);
+    CUresult copied = cuMemcpyDtoH(bytes.data(), globals[g].ptr, bytes.size());
+    if (copied != CUDA_SUCCESS)
+      return release("module variable " + globals[g].variable.name + ": copying it failed: " + cu_error_name(copied));
+    // The replay runs in another process: a device address stored in a
+    // variable (`__device__ float* table`, set with cudaMemcpyToSymbol)
+    // would point nowhere there.
+    std::string holds_pointer = device_pointer_inside(bytes, static_cast<int>(device));
+    if (!holds_pointer.empty())
+      return release("module variable " + globals[g].variable.name + " holds a device pointer (" + holds_pointer +
+                     "); warplens cannot relocate pointers stored in module variables, so the launch is not "
+                     "captured");
+    capture::ModuleGlobalRecord gr;
+    gr.name = globals[g].variable.name;
+    gr.address = globals[g].ptr;
+    gr.bytes = globals[g].bytes;
+    gr.constant = globals[g].variable.constant();
+    gr.before_blob = pending->blob_dir + "/global" + std::to_string(g) + ".before.bin";
+    gr.after_blob = pending->blob_dir + "/global" + std::to_string(g) + ".after.bin";
+    gr.before_hash = capture::content_hash(bytes.data(), bytes.size());
+    try {
+      capture::write_blob(settings_.dir, gr.before_blob, bytes.data(), bytes.size());
+    } catch (const std::exception& e) {
+      return release(e.what());
+    }
+    rec.globals.push_back(std::move(gr));
+  }
   pending->enter_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   t_pending = std::move(pending);
 }
@@ -299,6 +378,7 @@ void LaunchCapture::leave(const LaunchCallback& cb) {
   capture::LaunchRecord& rec = pending->record;
   std::uint64_t needed = 0;
   for (const auto& a : pending->allocations) needed += 2 * a.bytes;
+  for (const auto& g : pending->globals) needed += 2 * g.bytes;
   auto release = [&](const std::string& reason) {
     std::error_code ec;
     fs::remove_all(fs::path(settings_.dir) / pending->blob_dir, ec);
@@ -329,6 +409,21 @@ void LaunchCapture::leave(const LaunchCallback& cb) {
     ar.modified = ar.after_hash != ar.before_hash;
     try {
       capture::write_blob(settings_.dir, ar.after_blob, bytes.data(), bytes.size());
+    } catch (const std::exception& e) {
+      return release(e.what());
+    }
+  }
+  for (std::size_t g = 0; g < pending->globals.size(); ++g) {
+    std::vector<std::uint8_t> bytes(pending->globals[g].bytes);
+    CUresult copied = cuMemcpyDtoH(bytes.data(), pending->globals[g].ptr, bytes.size());
+    if (copied != CUDA_SUCCESS)
+      return release("module variable " + rec.globals[g].name + " after the launch: copying it failed: " +
+                     cu_error_name(copied));
+    auto& gr = rec.globals[g];
+    gr.after_hash = capture::content_hash(bytes.data(), bytes.size());
+    gr.modified = gr.after_hash != gr.before_hash;
+    try {
+      capture::write_blob(settings_.dir, gr.after_blob, bytes.data(), bytes.size());
     } catch (const std::exception& e) {
       return release(e.what());
     }

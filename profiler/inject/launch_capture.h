@@ -25,6 +25,7 @@
 
 #include "profiler/capture_format.h"
 #include "profiler/inject/callback_dispatch.h"
+#include "profiler/inject/module_variables.h"
 
 namespace warplens::inject {
 
@@ -58,6 +59,11 @@ class LaunchCapture {
   void enter(const LaunchCallback& cb);
   void leave(const LaunchCallback& cb);
   void fill_device_info();
+  // The kernel module's variables for a launch entering (contents copied
+  // "before"); "" or the reason the launch cannot be captured.
+  struct FoundGlobal;
+  std::string find_globals(const std::string& symbol, CUfunction function, int device,
+                           std::vector<FoundGlobal>* found, std::string* note);
   void save();
 
   LaunchCaptureSettings settings_;
@@ -72,6 +78,7 @@ class LaunchCapture {
   bool enabled_ = true;
   bool finished_ = false;
   bool write_failed_ = false;
+  ModuleVariableIndex module_variables_;
 };
 
 // From InitializeInjection: when WARPLENS_CAPTURE_DIR is set, creates the

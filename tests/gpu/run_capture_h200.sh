@@ -19,7 +19,7 @@
 # the program may run under capture, expected seconds and a regex for the
 # times the program prints itself; the candidates are CANDIDATES_ROOT/NAME
 # (written on the Clang machine). Programs built with -arch=$NVCC_ARCH
-# (default native), captures capped at CAPTURE_MAX_BYTES (default 2 GiB);
+# (default native), captures capped at CAPTURE_MAX_BYTES (default 8 GiB);
 # RESULTS_STEM (default capture) names the two files in $OUT.
 #
 # Environment:
@@ -90,7 +90,7 @@ table=(
 # (0: none), expected seconds, own-time regex, extra verify options
 stem=${RESULTS_STEM:-capture}
 arch=${NVCC_ARCH:-native}
-max_bytes=${CAPTURE_MAX_BYTES:-2147483648}
+max_bytes=${CAPTURE_MAX_BYTES:-8589934592}
 rows=()
 skipped_rows=()
 if [ -n "${PROGRAM_TABLE:-}" ]; then

@@ -123,7 +123,7 @@ bool CandidateReplay::load() {
     LaunchState ls;
     ls.layout = &L;
     ls.launch = &rec;
-    ls.pristine = std::make_unique<Pristine>(rec, capture_->before(L.launch), s_);
+    ls.pristine = std::make_unique<Pristine>(rec, capture_->before(L.launch), capture_->globals_before(L.launch), s_);
     const std::size_t li = static_cast<std::size_t>(&L - plan_.layouts.data());
     if (li < reference_.guards_unchecked.size()) ls.guards_unchecked = reference_.guards_unchecked[li];
     ls.original = make_original_side(*capture_, originals_, L.launch, plan_.guard_bytes);

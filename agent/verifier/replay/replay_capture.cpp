@@ -47,6 +47,15 @@ const Blobs& CapturedLaunches::after(int index) {
   return after_[index] = std::move(blobs);
 }
 
+const Blobs& CapturedLaunches::globals_before(int index) {
+  auto it = globals_before_.find(index);
+  if (it != globals_before_.end()) return it->second;
+  Blobs blobs;
+  for (const auto& g : launch(index).globals)
+    blobs.push_back(capture::read_blob(dir_, g.before_blob, g.bytes, g.before_hash));
+  return globals_before_[index] = std::move(blobs);
+}
+
 std::string param_layout_mismatch(const std::vector<ParamLayoutEntry>& layout, const capture::LaunchRecord& launch) {
   auto describe = [](std::uint64_t o, std::uint64_t s) {
     return "@" + std::to_string(o) + ":" + std::to_string(s);

@@ -26,12 +26,13 @@ class CapturedLaunches {
   const verifier::MergedLaunch* merged(int index) const;  // nullptr for a captured launch
   const Blobs& before(int index);
   const Blobs& after(int index);
+  const Blobs& globals_before(int index);  // launch(index).globals' "before" contents
 
  private:
   std::string dir_;
   capture::CaptureManifest manifest_;
   std::map<int, verifier::MergedLaunch> merged_;
-  std::map<int, Blobs> before_, after_;
+  std::map<int, Blobs> before_, after_, globals_before_;
 };
 
 // "" when the compiled function's parameters (cuFuncGetParamInfo) have the

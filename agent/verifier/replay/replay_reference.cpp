@@ -61,7 +61,7 @@ class Reference {
       if (!mismatch.empty())
         throw std::runtime_error("the original source, compiled, does not take the captured launch " +
                                  std::to_string(L.launch) + "'s parameters: " + mismatch);
-      pristine_.push_back(std::make_unique<Pristine>(rec, capture.before(L.launch), s_));
+      pristine_.push_back(std::make_unique<Pristine>(rec, capture.before(L.launch), capture.globals_before(L.launch), s_));
       sides_.push_back(make_original_side(capture, originals_, L.launch, plan_.guard_bytes));
       scratch_.push_back(scratch_for(rec));
       result_.guards_unchecked[li].assign(rec.allocations.size(), false);

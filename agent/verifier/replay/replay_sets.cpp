@@ -4,17 +4,24 @@ namespace warplens::replay {
 
 using namespace verifier;
 
-Pristine::Pristine(const capture::LaunchRecord& launch, const Blobs& before, CUstream s) {
+Pristine::Pristine(const capture::LaunchRecord& launch, const Blobs& before, const Blobs& globals, CUstream s) {
   for (std::size_t a = 0; a < launch.allocations.size(); ++a) {
     buffers_.emplace_back(launch.allocations[a].bytes);
     bytes_.push_back(launch.allocations[a].bytes);
     upload(buffers_.back().ptr(), before.at(a).data(), bytes_.back(), s);
+  }
+  for (std::size_t g = 0; g < launch.globals.size(); ++g) {
+    globals_.emplace_back(launch.globals[g].bytes);
+    global_bytes_.push_back(launch.globals[g].bytes);
+    upload(globals_.back().ptr(), globals.at(g).data(), global_bytes_.back(), s);
   }
 }
 
 std::uint64_t Pristine::hash(BufferOps& ops, CUstream s) const {
   std::uint64_t h = 0;
   for (std::size_t a = 0; a < buffers_.size(); ++a) h = h * 0x100000001b3ULL + ops.hash(ptr(a), bytes_[a], s);
+  for (std::size_t g = 0; g < globals_.size(); ++g)
+    h = h * 0x100000001b3ULL + ops.hash(global_ptr(g), global_bytes_[g], s);
   return h;
 }
 
@@ -54,6 +61,9 @@ void prepare(BufferOps& ops, ReplaySide& side, const SetContext& set, const std:
       fill_bytes(side.guard_after(a), guard_byte(poison), side.guard_bytes(), s);
     }
   }
+  // A kernel reads its module's variables as well as its parameters
+  // (a __constant__ filter): both sides see them as the program had them.
+  for (const auto& g : side.module_globals()) copy_dtod(g.ptr, set.pristine->global_ptr(g.global), g.bytes, s);
   side.set_params(set.params);
 }
 

@@ -20,8 +20,10 @@ namespace warplens::replay {
 // One captured launch's "before" contents in device memory.
 class Pristine {
  public:
-  Pristine(const capture::LaunchRecord& launch, const Blobs& before, CUstream s);
+  // `globals`: the launch's module variables' "before" contents.
+  Pristine(const capture::LaunchRecord& launch, const Blobs& before, const Blobs& globals, CUstream s);
   CUdeviceptr ptr(std::size_t a) const { return buffers_.at(a).ptr(); }
+  CUdeviceptr global_ptr(std::size_t g) const { return globals_.at(g).ptr(); }
   std::uint64_t bytes(std::size_t a) const { return bytes_.at(a); }
   std::size_t allocations() const { return buffers_.size(); }
   // Over every allocation: whether anything wrote to them since (integrity).
@@ -30,6 +32,8 @@ class Pristine {
  private:
   std::vector<DeviceBuffer> buffers_;
   std::vector<std::uint64_t> bytes_;
+  std::vector<DeviceBuffer> globals_;
+  std::vector<std::uint64_t> global_bytes_;
 };
 
 // An input set as both sides need it.
@@ -45,7 +49,8 @@ SetContext make_set(const verifier::InputSetSpec& spec, const capture::LaunchRec
                     const verifier::LaunchLayout& layout, const Pristine& pristine);
 verifier::LaunchGeometry captured_geometry(const capture::LaunchRecord& launch);
 
-// The set's starting contents and parameters into `side` (outputs and guard
+// The set's starting contents and parameters into `side` (module variables
+// as captured, whatever the set; outputs and guard
 // bands from poison `poison`: 0 A, 1 B), enqueued on `s`. `roles`: per
 // allocation; Output ones are poisoned instead of copied.
 void prepare(BufferOps& ops, ReplaySide& side, const SetContext& set, const std::vector<verifier::BufferRole>& roles,

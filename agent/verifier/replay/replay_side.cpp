@@ -33,9 +33,37 @@ ReplaySide::ReplaySide(CUfunction f, const capture::LaunchRecord& launch, verifi
   set_function(f);
 }
 
+void ReplaySide::bind_module_globals() {
+  globals_.clear();
+  if (launch_.globals.empty()) return;
+  std::vector<CUmodule> modules;
+  std::vector<CUfunction> functions;
+  if (steps_.empty()) functions.push_back(f_);
+  for (const auto& st : steps_) functions.push_back(st.function);
+  for (CUfunction f : functions) {
+    CUmodule m = nullptr;
+    if (!f) continue;
+    check(cuFuncGetModule(&m, f), "cuFuncGetModule");
+    if (std::find(modules.begin(), modules.end(), m) == modules.end()) modules.push_back(m);
+  }
+  for (std::size_t g = 0; g < launch_.globals.size(); ++g) {
+    const capture::ModuleGlobalRecord& rec = launch_.globals[g];
+    for (CUmodule m : modules) {
+      CUdeviceptr p = 0;
+      std::size_t bytes = 0;
+      if (cuModuleGetGlobal(&p, &bytes, m, rec.name.c_str()) != CUDA_SUCCESS) continue;
+      if (bytes != rec.bytes)
+        throw std::runtime_error("module variable `" + rec.name + "` has " + std::to_string(bytes) +
+                                 " bytes in the compiled module, " + std::to_string(rec.bytes) + " in the capture");
+      globals_.push_back({g, p, rec.bytes});
+    }
+  }
+}
+
 void ReplaySide::set_function(CUfunction f) {
   f_ = f;
   if (steps_.size() == 1) steps_[0].function = f;  // a candidate with its own parameters (a fused kernel)
+  bind_module_globals();
   if (geometry_.dynamic_shared_bytes > 48 * 1024)
     check(cuFuncSetAttribute(f_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                              static_cast<int>(geometry_.dynamic_shared_bytes)),
@@ -74,6 +102,7 @@ void ReplaySide::set_steps(std::vector<LaunchStep> steps) {
                                static_cast<int>(st.geometry.dynamic_shared_bytes)),
             "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
   }
+  bind_module_globals();
   if (!params_.empty()) map_step_params();
 }
 

@@ -65,6 +65,17 @@ class ReplaySide {
   const verifier::LaunchGeometry& geometry() const { return geometry_; }
   const capture::LaunchRecord& launch_record() const { return launch_; }
 
+  // The captured launch's module variables as this side's module defines
+  // them (cuFuncGetModule + cuModuleGetGlobal by name): where prepare()
+  // writes their captured contents. A variable the module lacks (the
+  // compiler dropped it as unused) is not bound; one of another size throws.
+  struct ModuleGlobal {
+    std::size_t global = 0;  // index into launch_record().globals
+    CUdeviceptr ptr = 0;
+    std::uint64_t bytes = 0;
+  };
+  const std::vector<ModuleGlobal>& module_globals() const { return globals_; }
+
   // Launches `steps` (in order) instead of the constructor's function; throws
   // std::runtime_error when a step's parameters do not fit its function.
   void set_steps(std::vector<LaunchStep> steps);
@@ -79,6 +90,7 @@ class ReplaySide {
   };
   void launch_one(CUfunction f, const verifier::LaunchGeometry& g, void** params, CUstream stream);
   void map_step_params();
+  void bind_module_globals();
 
   std::vector<LaunchStep> steps_;
   std::vector<StepParams> step_params_;
@@ -87,6 +99,7 @@ class ReplaySide {
   verifier::LaunchGeometry geometry_;
   std::uint64_t guard_;
   std::vector<DeviceBuffer> buffers_;
+  std::vector<ModuleGlobal> globals_;
   std::vector<std::uint8_t> params_;
   std::vector<void*> param_ptrs_;
   Event done_;

@@ -36,6 +36,14 @@ struct Allocation {
 struct Writer {
   fs::path dir;
   capture::CaptureManifest m;
+  // Module variables the next launch's module holds (name, before, after),
+  // recorded with it; `record_globals` false: a capture that did not look.
+  struct Global {
+    std::string name;
+    Bytes before, after;
+  };
+  std::vector<Global> globals;
+  bool record_globals = true;
 
   // A launch whose parameters are `slots` (offset, size), with `pointers`
   // (param index -> allocation) and scalars already in `buffer`; `run`
@@ -76,6 +84,23 @@ struct Writer {
       rec.modified = rec.before_hash != rec.after_hash;
       m.total_bytes += 2 * rec.bytes;
       l.allocations.push_back(rec);
+    }
+    l.globals_recorded = record_globals;
+    for (std::size_t g = 0; record_globals && g < globals.size(); ++g) {
+      capture::ModuleGlobalRecord rec;
+      rec.name = globals[g].name;
+      rec.address = 0x7f9000000000ULL + 0x1000 * g;
+      rec.bytes = globals[g].before.size();
+      rec.constant = true;
+      rec.before_blob = capture::global_blob_name(l.index, static_cast<int>(g), false);
+      rec.after_blob = capture::global_blob_name(l.index, static_cast<int>(g), true);
+      capture::write_blob(dir, rec.before_blob, globals[g].before.data(), rec.bytes);
+      capture::write_blob(dir, rec.after_blob, globals[g].after.data(), rec.bytes);
+      rec.before_hash = capture::content_hash(globals[g].before.data(), rec.bytes);
+      rec.after_hash = capture::content_hash(globals[g].after.data(), rec.bytes);
+      rec.modified = rec.before_hash != rec.after_hash;
+      m.total_bytes += 2 * rec.bytes;
+      l.globals.push_back(rec);
     }
     m.launches.push_back(std::move(l));
   }
@@ -137,6 +162,32 @@ void pair(Writer& w, int n, float bias, bool tamper) {
            });
 }
 
+// conv_constant.cu: the program sets the filter, then convolves.
+void conv_constant(Writer& w, bool writes_filter) {
+  const int n = 1 << 16;
+  const std::vector<float> filter = {0.0625f, 0.25f, 0.375f, 0.25f, 0.0625f};
+  std::vector<float> hx(n);
+  for (int i = 0; i < n; ++i) hx[i] = static_cast<float>(i % 11) * 0.5f - 2.0f;
+  Allocation x = alloc_floats(hx), y = alloc_floats(std::vector<float>(n, 0.0f));
+  std::vector<float> after = filter;
+  if (writes_filter) after[0] = 1.0f;  // as if the kernel stored into its module variable
+  w.globals = {{"c_filter", bytes_of(filter), bytes_of(after)}};
+  Bytes params;
+  put<int>(params, 16, n);
+  w.launch("_Z5conv5PKfPfi", {static_cast<std::uint32_t>(n / 256), 1, 1}, {256, 1, 1},
+           {{0, 0, 8}, {1, 8, 8}, {2, 16, 4}}, params, {{0, &x}, {1, &y}}, [&] {
+             for (int i = 0; i < n; ++i) {
+               float acc = 0.0f;
+               for (int k = 0; k < 5; ++k) {
+                 const int j = i + k - 2;
+                 if (j >= 0 && j < n) acc = std::fma(filter[static_cast<std::size_t>(k)], hx[j], acc);
+               }
+               floats(y)[i] = acc;
+             }
+           });
+  w.globals.clear();
+}
+
 }  // namespace
 
 bool write_launch_case_capture(const std::string& key, const fs::path& dir) {
@@ -196,6 +247,9 @@ bool write_launch_case_capture(const std::string& key, const fs::path& dir) {
       for (std::size_t i = 0; i < kept.size(); ++i) kept[i].index = static_cast<int>(i);
       w.m.launches = std::move(kept);
     }
+  } else if (key == "conv_constant" || key == "conv_constant_unrecorded" || key == "conv_constant_writes_filter") {
+    w.record_globals = key != "conv_constant_unrecorded";
+    conv_constant(w, key == "conv_constant_writes_filter");
   } else {
     return false;
   }

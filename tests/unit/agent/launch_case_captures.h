@@ -6,7 +6,11 @@
 // bias_relu pairs sharing their temporaries, in program order),
 // elementwise_chain_tampered (the temporary changed between the two launches
 // of the pair, as an uncaptured kernel would do), elementwise_chain_consumer_only
-// (the `bias_relu` launches alone, as a capture of that kernel holds them).
+// (the `bias_relu` launches alone, as a capture of that kernel holds them),
+// conv_constant (a kernel reading a __constant__ filter the capture
+// recorded), conv_constant_unrecorded (the same, from a capture that did not
+// record module variables), conv_constant_writes_filter (the launch changed
+// the filter).
 // False for other keys.
 #pragma once
 

@@ -268,3 +268,36 @@ TEST_CASE("fake GPU: without a pair in the capture, the verifier asks for one on
         "not verifiable: the build command failed");
   CHECK(asked == 2);
 }
+
+TEST_CASE("fake GPU: a kernel reading a __constant__ filter replays with the filter the capture recorded") {
+  // The program set the filter with cudaMemcpyToSymbol; the replay writes it
+  // into both modules before every run, so the original reproduces and a
+  // candidate reading the same variable is verified.
+  Outcome r = verify("conv_constant", "conv_constant.cu", candidate("conv_constant_restrict.cu", "conv5"));
+  CHECK(r.verdict.correct);
+  CHECK(agent::to_int(r.verdict.level) >= 1);
+  bool noted = false;
+  for (const auto& n : r.evidence.notes)
+    noted = noted || n.find("module variables restored from the capture before every run (20 bytes): c_filter") !=
+                         std::string::npos;
+  CHECK(noted);
+
+  // A candidate with another filter computes other values: incorrect.
+  Outcome wrong = verify("conv_constant", "conv_constant.cu", candidate("conv_constant_ignores_filter.cu", "conv5"));
+  CHECK_FALSE(wrong.verdict.correct);
+  CHECK(agent::to_int(wrong.verdict.level) == -1);
+}
+
+TEST_CASE("fake GPU: module variables the capture lacks or the launch wrote stop verification with the reason") {
+  // A capture that did not record module variables: the original replays on
+  // a zeroed filter, does not reproduce, and nothing is offered.
+  Outcome old = verify("conv_constant_unrecorded", "conv_constant.cu", candidate("conv_constant_restrict.cu", "conv5"));
+  CHECK_FALSE(old.verdict.correct);
+  CHECK(old.verdict.reason.find("does not reproduce the captured outputs") != std::string::npos);
+
+  // The launch changed a module variable: allocations alone cannot judge it.
+  Outcome wrote =
+      verify("conv_constant_writes_filter", "conv_constant.cu", candidate("conv_constant_restrict.cu", "conv5"));
+  CHECK_FALSE(wrote.verdict.correct);
+  CHECK(wrote.verdict.reason.find("writes the module variable `c_filter` (20 bytes)") != std::string::npos);
+}

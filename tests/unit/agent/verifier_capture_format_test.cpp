@@ -39,6 +39,43 @@ TEST_CASE("capture manifest: JSON round trip keeps every field") {
   CHECK(back.complete);
 }
 
+TEST_CASE("capture manifest: module variables round-trip; their blobs are checked; older captures have none") {
+  TempDir dir;
+  CaptureManifest m = verifier::test::write_scale_add_capture(dir.path());
+  CHECK_FALSE(parse_manifest(to_json_text(m)).launches[0].globals_recorded);  // a capture from before the field
+  const float filter[3] = {0.25f, 0.5f, 0.25f};
+  ModuleGlobalRecord g;
+  g.name = "_ZN2ns8c_filterE";
+  g.address = 0x7f9000000000ULL;
+  g.bytes = sizeof filter;
+  g.constant = true;
+  g.before_blob = global_blob_name(0, 0, false);
+  g.after_blob = global_blob_name(0, 0, true);
+  g.before_hash = g.after_hash = content_hash(filter, sizeof filter);
+  write_blob(dir.path(), g.before_blob, filter, sizeof filter);
+  write_blob(dir.path(), g.after_blob, filter, sizeof filter);
+  m.launches[0].globals = {g};
+  m.launches[0].globals_recorded = true;
+  save_manifest(dir.path(), m);
+  CaptureManifest back = load_capture(dir.path());
+  REQUIRE(back.launches[0].globals.size() == 1);
+  const auto& b = back.launches[0].globals[0];
+  CHECK(back.launches[0].globals_recorded);
+  CHECK(b.name == "_ZN2ns8c_filterE");
+  CHECK(b.bytes == 12);
+  CHECK(b.constant);
+  CHECK_FALSE(b.modified);
+  CHECK(b.before_blob == "launch0/global0.before.bin");
+  CHECK(to_json_text(back) == to_json_text(m));
+
+  std::filesystem::resize_file(dir.path() / g.after_blob, 8);
+  CHECK_THROWS_WITH_AS(load_capture(dir.path()), doctest::Contains("global0.after.bin has 8 bytes"),
+                       CaptureFormatError);
+  m.launches[0].globals[0].name = "";
+  CHECK_THROWS_WITH_AS(parse_manifest(to_json_text(m)), doctest::Contains("globals[0].name: empty"),
+                       CaptureFormatError);
+}
+
 TEST_CASE("capture manifest: load_capture checks blobs; read_blob checks contents") {
   TempDir dir;
   verifier::test::write_scale_add_capture(dir.path());

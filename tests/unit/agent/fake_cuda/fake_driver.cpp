@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "profiler/cubin_symbols.h"
 #include "tests/unit/agent/fake_cuda/fake_device.h"
 #include "tests/unit/agent/fake_cuda/fake_kernels.h"
 
@@ -265,6 +266,10 @@ CUresult cuModuleLoadData(CUmodule* mod, const void* image) {
   m->variant = find_variant(bytes);
   for (const auto& k : known_kernels())
     if (contains(bytes, ".text." + k.symbol + std::string(1, '\0'))) m->functions.push_back({m, &k});
+  // Module variables from the image's symbol table (the same reader the
+  // capture uses), zero-filled.
+  for (const auto& v : warplens::capture::read_cubin_symbols(image, size).variables)
+    m->state.globals[v.name].assign(static_cast<std::size_t>(v.bytes), 0);
   *mod = reinterpret_cast<CUmodule>(m);
   return CUDA_SUCCESS;
 }
@@ -281,6 +286,18 @@ CUresult cuModuleGetFunction(CUfunction* f, CUmodule mod, const char* name) {
       return CUDA_SUCCESS;
     }
   return CUDA_ERROR_NOT_FOUND;
+}
+CUresult cuModuleGetGlobal_v2(CUdeviceptr* dptr, size_t* bytes, CUmodule mod, const char* name) {
+  auto* m = reinterpret_cast<FakeModule*>(mod);
+  auto it = m->state.globals.find(name);
+  if (it == m->state.globals.end()) return CUDA_ERROR_NOT_FOUND;
+  if (dptr) *dptr = reinterpret_cast<CUdeviceptr>(it->second.data());
+  if (bytes) *bytes = it->second.size();
+  return CUDA_SUCCESS;
+}
+CUresult cuFuncGetModule(CUmodule* mod, CUfunction f) {
+  *mod = reinterpret_cast<CUmodule>(reinterpret_cast<FakeFunction*>(f)->module);
+  return CUDA_SUCCESS;
 }
 CUresult cuModuleGetFunctionCount(unsigned int* count, CUmodule mod) {
   *count = static_cast<unsigned int>(reinterpret_cast<FakeModule*>(mod)->functions.size());

@@ -420,7 +420,7 @@ KernelRun run_kernel(const std::string& variant, const std::string& symbol, cons
   double cost = 0;
   if (run_helper(symbol, params, &cost)) return {LaunchOutcome::Done, cost};
   // Issue 13's launch-change cases, with their own cost model.
-  if (auto r = run_launch_case(variant, symbol, g, params)) return {r->outcome, r->simulated_us * 1000.0};
+  if (auto r = run_launch_case(variant, symbol, g, params, state)) return {r->outcome, r->simulated_us * 1000.0};
   if (symbol == kScaleAdd) return scale_add(variant, g, params, state);
   if (symbol == kTranspose) return transpose(variant, g, params);
   if (symbol == kRowSum) return row_sum(variant, g, params, state);

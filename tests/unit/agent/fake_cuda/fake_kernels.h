@@ -27,6 +27,10 @@ struct ModuleState {
   std::uint64_t launches = 0;
   std::map<std::uint64_t, std::vector<float>> memo;                // the memoising exploits' caches
   std::map<unsigned, std::pair<std::uint64_t, float>> row_memo;  // per row: fingerprint, sum
+  // The module's __constant__ / __device__ variables, named as in the
+  // image's symbol table (zero-filled at load: the double does not read
+  // initial values from the image).
+  std::map<std::string, std::vector<std::uint8_t>> globals;
 };
 
 enum class LaunchOutcome { Done, Hang, Fault };

@@ -16,6 +16,7 @@ const std::string kSaxpy = "_Z13saxpy_inplacefPKfPfi";
 const std::string kMul = "_Z3mulPKfS0_Pfi";
 const std::string kBiasRelu = "_Z9bias_reluPKffPfi";
 const std::string kFused = "_Z19mul_bias_relu_fusedPKfS0_PfifS1_i";
+const std::string kConv5 = "_Z5conv5PKfPfi";
 
 constexpr double kNsPerSector = 0.001;  // microseconds
 
@@ -180,6 +181,7 @@ const std::vector<KernelInfo>& launch_case_kernels() {
       {kMul, {{0, 8}, {8, 8}, {16, 8}, {24, 4}}},
       {kBiasRelu, {{0, 8}, {8, 4}, {16, 8}, {24, 4}}},
       {kFused, {{0, 8}, {8, 8}, {16, 8}, {24, 4}, {28, 4}, {32, 8}, {40, 4}}},
+      {kConv5, {{0, 8}, {8, 8}, {16, 4}}},
   };
   return k;
 }
@@ -187,12 +189,39 @@ const std::vector<KernelInfo>& launch_case_kernels() {
 const std::vector<std::string>& launch_case_variants() {
   static const std::vector<std::string> v = {
       "warp_per_row_matvec.cu", "swapped_matmul_rowx.cu", "persistent_saxpy.cu", "fused_mul_bias_relu.cu",
-      "fused_forgets_relu.cu", "matvec.cu", "matmul_rowx.cu", "saxpy.cu", "elementwise_chain.cu"};
+      "fused_forgets_relu.cu", "matvec.cu", "matmul_rowx.cu", "saxpy.cu", "elementwise_chain.cu",
+      "conv_constant.cu", "conv_constant_restrict.cu", "conv_constant_ignores_filter.cu"};
   return v;
 }
 
+// y[i] = sum_k c_filter[k] * x[i + k - 2] inside [0, n), c_filter from the
+// module (conv_constant.cu); the candidate that ignores the filter uses 0.2.
+LaunchCaseRun conv5(const std::string& variant, const Geometry& g, void** p, ModuleState& state) {
+  const auto* x = arg<const float*>(p, 0);
+  auto* y = arg<float*>(p, 1);
+  const int n = arg<int>(p, 2);
+  float filter[5] = {0.2f, 0.2f, 0.2f, 0.2f, 0.2f};
+  if (variant != "conv_constant_ignores_filter.cu") {
+    auto it = state.globals.find("c_filter");
+    if (it == state.globals.end() || it->second.size() != sizeof filter) return {LaunchOutcome::Fault, 0};
+    std::memcpy(filter, it->second.data(), sizeof filter);
+  }
+  for_each_thread(g, [&](unsigned bx, unsigned, unsigned tx, unsigned) {
+    const long long i = static_cast<long long>(global_x(g, bx, tx));
+    if (i >= n) return;
+    float acc = 0.0f;
+    for (int k = 0; k < 5; ++k) {
+      const long long j = i + k - 2;
+      if (j >= 0 && j < n) acc = std::fma(filter[k], x[j], acc);
+    }
+    y[i] = acc;
+  });
+  return {LaunchOutcome::Done, static_cast<double>(n) * 8.0 / 32.0 * kNsPerSector};
+}
+
 std::optional<LaunchCaseRun> run_launch_case(const std::string& variant, const std::string& symbol, const Geometry& g,
-                                             void** params) {
+                                             void** params, ModuleState& state) {
+  if (symbol == kConv5) return conv5(variant, g, params, state);
   if (symbol == kMatvec) return matvec(variant, g, params);
   if (symbol == kMatmul) return matmul(variant, g, params);
   if (symbol == kSaxpy) return saxpy(variant, g, params);

@@ -1,7 +1,8 @@
 // TEST DOUBLE. CPU stand-ins for the launch-change cases of issue 13
 // (tests/gpu/launch_cases: matvec and its warp-per-row candidate, the
 // row-major matmul and its swapped mapping, in-place saxpy and its
-// persistent grid-stride form, mul + bias_relu and their fusion). Like
+// persistent grid-stride form, mul + bias_relu and their fusion; a 5-tap
+// convolution reading a __constant__ filter, for module variables). Like
 // fake_kernels.cpp, each mirrors its CUDA source's per-thread index
 // arithmetic, so a candidate replayed with the wrong grid or block computes
 // the wrong elements here exactly as it would on a GPU.
@@ -29,7 +30,8 @@ struct LaunchCaseRun {
   double simulated_us = 0;
 };
 // nullopt when `symbol` is not a launch-case kernel.
+// `state`: the module's variables (the __constant__ filter case).
 std::optional<LaunchCaseRun> run_launch_case(const std::string& variant, const std::string& symbol, const Geometry& g,
-                                             void** params);
+                                             void** params, ModuleState& state);
 
 }  // namespace warplens::fake_cuda
