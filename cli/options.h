@@ -147,7 +147,7 @@ inline long long parse_int(const std::string& option, const std::string& value, 
 // A finite decimal number (strtod alone also takes "nan", "inf", "0x1p4"
 // and leading blanks), or nothing.
 inline std::optional<double> finite_number(const std::string& value) {
-  if (value.empty() || std::isspace(static_cast<unsigned char>(value.front()))) return std::nullopt;
+  if (value.empty() || value.find_first_not_of("0123456789+-.eE") != std::string::npos) return std::nullopt;
   char* end = nullptr;
   const double d = std::strtod(value.c_str(), &end);
   if (!end || *end || !std::isfinite(d)) return std::nullopt;
