@@ -7,7 +7,9 @@
 #
 #   scripts/fuzz.sh                 every target for 60 s
 #   scripts/fuzz.sh --ci            what CI runs: every target for $WARPLENS_FUZZ_SECONDS
-#                                   (default 150) and the sanitized unit tests
+#                                   (default 150; fuzz_mcp for at most
+#                                   $WARPLENS_FUZZ_MCP_SECONDS, default 45) and the
+#                                   sanitized unit tests
 #   scripts/fuzz.sh --time 3600 fuzz_analysis      one target for an hour
 #   scripts/fuzz.sh --runs 1000000 fuzz_protocol   a fixed number of executions
 #   scripts/fuzz.sh --build-only
@@ -26,13 +28,13 @@ while (($#)); do
     --time) seconds=$2; shift ;;
     --runs) runs=$2; shift ;;
     --build-only) build_only=1 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     fuzz_*) targets+=("$1") ;;
     *) echo "fuzz.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
 done
-((${#targets[@]})) || targets=(fuzz_protocol fuzz_server fuzz_analysis)
+((${#targets[@]})) || targets=(fuzz_protocol fuzz_server fuzz_analysis fuzz_mcp)
 
 if ! command -v clang++-19 >/dev/null || ! ls /usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
   echo "fuzz.sh: needs clang-19 and its sanitizer runtimes (Debian: clang-19 libclang-rt-19-dev; scripts/bootstrap.sh installs them)" >&2
@@ -75,6 +77,12 @@ for t in "${targets[@]}"; do
   dict=$root/tests/fuzz/lsp.dict
   [ "$t" = fuzz_analysis ] && dict=$root/tests/fuzz/cuda.dict
   limit=(-max_total_time="$seconds")
+  # The MCP target's budget in CI is short: it shares most of its code with
+  # fuzz_server and fuzz_protocol, which get the full time.
+  if ((ci)) && [ "$t" = fuzz_mcp ]; then
+    mcp_seconds=${WARPLENS_FUZZ_MCP_SECONDS:-45}
+    ((mcp_seconds < seconds)) && limit=(-max_total_time="$mcp_seconds")
+  fi
   [ -n "$runs" ] && limit=(-runs="$runs")
   echo "fuzz.sh: $t (${limit[*]})"
   start=$(date +%s)
