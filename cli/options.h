@@ -18,6 +18,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>  // CLI11 2.1's ConfigFwd.hpp uses the fixed-width types without including it
 #include <cstdlib>
 #include <functional>
 #include <optional>
