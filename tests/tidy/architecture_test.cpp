@@ -207,6 +207,13 @@ std::vector<Rule> rules() {
                    return std::nullopt;
                  return "includes Boost";
                }});
+  r.push_back({"CLI11 appears only in `cli/options.h` (every command declares its options on its `OptionParser`) "
+               "(and in tests).",
+               [](const SourceFile& f, const Include& inc, const std::set<std::string>&) -> std::optional<std::string> {
+                 if (!inc.angled || !starts_with(inc.target, "CLI/")) return std::nullopt;
+                 if (f.path == "cli/options.h" || top_folder(f.path) == "tests") return std::nullopt;
+                 return "includes CLI11 (read options through cli/options.h)";
+               }});
   r.push_back({"In `analysis/`, `profiler/`, `agent/` and `workflows/`, only the files that own a file or wire "
                "format (listed below) include nlohmann/json.",
                [](const SourceFile& f, const Include& inc, const std::set<std::string>&) -> std::optional<std::string> {
@@ -314,6 +321,9 @@ TEST_CASE("the checks see violations (each rule against a made-up file)") {
   CHECK(violates("profiler/runner.cpp", "cuda.h", true));
   CHECK(violates("agent/job.cpp", "boost/asio.hpp", true));
   CHECK(violates("agent/job.cpp", "nlohmann/json.hpp", true));
+  CHECK(violates("cli/check.cpp", "CLI/CLI.hpp", true));
+  CHECK(violates("server/x.cpp", "CLI/App.hpp", true));
+  CHECK_FALSE(violates("cli/options.h", "CLI/CLI.hpp", true));
   CHECK(violates("mcp/x.cpp", "protocol/lsp_features.h"));
   CHECK(violates("mcp/x.cpp", "server/convert.h"));
   CHECK(violates("analysis/coalescing.h", "analysis/analyzer.h"));
