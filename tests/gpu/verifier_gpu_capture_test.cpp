@@ -4,7 +4,11 @@
 
 #include <cstring>
 
+#include "agent/verifier/compile.h"
+
 #include "tests/gpu/verifier_gpu_support.h"
+
+namespace fs = std::filesystem;
 
 using namespace warplens;
 using namespace warplens::verifier;
@@ -199,5 +203,56 @@ TEST_CASE("capture: a small capture, blobs and all, kept as the CI fixture") {
   }
   record("capture-small-fixture", "capture", expected, ok,
          "launches " + std::to_string(m.launches.size()) + ", " + std::to_string(bytes) + " bytes of blobs kept");
+  CHECK(ok);
+}
+
+TEST_CASE("capture: a kernel's __constant__ filter is captured and replayed into both modules") {
+  // tests/gpu/launch_cases/conv_constant.cu sets its filter with
+  // cudaMemcpyToSymbol: the capture must hold it (globals), the original must
+  // then reproduce on replay, a candidate reading the same variable verifies,
+  // and one with another filter is incorrect.
+  const char* expected = "c_filter (20 bytes) captured; restrict candidate correct, box-filter candidate incorrect";
+  const fs::path cases = fs::path(WARPLENS_SOURCE_DIR) / "tests" / "gpu" / "launch_cases";
+  const fs::path exe = env().work_dir / "programs" / "conv_constant";
+  fs::create_directories(exe.parent_path());
+  ToolSpec build;
+  build.argv = {find_nvcc(""), "-O3", "-lineinfo", "-arch=" + env().device.arch, "-o", exe.string(),
+                (cases / "conv_constant.cu").string()};
+  build.timeout_s = 300;
+  build.log_stem = env().work_dir / "programs" / "conv_constant.nvcc";
+  REQUIRE(run_tool(build).succeeded());
+  CaptureRequest req;
+  req.program = {exe.string()};
+  req.kernel_regex = "conv5";
+  req.out_dir = env().work_dir / "captures" / "conv_constant";
+  req.timeout_s = 300;
+  CaptureRunResult r = capture_program(req);
+  INFO(r.error);
+  REQUIRE(usable(r, "capture-module-variable", expected));
+  const auto& m = *r.manifest;
+  std::string detail = "launches " + std::to_string(m.launches.size());
+  bool ok = m.launches.size() == 1 && m.launches[0].globals_recorded && m.launches[0].globals.size() == 1 &&
+            m.launches[0].globals[0].name == "c_filter" && m.launches[0].globals[0].bytes == 20 &&
+            !m.launches[0].globals[0].modified;
+  if (!m.launches.empty()) detail += ", globals " + std::to_string(m.launches[0].globals.size());
+  fs::create_directories(fixture_path("captures"));
+  std::error_code ec;
+  fs::copy_file(req.out_dir / capture::kManifestFile, fixture_path("captures") / "conv_constant.manifest.json",
+                fs::copy_options::overwrite_existing, ec);
+  auto verdict_of = [&](const std::string& candidate) {
+    VerifyRequest v;
+    v.capture_dir = req.out_dir;
+    v.original_source = cases / "conv_constant.cu";
+    v.candidate_source = cases / "candidates" / (candidate + ".cu");
+    v.kernel = "conv5";
+    v.timeout_s = 60;
+    return verify(v);
+  };
+  const Verdict good = verdict_of("conv_constant_restrict");
+  const Verdict bad = verdict_of("conv_constant_ignores_filter");
+  detail += "; restrict: " + gist(good) + "; box filter: " + gist(bad);
+  ok = ok && good.status == VerdictStatus::Verified && good.correct && bad.status == VerdictStatus::Verified &&
+       !bad.correct;
+  record("capture-module-variable", "capture", expected, ok, detail.substr(0, 400));
   CHECK(ok);
 }
