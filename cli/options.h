@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <functional>
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,10 @@ class OptionParser {
       if (a == "--") break;
       for (const auto& name : single_dash_long_)
         if (a.rfind("-" + name + "=", 0) == 0) a.insert(0, "-");
+      // CLI11 reads `--name=` as `--name` and takes the next argument as the value.
+      if (a.size() > 3 && a.rfind("--", 0) == 0 && a.find('=') == a.size() - 1)
+        if (const CLI::Option* o = app_.get_option_no_throw(a.substr(0, a.size() - 1)); o && o->get_items_expected_min() > 0)
+          throw UsageError("option " + a.substr(0, a.size() - 1) + " needs a value (got `" + a + "`)");
     }
     const std::string last = args.empty() ? std::string() : args.back();
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 reads from the back
@@ -94,6 +99,14 @@ class OptionParser {
     } catch (const CLI::ArgumentMismatch&) {
       // Only the last argument can run out of values.
       throw UsageError("option " + last + " needs a value");
+    } catch (const CLI::ConversionError& e) {
+      // Every value is read as a string: only a flag given a value it cannot
+      // take gets here ("Could not convert: --json = maybe").
+      static const std::regex flag_value(R"(Could not convert: (\S+) = (.*))");
+      std::cmatch m;
+      if (std::regex_match(e.what(), m, flag_value))
+        throw UsageError(prefixed("option " + m[1].str() + " takes no value, got `" + m[2].str() + "`"));
+      throw UsageError(prefixed(e.what()));
     } catch (const CLI::ParseError& e) {
       throw UsageError(prefixed(e.what()));
     }

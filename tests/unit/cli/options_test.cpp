@@ -70,6 +70,16 @@ TEST_CASE("unknown options, missing values and the handlers' errors are usage er
   CHECK(usage_error(s, {"--format", "yaml"}) == "check: --format expects text, got `yaml`");
   OptionParser t;
   CHECK(usage_error(t, {"--bogus=1"}) == "unknown option `--bogus=1`");  // no command prefix
+  // `--name=` is no way to give a value: CLI11 alone would take the next argument.
+  std::string kernel;
+  OptionParser u;
+  u.value("--kernel", kernel);
+  CHECK(usage_error(u, {"--kernel=", "x.cu"}) == "option --kernel needs a value (got `--kernel=`)");
+  CHECK(kernel.empty());
+  bool json = false;
+  OptionParser v("optimize");
+  v.flag("--json", json);
+  CHECK(usage_error(v, {"--json=maybe"}) == "optimize: option --json takes no value, got `maybe`");
 }
 
 TEST_CASE("-h and --help make parse() return false") {
