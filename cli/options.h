@@ -121,8 +121,6 @@ class OptionParser {
   const std::vector<std::string>& positionals() const { return positionals_; }
   const std::vector<std::string>& rest() const { return rest_; }
 
-  CLI::App& app() { return app_; }
-
  private:
   std::string prefixed(const std::string& message) const {
     return command_.empty() ? message : command_ + ": " + message;
