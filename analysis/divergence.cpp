@@ -24,10 +24,13 @@ bool is_ordering(ExprOp op) {
 // An ordering whose two sides differ by a polynomial: monotone along the
 // lanes of a warp, so it splits at most the warp where the threshold lies.
 // A warp-uniform loop value walking by factors (`d >>= 1`: a Recur) is, for
-// the ordering test, one more uniform unknown.
+// the ordering test, one more uniform unknown; so is a warp-uniform load
+// (`tid < len` with `len` a __shared__ scalar thread 0 wrote).
 ExprRef uniform_recurs_as_symbols(const ExprRef& e) {
   if (!e) return e;
   if (e->op == ExprOp::Recur && !is_lane_varying(e)) return Expr::sym({SymbolKind::Local, 0, e->text, true});
+  if ((e->op == ExprOp::Load || e->op == ExprOp::Call) && !is_lane_varying(e))
+    return Expr::sym({SymbolKind::Local, 0, to_string(e), true});
   if (e->operands.empty()) return e;
   bool changed = false;
   Expr copy = *e;

@@ -342,10 +342,13 @@ ExprRef Lowering::lower_decl_ref(const DeclRefExpr* ref) {
       if (auto b = it->params.find(parm); b != it->params.end()) return b->second;
   }
   if (auto* var = dyn_cast<VarDecl>(d)) {
-    // __shared__/__device__/__constant__ scalars: one address for every lane.
+    // __shared__/__device__/__constant__ scalars: one address for every lane,
+    // so every lane of a warp reads the same value (`s[len + tid]` after thread
+    // 0 wrote `len` is a contiguous run, not a gather). Index 0, not null: a
+    // null index means an unknown (possibly per-lane) address.
     if (var->hasAttr<CUDASharedAttr>() || var->hasAttr<CUDAConstantAttr>() ||
         (var->hasGlobalStorage() && !var->isStaticLocal() && var->hasAttr<CUDADeviceAttr>()))
-      return Expr::load(var->getNameAsString(), nullptr);
+      return Expr::load(var->getNameAsString(), Expr::constant(0));
     if (env_)
       if (auto it = env_->values.find(var); it != env_->values.end()) return it->second;
     if (auto* parm = dyn_cast<ParmVarDecl>(var)) {
