@@ -1,6 +1,7 @@
 #include "analysis/access_evaluation.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <tuple>
 
@@ -17,7 +18,8 @@ struct IterationSample {
 // kIterationSamples of each, less those in which one of the access's loop
 // conditions is false for the whole warp (the iteration does not run: a
 // `stride > 0` loop that has already ended).
-std::vector<IterationSample> iteration_samples(const BoundAccess& access, const EvalContext& ec) {
+std::vector<IterationSample> iteration_samples(const BoundAccess& access, const EvalContext& ec,
+                                              bool* never_runs = nullptr) {
   std::vector<std::string> names = iteration_symbols(access.byte_offset);
   if (names.empty()) return {IterationSample{}};
   std::vector<ExprRef> exits;
@@ -46,8 +48,25 @@ std::vector<IterationSample> iteration_samples(const BoundAccess& access, const 
     while (k < names.size() && ++index[k] == per_loop) index[k++] = 0;
     if (k == names.size()) break;
   }
-  if (out.empty()) return {IterationSample{}};
+  if (out.empty()) {
+    // No sampled iteration runs; judged at the first anyway (the exit test
+    // is modelled, not certain), and said so for the shift-count sampling.
+    if (never_runs) *never_runs = true;
+    return {IterationSample{}};
+  }
   return out;
+}
+
+// The Recur (a loop variable walked by factors) whose count is Iteration
+// symbol `name`: what the sampled iterations are iterations of.
+ExprRef walked_variable(const ExprRef& e, const std::string& name) {
+  if (!e) return nullptr;
+  if (e->op == ExprOp::Recur && e->operands.size() == 3 &&
+      mentions(e->operands[2], [&](const Symbol& s) { return s.kind == SymbolKind::Iteration && s.name == name; }))
+    return e;
+  for (const auto& o : e->operands)
+    if (auto r = walked_variable(o, name)) return r;
+  return nullptr;
 }
 
 // One access in one launch context with `params` for the kernel parameters:
@@ -60,7 +79,14 @@ AccessEvaluation evaluate_one(const BoundAccess& access, const std::vector<WarpL
   double total_actual = 0, total_ideal = 0, best_ratio = -1;
   int samples = 0, first_count = -1;
   bool unknown = false;
-  const std::vector<IterationSample> iterations = iteration_samples(access, ec);
+  bool never_runs = false;
+  const std::vector<IterationSample> iterations = iteration_samples(access, ec, &never_runs);
+  // With one sampled loop: the loop variable's value per iteration (it is
+  // warp-uniform), and whether some warp's request conflicted at it.
+  std::vector<std::string> loop_names = iteration_symbols(access.byte_offset);
+  ExprRef walked = loop_names.size() == 1 ? walked_variable(access.byte_offset, loop_names[0]) : nullptr;
+  std::map<std::int64_t, bool> value_conflicts;
+  std::vector<std::int64_t> value_order;
   // A shared address from per-lane loaded data: random data, several draws.
   const int draws = access.indirect && access.space == MemorySpace::Shared ? kRandomDraws : 0;
   for (const WarpLanes& w : warps) {
@@ -88,6 +114,14 @@ AccessEvaluation evaluate_one(const BoundAccess& access, const std::vector<WarpL
           const double r = double(n) / double(i);
           if (r > result.peak_ratio) result.peak_ratio = r;
           if (r > 1.0 + 1e-9) ++result.samples_in_excess;
+          if (walked && !it.values.empty()) {
+            LaneValues lv = evaluate_lanes(walked, w, vc);
+            if (lv.known) {
+              const std::int64_t value = lv.value[std::countr_zero(lv.known)];
+              if (!value_conflicts.count(value)) value_order.push_back(value);
+              value_conflicts[value] = value_conflicts[value] || r > 1.0 + 1e-9;
+            }
+          }
         }
         if (it.values.empty()) {
           if (first_count < 0) first_count = n;
@@ -116,6 +150,11 @@ AccessEvaluation evaluate_one(const BoundAccess& access, const std::vector<WarpL
   }
   if (unknown || samples == 0) return AccessEvaluation{};
   result.iterated = !iterations.front().values.empty();
+  result.loop_never_runs = never_runs;
+  if (walked) {
+    result.loop_variable = walked->text;
+    for (std::int64_t v : value_order) result.loop_values.push_back({v, value_conflicts[v]});
+  }
   result.random_data = draws > 0;
   result.actual = total_actual / samples;
   result.ideal = total_ideal / samples;
@@ -146,6 +185,27 @@ std::string mask_parameter(const ExprRef& e, const std::map<std::string, std::in
   return {};
 }
 
+// A kernel parameter used as a shift count (`1 << log2N`, `n >> p`), also
+// through a loop's start (`for (stride = N >> 2; ...)` with N = 1 << log2N):
+// the large stand-in sizes overflow the shift, so the access goes
+// unmodelled, and the lane pattern (which loop strides run) depends on the
+// count. The first such parameter the launch does not fix.
+std::string shift_parameter(const ExprRef& e, const std::map<std::string, std::int64_t>* known) {
+  if (!e) return {};
+  if ((e->op == ExprOp::Shl || e->op == ExprOp::Shr) && e->operands.size() == 2 && e->operands[1] &&
+      !is_lane_varying(e->operands[1])) {
+    std::string name;
+    mentions(e->operands[1], [&](const Symbol& s) {
+      if (s.kind == SymbolKind::Param && name.empty() && !(known && known->count(s.name))) name = s.name;
+      return false;
+    });
+    if (!name.empty()) return name;
+  }
+  for (const auto& o : e->operands)
+    if (auto n = shift_parameter(o, known); !n.empty()) return n;
+  return {};
+}
+
 }  // namespace
 
 EvaluationTable evaluate_accesses(const std::vector<const BoundAccess*>& accesses, const KernelContexts& contexts,
@@ -165,6 +225,39 @@ EvaluationTable evaluate_accesses(const std::vector<const BoundAccess*>& accesse
       // (Shared memory only: a scan's `2*tid - (tid & (n-1))`; a global index
       // masked by a size is rare, and its value is usually bounded by the
       // host code in ways the stand-ins already cover.)
+      // (Shift counts: shared memory only too, where the sizes they make are
+      // bounded by the block's shared memory.)
+      const std::string shift = access.space == MemorySpace::Shared
+                                    ? shift_parameter(access.byte_offset, &ctx.known_params)
+                                    : "";
+      if (!shift.empty()) {
+        // Each count 0 .. kMaxShiftSample. A count for which the access
+        // never runs (a loop from `N >> 2` with N = 2) gives no ratio. The
+        // numbers shown (and flagged) are the largest count's that conflicts
+        // at all, else the largest count's: large counts are the real data
+        // sizes, run the most iterations, and average over them as the
+        // hardware does; a tiny count's single 4-way iteration is not what
+        // a run of the kernel looks like.
+        std::vector<std::pair<std::int64_t, double>> ratios;
+        AccessEvaluation shown;
+        for (std::int64_t v = 0; v <= kMaxShiftSample; ++v) {
+          std::map<std::string, std::int64_t> known = ctx.known_params;
+          known[shift] = v;
+          EvalContext vc = ec;
+          vc.known_params = &known;
+          AccessEvaluation e = evaluate_one(access, warps, vc, variations, measure);
+          if (!e.modelled || e.loop_never_runs) continue;
+          ratios.push_back({v, e.ratio()});
+          if (!shown.modelled || e.ratio() > 1.0 + 1e-9 || shown.ratio() <= 1.0 + 1e-9) shown = std::move(e);
+        }
+        if (shown.modelled) {
+          result = std::move(shown);
+          result.sampled_parameter = shift;
+          result.shift_parameter = true;
+          result.parameter_ratios = std::move(ratios);
+        }
+        continue;
+      }
       const std::string mask = result.modelled && access.space == MemorySpace::Shared
                                    ? mask_parameter(access.byte_offset, &ctx.known_params)
                                    : "";
@@ -262,7 +355,23 @@ std::optional<Verdict> combine_contexts(const std::vector<bool>& flagged, const 
     if (hit.size() < e.parameter_ratios.size()) {
       v.parameter = e.sampled_parameter;
       v.parameter_values = hit;
+      v.parameter_shift = e.shift_parameter;
       v.severity = Severity::Information;
+    }
+  }
+  // A loop whose range a run-time shift count sets, conflicting at some of
+  // its values only: how much of the line's traffic conflicts is the
+  // count's (and the data size's), so information naming the values.
+  if (e.shift_parameter && !e.loop_variable.empty()) {
+    for (const auto& [value, conflicts] : e.loop_values)
+      (conflicts ? v.loop_conflicting : v.loop_clean).push_back(value);
+    if (!v.loop_conflicting.empty() && !v.loop_clean.empty()) {
+      v.loop_variable = e.loop_variable;
+      v.loop_parameter = e.sampled_parameter;
+      v.severity = Severity::Information;
+    } else {
+      v.loop_conflicting.clear();
+      v.loop_clean.clear();
     }
   }
   return v;
@@ -303,6 +412,16 @@ std::string shape_list(const std::vector<int>& indices, const KernelContexts& co
   return out;
 }
 
+// "8", "8 and 2", "512, 128 and 32".
+std::string value_list(const std::vector<std::int64_t>& values) {
+  std::string out;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i) out += i + 1 == values.size() ? " and " : ", ";
+    out += std::to_string(values[i]);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string context_note(const Verdict& v, const KernelContexts& contexts, const BoundAccess& a,
@@ -317,7 +436,8 @@ std::string context_note(const Verdict& v, const KernelContexts& contexts, const
   } else if (ctx.origin == ShapeOrigin::LaunchSite && contexts.contexts.size() > 1)
     note = "; worst with block " + format_block_shape(ctx.shape);
   if (!v.parameter.empty()) {
-    // The values are powers of two in increasing order, -1 (large) first.
+    // Mask values are powers of two in increasing order, -1 (large) first;
+    // shift counts are 0, 1, 2, ... (no large stand-in).
     std::vector<std::int64_t> small;
     bool large = false;
     for (auto x : v.parameter_values) {
@@ -325,7 +445,9 @@ std::string context_note(const Verdict& v, const KernelContexts& contexts, const
       else small.push_back(x);
     }
     note += "; only for some values of `" + v.parameter + "`, which the launch does not give: ";
-    if (!small.empty() && !large && small.front() == 1)
+    if (v.parameter_shift) {
+      note += "when it is " + value_list(small) + " (a shift count: the index is built from `1 << …`)";
+    } else if (!small.empty() && !large && small.front() == 1)
       note += "when it is at most " + std::to_string(small.back());
     else {
       std::string list;
@@ -333,8 +455,12 @@ std::string context_note(const Verdict& v, const KernelContexts& contexts, const
       if (large) list += std::string(list.empty() ? "" : ", ") + "large values";
       note += "when it is " + list;
     }
-    note += " (a power of two: the index masks with it, `& (… - 1)`)";
+    if (!v.parameter_shift) note += " (a power of two: the index masks with it, `& (… - 1)`)";
   }
+  if (!v.loop_variable.empty())
+    note += "; in the iterations where `" + v.loop_variable + "` is " + value_list(v.loop_conflicting) +
+            ", not where it is " + value_list(v.loop_clean) + " (which iterations run depends on `" +
+            v.loop_parameter + "`)";
   if (v.random_data)
     note += "; the address comes from loaded data, modelled as uniformly random values (the real data decides)";
   if (!a.via.empty()) note += " (in kernel `" + view.kernel->name + "`, " + describe_chain(a.via) + ")";

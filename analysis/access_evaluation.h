@@ -39,6 +39,10 @@ namespace warplens {
 inline constexpr int kAveragedWarps = 4;
 // Powers of two sampled for a mask parameter: 1 .. kMaxMaskSample.
 inline constexpr std::int64_t kMaxMaskSample = 1024;
+// Values sampled for a shift-count parameter (`N = 1 << log2N`): 0 ..
+// kMaxShiftSample. 2^16 4-byte words is past any block's shared memory, so
+// the shared arrays such a count indexes are covered.
+inline constexpr std::int64_t kMaxShiftSample = 16;
 
 // One access under one launch context: counts averaged over warps and
 // variations; the lanes of the worst warp for the hover.
@@ -58,11 +62,20 @@ struct AccessEvaluation {
   int samples = 0;
   int samples_in_excess = 0;
   bool iterated = false;    // averaged over the iterations of a non-affine loop
+  bool loop_never_runs = false;  // no sampled iteration of that loop runs (judged at its first)
   // A kernel parameter used as a power-of-two mask (`tid & (n - 1)`) whose
   // value the launch does not give: each plausible value's ratio (value -1:
   // the large stand-in); the numbers above are the worst value's.
   std::string sampled_parameter;
   std::vector<std::pair<std::int64_t, double>> parameter_ratios;
+  // The sampled parameter is a shift count (`1 << log2N`), not a mask: its
+  // plausible values are 0 .. kMaxShiftSample, and no large stand-in.
+  bool shift_parameter = false;
+  // One non-affine loop around the access (`stride >>= 2`): the values its
+  // variable took in the sampled iterations, in order, and whether some
+  // request conflicted (exceeded its ideal) at that value.
+  std::string loop_variable;
+  std::vector<std::pair<std::int64_t, bool>> loop_values;
   // The address depends on per-lane loaded data (shared memory only):
   // averaged over draws of uniformly random data (warp_model.h).
   bool random_data = false;
@@ -99,6 +112,13 @@ struct Verdict {
   // some plausible values reach the threshold: those values (-1: large).
   std::string parameter;
   std::vector<std::int64_t> parameter_values;
+  bool parameter_shift = false;  // `parameter` is a shift count (its wording)
+  // A loop walking a variable over a range that a run-time parameter sets,
+  // in which some iterations conflict and others do not: the variable and
+  // its values each way (the verdict is information: which iterations run
+  // is the parameter's).
+  std::string loop_variable, loop_parameter;
+  std::vector<std::int64_t> loop_conflicting, loop_clean;
   bool random_data = false;      // modelled with random data: the data decides
 };
 // nullopt: nothing to report for this access.
