@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "analysis/access_evaluation.h"
+#include "analysis/access_merging.h"
 #include "analysis/lane_pattern.h"
 #include "analysis/register_reuse.h"
 #include "analysis/shared_padding.h"
@@ -93,11 +94,16 @@ std::vector<Finding> find_bank_conflicts(const KernelView& view, const KernelCon
                                          const AnalysisOptions& options, const std::string& file) {
   // A load the compiler serves from a register issues no shared request.
   const std::set<const BoundAccess*> reused = reused_loads(view);
+  // A run the compiler merges is one wider request (access_merging.h).
+  const MergedAccesses merged = merged_accesses(view, contexts);
   Judgement j = judge_accesses(
-      view, contexts, [&](const BoundAccess& a) { return judged(a) && !reused.count(&a); }, 1,
-      [](const BoundAccess& a, const AccessLanes& lanes, AccessEvaluation& e, bool first) -> std::pair<int, int> {
+      view, contexts,
+      [&](const BoundAccess& a) { return judged(a) && !reused.count(&a) && !merged.absorbed.count(&a); }, 1,
+      [&](const BoundAccess& a, const AccessLanes& lanes, AccessEvaluation& e, bool first) -> std::pair<int, int> {
         const MemoryAccess& m = *a.access;
-        WavefrontCount wc = count_access_wavefronts(lanes.offsets, lanes.active, m.element_bytes, m.element_align);
+        const int width = merged.width_of(a);
+        WavefrontCount wc = count_access_wavefronts(lanes.offsets, lanes.active, width ? width : m.element_bytes,
+                                                    width ? width : m.element_align);
         if (first) {
           e.wavefronts = wc;
           e.degree = wc.degree;

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "analysis/access_evaluation.h"
+#include "analysis/access_merging.h"
 #include "analysis/lane_pattern.h"
 
 namespace warplens {
@@ -75,11 +76,16 @@ std::string explanation(const BoundAccess& a, const AccessEvaluation& e, const K
 
 std::vector<Finding> find_uncoalesced_accesses(const KernelView& view, const KernelContexts& contexts,
                                                const AnalysisOptions& options, const std::string& file) {
+  // A run the compiler merges (`p[k].x`, `p[k].y` of a float2) is one wider
+  // request (access_merging.h).
+  const MergedAccesses merged = merged_accesses(view, contexts);
   Judgement j = judge_accesses(
-      view, contexts, judged, kVariations,
-      [](const BoundAccess& a, const AccessLanes& lanes, AccessEvaluation&, bool) -> std::pair<int, int> {
+      view, contexts, [&](const BoundAccess& a) { return judged(a) && !merged.absorbed.count(&a); }, kVariations,
+      [&](const BoundAccess& a, const AccessLanes& lanes, AccessEvaluation&, bool) -> std::pair<int, int> {
         const MemoryAccess& m = *a.access;
-        SectorCount sc = count_access_sectors(lanes.offsets, lanes.active, m.element_bytes, m.element_align);
+        const int width = merged.width_of(a);
+        SectorCount sc = count_access_sectors(lanes.offsets, lanes.active, width ? width : m.element_bytes,
+                                              width ? width : m.element_align);
         return {sc.sectors, sc.ideal};
       },
       options.uncoalesced_threshold);
