@@ -20,6 +20,15 @@ findings of the memory analyses as `file line code severity access` rows
 (file relative to the checkout, 1-based line) for
 tests/unit/analysis/public_corpus_compare.py.
 
+With --headers, the samples' own headers that define kernels (`__global__`
+in a .cuh/.h/.hpp beside a checked .cu, never Common/) are checked too, each
+as its own target: warplens parses a header in the context of the .cu that
+includes it, as the editor does when the header is opened. A kernel defined
+in a header is analysed only there (checking the .cu reports the header's
+inlined device helpers, not its kernels), and the hardware attributes its
+instructions to the header's lines. Headers are not counted in parse
+health (the bar is over the .cu files); their findings go to the TSV.
+
 With --explain BIN instead of --warplens, the files are analysed by the
 development tool `corpus_explain --tsv FILE` (tests/corpus/corpus_explain.cpp:
 the same analyze() call, with default options, without building the whole
@@ -27,7 +36,7 @@ server); the compile database is then the one found above each file, so pass
 the checkout's own as --db.
 
 usage: check_corpus.py CHECKOUT (--warplens BIN | --explain BIN) --out DIR [--db DIR] [--jobs N]
-                       [--only REGEX] [--nvcc-referee] [--findings-tsv FILE]
+                       [--only REGEX] [--nvcc-referee] [--findings-tsv FILE] [--headers]
 """
 import argparse
 import collections
@@ -90,6 +99,25 @@ def check_one(warplens, db, path, timeout, explain=None):
     return out
 
 
+HEADER_SUFFIXES = (".cuh", ".h", ".hpp")
+
+
+def kernel_headers(entries, checkout):
+    """Headers beside the entries' .cu files (not under Common/) that define a kernel."""
+    out = []
+    for d in sorted({os.path.dirname(os.path.abspath(e["file"])) for e in entries}):
+        if os.path.relpath(d, checkout).split(os.sep)[0] == "Common":
+            continue
+        for name in sorted(os.listdir(d)):
+            path = os.path.join(d, name)
+            if not name.endswith(HEADER_SUFFIXES) or not os.path.isfile(path):
+                continue
+            with open(path, encoding="utf-8", errors="replace") as f:
+                if "__global__" in f.read():
+                    out.append(path)
+    return out
+
+
 def frontend_errors(result):
     return [f for f in result["findings"] if f.get("source") == "clang" and f.get("severity") == 1]
 
@@ -123,6 +151,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--nvcc-referee", action="store_true")
     ap.add_argument("--findings-tsv")
+    ap.add_argument("--headers", action="store_true",
+                    help="also check the samples' own headers that define kernels (findings only)")
     a = ap.parse_args()
 
     checkout = os.path.abspath(a.checkout)
@@ -140,6 +170,8 @@ def main():
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
         results = list(pool.map(lambda e: check_one(a.warplens, db, e["file"], a.timeout, a.explain), entries))
+        headers = kernel_headers(entries, checkout) if a.headers else []
+        header_results = list(pool.map(lambda h: check_one(a.warplens, db, h, a.timeout, a.explain), headers))
     cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall = time.monotonic() - t0
     cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
@@ -202,6 +234,14 @@ def main():
             tag = " [nvcc rejects too: " + r["nvcc"]["first_error"][:120] + "]" if not r["nvcc"]["accepted"] \
                 else " [nvcc accepts]"
         lines.append(f"  {r['rel']}: {r['frontend_errors']} error(s): {r['first_errors'][0][:160]}{tag}")
+    if a.headers:
+        bad = [r for r in header_results if r["status"] != "ok" or frontend_errors(r)]
+        lines.append(f"headers that define kernels, checked for findings (not in the counts above): "
+                     f"{len(header_results)}, with front-end errors or bad exits: {len(bad)}")
+        for r in bad:
+            errs = frontend_errors(r)
+            lines.append(f"  {os.path.relpath(r['file'], checkout)}: {r['status']}"
+                         + (f", {len(errs)} error(s): {errs[0]['message'][:160]}" if errs else ""))
     lines.append("findings (code, severity): " +
                  ", ".join(f"{c}/{s} {v}" for (c, s), v in sorted(codes.items())))
     summary = "\n".join(lines)
@@ -216,7 +256,7 @@ def main():
             f.write("# static findings of warplens check on cuda-samples (bench/public_corpus/check_corpus.py)\n")
             f.write("file\tline\tcode\tseverity\taccess\n")
             rows = set()
-            for r in results:
+            for r in results + header_results:
                 for x in r["findings"]:
                     if x.get("code") not in MEMORY_CODES:
                         continue
