@@ -32,8 +32,8 @@ bool kind_wanted(const std::optional<std::string>& kind, const std::optional<std
   return false;
 }
 
-bool client_resolves_edits(const ServerContext& ctx) {
-  const auto& caps = ctx.client_capabilities;
+bool client_resolves_edits(const Client& client) {
+  const auto& caps = client.capabilities();
   auto& props = caps.codeActionResolveProperties;
   return caps.codeActionData && std::find(props.begin(), props.end(), "edit") != props.end();
 }
@@ -52,12 +52,19 @@ const Fix* fix_in(const std::vector<Finding>& findings, const json& data) {
   return &fix;
 }
 
-std::vector<protocol::CodeAction> quick_fixes(const CodeActionQuery& q) {
+// What the built-in "fixes" provider reads.
+struct FixSources {
+  const Workspace& workspace;
+  const Analyses& analyses;
+  const Client& client;
+};
+
+std::vector<protocol::CodeAction> quick_fixes(const FixSources& s, const CodeActionQuery& q) {
   std::vector<protocol::CodeAction> actions;
   const auto& record = q.record;
-  TextLookup texts(&q.ctx.documents);
-  Converter convert = q.ctx.converter(texts, record.document);
-  const auto findings = q.ctx.findings_for(record);
+  TextLookup texts(&s.workspace.documents);
+  Converter convert = s.analyses.converter(texts, record.document);
+  const auto findings = s.analyses.findings_for(record);
   for (std::size_t i = 0; i < findings.size(); ++i) {
     const auto& f = findings[i];
     if (f.fixes.empty() || convert.file_of(f.location) != record.document->path) continue;
@@ -70,41 +77,49 @@ std::vector<protocol::CodeAction> quick_fixes(const CodeActionQuery& q) {
       a.diagnostics.push_back(convert.diagnostic(f));
       if (fix.preferred) a.isPreferred = true;
       a.data = json{{"finding", i}, {"fix", j}, {"code", f.code}, {"title", fix.title}};
-      if (!q.lazy) a.edit = convert.workspace_edit(fix, q.ctx.client_capabilities.documentChanges);
+      if (!q.lazy) a.edit = convert.workspace_edit(fix, s.client.capabilities().documentChanges);
       actions.push_back(std::move(a));
     }
   }
   return actions;
 }
 
-void resolve_quick_fix(protocol::CodeAction& action, const AnalysisRecord& record, ServerContext& ctx) {
-  const std::vector<Finding> findings = ctx.findings_for(record);  // `fix` points into it
+void resolve_quick_fix(const FixSources& s, protocol::CodeAction& action, const AnalysisRecord& record) {
+  const std::vector<Finding> findings = s.analyses.findings_for(record);  // `fix` points into it
   const Fix* fix = fix_in(findings, *action.data);
   if (!fix) throw RequestError(ErrorCode::ContentModified, "this fix is no longer offered; ask for code actions again");
-  TextLookup texts(&ctx.documents);
-  Converter convert = ctx.converter(texts, record.document);
-  action.edit = convert.workspace_edit(*fix, ctx.client_capabilities.documentChanges);
+  TextLookup texts(&s.workspace.documents);
+  Converter convert = s.analyses.converter(texts, record.document);
+  action.edit = convert.workspace_edit(*fix, s.client.capabilities().documentChanges);
 }
 
-const CodeActionProvider* provider_named(const ServerContext& ctx, const std::string& name) {
-  for (const auto& p : ctx.code_action_providers)
+const CodeActionProvider* provider_named(const Registry& registry, const std::string& name) {
+  for (const auto& p : registry.code_action_providers)
     if (p.name == name) return &p;
   return nullptr;
 }
 
 }  // namespace
 
-void register_code_actions(ServerContext& ctx) {
-  ctx.capabilities.codeActionProvider = protocol::CodeActionOptions{{protocol::code_action_kind::kQuickFix}, true};
-  ctx.code_action_providers.push_back({kFixesProvider, quick_fixes, resolve_quick_fix});
+void register_code_actions(Registry& registry, const Workspace& workspace, Analyses& analyses, const Client& client) {
+  registry.capabilities.codeActionProvider =
+      protocol::CodeActionOptions{{protocol::code_action_kind::kQuickFix}, true};
+  FixSources sources{workspace, analyses, client};
+  registry.code_action_providers.push_back(
+      {kFixesProvider, [sources](const CodeActionQuery& q) { return quick_fixes(sources, q); },
+       [sources](protocol::CodeAction& action, const AnalysisRecord& record) {
+         resolve_quick_fix(sources, action, record);
+       }});
 
-  ctx.methods.on_request<protocol::CodeActionParams>(
-      "textDocument/codeAction", [&ctx](const protocol::CodeActionParams& p, RequestContext& rc) {
-        answer_from_current_record(ctx, rc, p.textDocument.uri, json::array(), [&ctx, p](const RecordPtr& record) {
-          CodeActionQuery query{*record, engine_range(*record, p.range, ctx.encoding), p, ctx,
-                                client_resolves_edits(ctx)};
+  registry.methods.on_request<protocol::CodeActionParams>(
+      "textDocument/codeAction",
+      [&registry, &workspace, &analyses, &client](const protocol::CodeActionParams& p, RequestContext& rc) {
+        answer_from_current_record(workspace, analyses, rc, p.textDocument.uri, json::array(),
+                                   [&registry, &client, p](const RecordPtr& record) {
+          CodeActionQuery query{*record, engine_range(*record, p.range, client.encoding()), p,
+                                client_resolves_edits(client)};
           json actions = json::array();
-          for (const auto& provider : ctx.code_action_providers) {
+          for (const auto& provider : registry.code_action_providers) {
             for (auto& action : provider.provide(query)) {
               if (!kind_wanted(action.kind, p.context.only)) continue;
               json data = action.data.value_or(json::object());
@@ -120,25 +135,25 @@ void register_code_actions(ServerContext& ctx) {
         });
       });
 
-  ctx.methods.on_request<protocol::CodeAction>(
-      "codeAction/resolve", [&ctx](const protocol::CodeAction& input, RequestContext& rc) {
+  registry.methods.on_request<protocol::CodeAction>(
+      "codeAction/resolve", [&registry, &workspace, &analyses](const protocol::CodeAction& input, RequestContext& rc) {
         protocol::CodeAction action = input;
         if (action.edit) return rc.reply.result(action);  // nothing to resolve
         if (!action.data || !action.data->is_object() || !action.data->contains("provider"))
           throw RequestError(ErrorCode::InvalidParams, "this code action carries no warplens data to resolve it");
         const json& data = *action.data;
-        const auto* provider = provider_named(ctx, data.value("provider", std::string()));
+        const auto* provider = provider_named(registry, data.value("provider", std::string()));
         if (!provider || !provider->resolve)
           throw RequestError(ErrorCode::InvalidParams, "unknown code action provider in data");
         const std::string uri = data.value("uri", std::string());
-        auto doc = ctx.documents.get(uri);
+        auto doc = workspace.documents.get(uri);
         if (!doc) throw RequestError(ErrorCode::ContentModified, "the document was closed since this action was offered");
-        auto record = ctx.scheduler.current(uri);
+        auto record = analyses.current(uri);
         if (doc->version != data.value("version", std::int64_t{-1}) || !record ||
             record->generation != data.value("generation", std::uint64_t{0}))
           throw RequestError(ErrorCode::ContentModified,
                              "the document changed since this action was offered; ask for code actions again");
-        provider->resolve(action, *record, ctx);
+        provider->resolve(action, *record);
         rc.reply.result(action);
       });
 }

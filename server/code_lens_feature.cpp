@@ -1,5 +1,5 @@
 // textDocument/codeLens: a line above every kernel, built from the lens
-// providers (ServerContext::code_lens_providers). The built-in provider
+// providers (Registry::code_lens_providers). The built-in provider
 // summarises the kernel's launches; occupancy, registers and measured
 // numbers are added by their own features as further providers. After each
 // new analysis, clients that support it are asked to refresh their lenses.
@@ -25,19 +25,22 @@ std::vector<KernelLens> launch_lens(const CodeLensQuery& q) {
 
 }  // namespace
 
-void register_code_lens(ServerContext& ctx) {
-  ctx.capabilities.codeLensProvider = protocol::CodeLensOptions{false};
-  ctx.code_lens_providers.push_back(launch_lens);
+void register_code_lens(Registry& registry, const Workspace& workspace, Analyses& analyses, Events& events,
+                        Client& client) {
+  registry.capabilities.codeLensProvider = protocol::CodeLensOptions{false};
+  registry.code_lens_providers.push_back(launch_lens);
 
-  ctx.methods.on_request<protocol::CodeLensParams>(
-      "textDocument/codeLens", [&ctx](const protocol::CodeLensParams& p, RequestContext& rc) {
-        answer_from_current_record(ctx, rc, p.textDocument.uri, json::array(), [&ctx](const RecordPtr& record) {
+  registry.methods.on_request<protocol::CodeLensParams>(
+      "textDocument/codeLens",
+      [&registry, &workspace, &analyses, &client](const protocol::CodeLensParams& p, RequestContext& rc) {
+        answer_from_current_record(workspace, analyses, rc, p.textDocument.uri, json::array(),
+                                   [&registry, &client](const RecordPtr& record) {
           json lenses = json::array();
           for (const Function* k : record->result.model.kernels()) {
-            protocol::Range range = record->document->text.to_client(k->name_range, ctx.encoding);
+            protocol::Range range = record->document->text.to_client(k->name_range, client.encoding());
             json report_args = json::array({{{"uri", record->document->uri}, {"kernel", k->name}}});
-            for (const auto& provider : ctx.code_lens_providers)
-              for (auto& lens : provider(CodeLensQuery{*record, *k, ctx})) {
+            for (const auto& provider : registry.code_lens_providers)
+              for (auto& lens : provider(CodeLensQuery{*record, *k})) {
                 protocol::Command command =
                     lens.command.value_or(protocol::Command{lens.title, kShowKernelReport, report_args});
                 if (command.title.empty()) command.title = lens.title;
@@ -48,7 +51,7 @@ void register_code_lens(ServerContext& ctx) {
         });
       });
 
-  ctx.analysis_published.connect([&ctx](const RecordPtr&) { ctx.refresh_code_lenses(); });
+  events.analysis_published.connect([&client](const RecordPtr&) { client.refresh_code_lenses(); });
 }
 
 }  // namespace warplens::server

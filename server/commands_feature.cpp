@@ -1,6 +1,6 @@
 // workspace/executeCommand and the job commands.
 //
-// Commands live in ServerContext::commands (all named warplens.*); the
+// Commands live in Registry::commands (all named warplens.*); the
 // list announced at initialize is whatever is registered by then.
 // Built in here:
 //   warplens.cancelJob [{id}]   cancel a job (all jobs without an id), for
@@ -19,7 +19,6 @@
 
 #include "protocol/lsp_window.h"
 #include "server/features.h"
-#include "server/job_launcher.h"
 #include "server/request_helpers.h"
 
 namespace warplens::server {
@@ -28,45 +27,52 @@ using protocol::ErrorCode;
 
 namespace {
 
-void cancel_job(ServerContext& ctx, const protocol::ExecuteCommandParams& p, RequestContext& rc) {
+// What the built-in commands work on.
+struct CommandServices {
+  const Workspace& workspace;
+  Analyses& analyses;
+  Jobs& jobs;
+};
+
+void cancel_job(const CommandServices& s, const protocol::ExecuteCommandParams& p, RequestContext& rc) {
   json arg = command_argument(p);
   json cancelled = json::array();
   if (arg.contains("id")) {
     if (!arg["id"].is_number_unsigned())
       throw RequestError(ErrorCode::InvalidParams, "warplens.cancelJob: id must be a job number");
     auto id = arg["id"].get<std::uint64_t>();
-    if (!ctx.jobs.cancel(id)) throw RequestError(ErrorCode::RequestFailed, "no job " + std::to_string(id));
+    if (!s.jobs.cancel(id)) throw RequestError(ErrorCode::RequestFailed, "no job " + std::to_string(id));
     cancelled.push_back(id);
   } else {
-    for (auto id : ctx.jobs.cancel_all()) cancelled.push_back(id);
+    for (auto id : s.jobs.cancel_all()) cancelled.push_back(id);
   }
   rc.reply.result(json{{"cancelled", cancelled}});
 }
 
-void list_jobs(ServerContext& ctx, const protocol::ExecuteCommandParams&, RequestContext& rc) {
+void list_jobs(const CommandServices& s, const protocol::ExecuteCommandParams&, RequestContext& rc) {
   json jobs = json::array();
-  for (const auto& j : ctx.jobs.jobs()) jobs.push_back({{"id", j.id}, {"title", j.title}, {"running", j.running}});
+  for (const auto& j : s.jobs.list()) jobs.push_back({{"id", j.id}, {"title", j.title}, {"running", j.running}});
   rc.reply.result(jobs);
 }
 
-void reanalyze(ServerContext& ctx, const protocol::ExecuteCommandParams& p, RequestContext& rc) {
+void reanalyze(const CommandServices& s, const protocol::ExecuteCommandParams& p, RequestContext& rc) {
   json arg = command_argument(p);
   if (auto uri = arg.find("uri"); uri != arg.end() && !uri->is_null()) {
     // Checked: json::value() on a uri of another type threw a type_error,
     // which was answered as an internal error instead of invalid params.
     if (!uri->is_string()) throw RequestError(ErrorCode::InvalidParams, "warplens.reanalyze: `uri` must be a string");
-    auto doc = ctx.documents.get(uri->get<std::string>());
+    auto doc = s.workspace.documents.get(uri->get<std::string>());
     if (!doc) throw RequestError(ErrorCode::InvalidParams, "warplens.reanalyze: the document is not open");
-    ctx.analyze(doc, true);
+    s.analyses.analyze(doc, true);
   } else {
-    for (const auto& doc : ctx.documents.all()) ctx.analyze(doc, true);
+    for (const auto& doc : s.workspace.documents.all()) s.analyses.analyze(doc, true);
   }
   rc.reply.result(nullptr);
 }
 
 // A job that only sleeps, in steps, reporting progress: lets end-to-end
 // tests exercise jobs, progress and every way of cancelling.
-void debug_sleep(ServerContext& ctx, const protocol::ExecuteCommandParams& p, RequestContext& rc) {
+void debug_sleep(const CommandServices& s, const protocol::ExecuteCommandParams& p, RequestContext& rc) {
   json arg = command_argument(p);
   // Checked like any client input (json::value() throws on another type).
   auto integer = [&](const char* key, int fallback) {
@@ -79,7 +85,7 @@ void debug_sleep(ServerContext& ctx, const protocol::ExecuteCommandParams& p, Re
   };
   int ms = integer("ms", 1000);
   int steps = std::max(1, integer("steps", 10));
-  start_job(ctx, rc, p.workDoneToken, "warplens.debug.sleep", [ms, steps](JobContext& job) -> json {
+  s.jobs.start(rc, p.workDoneToken, "warplens.debug.sleep", [ms, steps](JobContext& job) -> json {
     for (int i = 0; i < steps; ++i) {
       if (job.stop.stop_requested()) return nullptr;
       job.report("step " + std::to_string(i + 1) + " of " + std::to_string(steps), 100 * i / steps);
@@ -91,30 +97,32 @@ void debug_sleep(ServerContext& ctx, const protocol::ExecuteCommandParams& p, Re
 
 }  // namespace
 
-void register_commands(ServerContext& ctx) {
-  auto add = [&ctx](const std::string& name, void (*fn)(ServerContext&, const protocol::ExecuteCommandParams&,
-                                                        RequestContext&)) {
-    ctx.commands[name] = [&ctx, fn](const protocol::ExecuteCommandParams& p, RequestContext& rc) { fn(ctx, p, rc); };
+void register_commands(Registry& registry, const Workspace& workspace, Analyses& analyses, Jobs& jobs,
+                       bool test_commands) {
+  CommandServices services{workspace, analyses, jobs};
+  auto add = [&registry, services](const std::string& name,
+                                   void (*fn)(const CommandServices&, const protocol::ExecuteCommandParams&,
+                                              RequestContext&)) {
+    registry.commands[name] = [services, fn](const protocol::ExecuteCommandParams& p, RequestContext& rc) {
+      fn(services, p, rc);
+    };
   };
   add("warplens.cancelJob", cancel_job);
   add("warplens.listJobs", list_jobs);
   add("warplens.reanalyze", reanalyze);
-  if (ctx.options.test_commands) add("warplens.debug.sleep", debug_sleep);
+  if (test_commands) add("warplens.debug.sleep", debug_sleep);
 
-  ctx.methods.on_request<protocol::ExecuteCommandParams>(
-      "workspace/executeCommand", [&ctx](const protocol::ExecuteCommandParams& p, RequestContext& rc) {
-        auto it = ctx.commands.find(p.command);
-        if (it == ctx.commands.end()) throw RequestError(ErrorCode::InvalidParams, "unknown command: " + p.command);
+  registry.methods.on_request<protocol::ExecuteCommandParams>(
+      "workspace/executeCommand", [&registry](const protocol::ExecuteCommandParams& p, RequestContext& rc) {
+        auto it = registry.commands.find(p.command);
+        if (it == registry.commands.end())
+          throw RequestError(ErrorCode::InvalidParams, "unknown command: " + p.command);
         it->second(p, rc);
       });
 
-  ctx.methods.on_notification<protocol::WorkDoneProgressCancelParams>(
-      "window/workDoneProgress/cancel", [&ctx](const protocol::WorkDoneProgressCancelParams& p) {
-        auto it = ctx.progress_jobs.find(p.token);
-        if (it == ctx.progress_jobs.end()) return;
-        spdlog::info("cancelling job {} (progress cancelled by the user)", it->second);
-        ctx.jobs.cancel(it->second);
-      });
+  registry.methods.on_notification<protocol::WorkDoneProgressCancelParams>(
+      "window/workDoneProgress/cancel",
+      [&jobs](const protocol::WorkDoneProgressCancelParams& p) { jobs.cancel_token(p.token); });
 }
 
 }  // namespace warplens::server

@@ -11,52 +11,62 @@ namespace warplens::server {
 
 namespace {
 
-void apply(ServerContext& ctx, const json& update) {
+// What the configuration feature works on.
+struct Config {
+  Workspace& workspace;
+  Analyses& analyses;
+  Events& events;
+  Client& client;
+};
+
+void apply(const Config& c, const json& update) {
   std::vector<std::string> problems;
-  Settings next = apply_settings(ctx.settings, update, problems);
+  Settings next = apply_settings(c.workspace.settings(), update, problems);
   for (const auto& p : problems) {
     spdlog::warn("{}", p);
-    ctx.show_message(protocol::MessageType::Warning, "warplens: " + p);
+    c.client.show_message(protocol::MessageType::Warning, "warplens: " + p);
   }
   // Only what reaches the engine warrants a new analysis (not debounceMs, llm, ...).
-  bool reanalyze = analysis_settings_differ(next, ctx.settings);
-  bool republish = next.clang_diagnostics_shown() != ctx.settings.clang_diagnostics_shown();
-  ctx.settings = std::move(next);
-  ctx.scheduler.set_debounce(ctx.debounce());
-  spdlog::info("settings: {}", settings_to_json(ctx.settings).dump());
+  bool reanalyze = analysis_settings_differ(next, c.workspace.settings());
+  bool republish = next.clang_diagnostics_shown() != c.workspace.settings().clang_diagnostics_shown();
+  c.workspace.set_settings(std::move(next));
+  c.analyses.update_debounce();
+  spdlog::info("settings: {}", settings_to_json(c.workspace.settings()).dump());
   if (reanalyze)
-    for (const auto& doc : ctx.documents.all()) ctx.analyze(doc, /*immediately=*/true);
+    for (const auto& doc : c.workspace.documents.all()) c.analyses.analyze(doc, /*immediately=*/true);
   else if (republish)  // the same analysis, another selection of it
-    for (const auto& doc : ctx.documents.all()) ctx.diagnostics_changed.emit(doc->uri);
-  ctx.settings_changed.emit();
+    for (const auto& doc : c.workspace.documents.all()) c.events.diagnostics_changed.emit(doc->uri);
+  c.events.settings_changed.emit();
 }
 
-void pull(ServerContext& ctx) {
+void pull(const Config& c) {
   protocol::ConfigurationParams params{{protocol::ConfigurationItem{std::nullopt, std::string("warplens")}}};
-  ctx.client.request("workspace/configuration", params, [&ctx](const protocol::Response& r) {
+  c.client.request("workspace/configuration", params, [c](const protocol::Response& r) {
     if (r.error) {
       spdlog::warn("workspace/configuration failed: {}", r.error->message);
       return;
     }
     if (!r.result.is_array() || r.result.empty() || r.result[0].is_null()) return;
-    apply(ctx, r.result[0]);  // responses are delivered on the io thread
+    apply(c, r.result[0]);  // responses are delivered on the io thread
   });
 }
 
 }  // namespace
 
-void register_configuration(ServerContext& ctx) {
-  ctx.methods.on_notification<protocol::DidChangeConfigurationParams>(
-      "workspace/didChangeConfiguration", [&ctx](const protocol::DidChangeConfigurationParams& p) {
+void register_configuration(Registry& registry, Workspace& workspace, Analyses& analyses, Events& events,
+                            Client& client) {
+  Config c{workspace, analyses, events, client};
+  registry.methods.on_notification<protocol::DidChangeConfigurationParams>(
+      "workspace/didChangeConfiguration", [c](const protocol::DidChangeConfigurationParams& p) {
         if (p.settings.is_object() && p.settings.contains("warplens"))
-          apply(ctx, p.settings);
-        else if (ctx.client_capabilities.configuration)
-          pull(ctx);
+          apply(c, p.settings);
+        else if (c.client.capabilities().configuration)
+          pull(c);
         else if (!p.settings.is_null())
-          apply(ctx, p.settings);
+          apply(c, p.settings);
       });
-  ctx.initialized.connect([&ctx] {
-    if (ctx.client_capabilities.configuration) pull(ctx);
+  events.initialized.connect([c] {
+    if (c.client.capabilities().configuration) pull(c);
   });
 }
 

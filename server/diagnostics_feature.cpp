@@ -1,7 +1,7 @@
 // textDocument/publishDiagnostics: every fresh analysis record is published
 // with the version it was computed on, together with what the findings
-// providers derive for that same record (resource usage, measured profiles)
-// and extra findings; closing a document clears its diagnostics.
+// providers derive for that same record (resource usage, measured
+// profiles); closing a document clears its diagnostics.
 //
 // Only findings located in the document itself are published for it. The
 // front end reports problems inside included headers at the #include line
@@ -25,10 +25,10 @@ bool same_file(const std::string& a, const std::string& b) {
   return std::filesystem::equivalent(a, b, ec) && !ec;
 }
 
-void publish(ServerContext& ctx, const RecordPtr& record) {
+void publish(const Workspace& workspace, const Analyses& analyses, Client& client, const RecordPtr& record) {
   const auto& doc = record->document;
-  TextLookup texts(&ctx.documents);
-  Converter convert = ctx.converter(texts, doc);
+  TextLookup texts(&workspace.documents);
+  Converter convert = analyses.converter(texts, doc);
   protocol::PublishDiagnosticsParams params;
   params.uri = doc->uri;
   params.version = doc->version;
@@ -40,29 +40,29 @@ void publish(ServerContext& ctx, const RecordPtr& record) {
     }
     params.diagnostics.push_back(convert.diagnostic(f));
   };
-  for (const auto& f : ctx.findings_for(*record)) add(f);
+  for (const auto& f : analyses.findings_for(*record)) add(f);
   if (elsewhere) spdlog::debug("{}: {} finding(s) in other files not published", doc->uri, elsewhere);
   spdlog::debug("publishing {} diagnostic(s) for {} version {}", params.diagnostics.size(), doc->uri, doc->version);
-  ctx.client.notify("textDocument/publishDiagnostics", params);
+  client.notify("textDocument/publishDiagnostics", params);
 }
 
 }  // namespace
 
-void register_diagnostics(ServerContext& ctx) {
-  ctx.analysis_published.connect([&ctx](const RecordPtr& record) { publish(ctx, record); });
+void register_diagnostics(Events& events, const Workspace& workspace, Analyses& analyses, Client& client) {
+  events.analysis_published.connect(
+      [&workspace, &analyses, &client](const RecordPtr& record) { publish(workspace, analyses, client, record); });
 
-  ctx.diagnostics_changed.connect([&ctx](const std::string& uri) {
-    if (auto record = ctx.scheduler.current(uri)) publish(ctx, record);
+  events.diagnostics_changed.connect([&workspace, &analyses, &client](const std::string& uri) {
+    if (auto record = analyses.current(uri)) publish(workspace, analyses, client, record);
   });
 
-  ctx.analysis_failed.connect([&ctx](const DocumentPtr& doc, const std::string& what) {
-    ctx.show_message(protocol::MessageType::Error,
-                     "warplens: analysing " + doc->path + " failed: " + what + " (see the server log)");
+  events.analysis_failed.connect([&client](const DocumentPtr& doc, const std::string& what) {
+    client.show_message(protocol::MessageType::Error,
+                        "warplens: analysing " + doc->path + " failed: " + what + " (see the server log)");
   });
 
-  ctx.document_closed.connect([&ctx](const std::string& uri) {
-    ctx.extra_findings.erase(uri);
-    ctx.client.notify("textDocument/publishDiagnostics", protocol::PublishDiagnosticsParams{uri, std::nullopt, {}});
+  events.document_closed.connect([&client](const std::string& uri) {
+    client.notify("textDocument/publishDiagnostics", protocol::PublishDiagnosticsParams{uri, std::nullopt, {}});
   });
 }
 

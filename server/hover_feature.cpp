@@ -2,7 +2,7 @@
 // the kernel whose name or launch site is under the cursor, and the
 // explanation of every finding under it (the analysis's own and the findings
 // providers'). Other features add sections through
-// ServerContext::hover_providers; sections are ordered by HoverOrder.
+// Registry::hover_providers; sections are ordered by HoverOrder.
 //
 // One message per hover: editors show the diagnostics under the cursor
 // themselves (VS Code above the hover, Neovim in its diagnostic float), so a
@@ -36,12 +36,12 @@ std::optional<Range> finding_range_at(const Finding& f, const std::string& path,
   return std::nullopt;
 }
 
-std::optional<HoverSection> finding_explanations(const HoverQuery& q) {
+std::optional<HoverSection> finding_explanations(const Analyses& analyses, const HoverQuery& q) {
   const auto& record = q.record;
   std::string markdown;
   std::optional<Range> first;
   std::vector<const std::string*> shown;
-  for (const auto& f : q.ctx.findings_for(record)) {
+  for (const auto& f : analyses.findings_for(record)) {
     const std::string& file = f.location.file.empty() ? record.document->path : f.location.file;
     if (file != record.document->path) continue;
     std::optional<Range> at = finding_range_at(f, record.document->path, q.position);
@@ -67,17 +67,19 @@ std::optional<HoverSection> kernel_card(const HoverQuery& q) {
 
 }  // namespace
 
-void register_hover(ServerContext& ctx) {
-  ctx.capabilities.hoverProvider = true;
-  ctx.hover_providers.push_back(finding_explanations);
-  ctx.hover_providers.push_back(kernel_card);
+void register_hover(Registry& registry, const Workspace& workspace, Analyses& analyses, const Client& client) {
+  registry.capabilities.hoverProvider = true;
+  registry.hover_providers.push_back([&analyses](const HoverQuery& q) { return finding_explanations(analyses, q); });
+  registry.hover_providers.push_back(kernel_card);
 
-  ctx.methods.on_request<protocol::HoverParams>(
-      "textDocument/hover", [&ctx](const protocol::HoverParams& p, RequestContext& rc) {
-        answer_from_current_record(ctx, rc, p.textDocument.uri, nullptr, [&ctx, p](const RecordPtr& record) -> json {
-          HoverQuery query{*record, engine_position(*record, p.position, ctx.encoding), ctx};
+  registry.methods.on_request<protocol::HoverParams>(
+      "textDocument/hover",
+      [&registry, &workspace, &analyses, &client](const protocol::HoverParams& p, RequestContext& rc) {
+        answer_from_current_record(workspace, analyses, rc, p.textDocument.uri, nullptr,
+                                   [&registry, &client, p](const RecordPtr& record) -> json {
+          HoverQuery query{*record, engine_position(*record, p.position, client.encoding())};
           std::vector<HoverSection> sections;
-          for (const auto& provider : ctx.hover_providers)
+          for (const auto& provider : registry.hover_providers)
             if (auto section = provider(query)) sections.push_back(std::move(*section));
           std::stable_sort(sections.begin(), sections.end(), [](const HoverSection& a, const HoverSection& b) {
             return static_cast<int>(a.order) < static_cast<int>(b.order);
@@ -90,12 +92,12 @@ void register_hover(ServerContext& ctx) {
             if (!range) range = section.range;
           }
           if (markdown.empty()) return nullptr;
-          const auto& formats = ctx.client_capabilities.hoverContentFormat;
+          const auto& formats = client.capabilities().hoverContentFormat;
           bool markdown_ok = formats.empty() || std::find(formats.begin(), formats.end(), "markdown") != formats.end();
           protocol::Hover hover;
           hover.contents = {markdown_ok ? protocol::markup_kind::kMarkdown : protocol::markup_kind::kPlainText,
                             markdown};
-          if (range) hover.range = record->document->text.to_client(*range, ctx.encoding);
+          if (range) hover.range = record->document->text.to_client(*range, client.encoding());
           return hover;
         });
       });

@@ -30,6 +30,15 @@ namespace {
 
 constexpr const char* kCommand = "warplens.kernelView";
 
+// What warplens.kernelView reads.
+struct ViewServices {
+  const Registry& registry;  // its kernel_view_providers
+  const Workspace& workspace;
+  Analyses& analyses;
+  const Client& client;
+  OccupancyService* resources;  // null when resource usage is off
+};
+
 const Function* selected_kernel(const AnalysisRecord& record, const json& arg, PositionEncoding encoding) {
   const KernelModel& model = record.result.model;
   if (auto it = arg.find("kernel"); it != arg.end() && it->is_string()) {
@@ -69,11 +78,11 @@ json work_json(const WorkEstimate& w) {
           {"bytes_per_launch", opt(w.bytes_per_launch)}};
 }
 
-json build_view(ServerContext& ctx, const RecordPtr& record, const json& arg) {
-  const Function& k = *selected_kernel(*record, arg, ctx.encoding);
+json build_view(const ViewServices& svc, const RecordPtr& record, const json& arg) {
+  const Function& k = *selected_kernel(*record, arg, svc.client.encoding());
   const KernelModel& model = record->result.model;
-  TextLookup texts(&ctx.documents);
-  Converter convert = ctx.converter(texts, record->document);
+  TextLookup texts(&svc.workspace.documents);
+  Converter convert = svc.analyses.converter(texts, record->document);
   json view = {{"uri", record->document->uri},
                {"version", record->document->version},
                {"kernel",
@@ -85,14 +94,15 @@ json build_view(ServerContext& ctx, const RecordPtr& record, const json& arg) {
   view["work"] = work_json(estimate_work(model, k, launches.empty() ? nullptr : launches.front()));
   // The GPU the numbers are for; the occupancy feature replaces it with the
   // one resource usage was computed for (a local GPU's real limits).
-  if (auto gpu = catalog_properties(ctx.settings.arch))
+  const Settings& settings = svc.workspace.settings();
+  if (auto gpu = catalog_properties(settings.arch))
     view["gpu"] = {{"arch", gpu->arch}, {"name", gpu->name}, {"source", gpu->source},
                    {"dram_gbs", gpu->dram_bandwidth_gbs}, {"fp32_gflops", gpu->fp32_gflops}};
   else
-    view["gpu"] = {{"arch", ctx.settings.arch}, {"name", ""}, {"source", "unknown architecture"},
+    view["gpu"] = {{"arch", settings.arch}, {"name", ""}, {"source", "unknown architecture"},
                    {"dram_gbs", nullptr}, {"fp32_gflops", nullptr}};
   json findings = json::array();
-  for (const auto& f : ctx.findings_for(*record)) {
+  for (const auto& f : svc.analyses.findings_for(*record)) {
     if (f.kernel != k.key && !(f.location.range.start.line >= k.range.start.line &&
                                f.location.range.end.line <= k.range.end.line && convert.file_of(f.location) ==
                                                                                    record->document->path))
@@ -103,15 +113,16 @@ json build_view(ServerContext& ctx, const RecordPtr& record, const json& arg) {
                         {"line", convert.range(convert.file_of(f.location), f.location.range).start.line}});
   }
   view["findings"] = std::move(findings);
-  for (const auto& provider : ctx.kernel_view_providers) provider(KernelViewQuery{*record, k, ctx}, view);
+  for (const auto& provider : svc.registry.kernel_view_providers) provider(KernelViewQuery{*record, k}, view);
   return view;
 }
 
-void kernel_view(ServerContext& ctx, const protocol::ExecuteCommandParams& p, RequestContext& rc) {
+void kernel_view(const std::shared_ptr<const ViewServices>& svc, const protocol::ExecuteCommandParams& p,
+                 RequestContext& rc) {
   json arg = command_argument(p);
-  DocumentPtr doc = command_document(arg, kCommand, ctx);
+  DocumentPtr doc = command_document(arg, kCommand, svc->workspace);
   Reply reply = rc.reply;
-  ctx.scheduler.when_ready(doc->uri, doc->version, [&ctx, reply, arg](RecordPtr record, std::optional<WaitError> error) {
+  svc->analyses.when_ready(doc->uri, doc->version, [svc, reply, arg](RecordPtr record, std::optional<WaitError> error) {
     if (reply.done()) return;
     if (error) {
       if (*error == WaitError::ContentModified)
@@ -119,18 +130,18 @@ void kernel_view(ServerContext& ctx, const protocol::ExecuteCommandParams& p, Re
       return reply.error(ErrorCode::RequestFailed,
                          std::string(kCommand) + ": no analysis of this version (" + to_string(*error) + ")");
     }
-    auto answer = [&ctx, reply, record, arg](OccupancyPtr) {
+    auto answer = [svc, reply, record, arg](OccupancyPtr) {
       if (reply.done()) return;
       try {
-        reply.result(build_view(ctx, record, arg));
+        reply.result(build_view(*svc, record, arg));
       } catch (const RequestError& e) {
         reply.error(e.code(), e.what());
       } catch (const std::exception& e) {
         reply.error(ErrorCode::InternalError, std::string(kCommand) + ": " + e.what());
       }
     };
-    if (ctx.occupancy)
-      ctx.occupancy->when_ready(record, answer);
+    if (svc->resources)
+      svc->resources->when_ready(record, answer);
     else
       answer(nullptr);
   });
@@ -138,9 +149,11 @@ void kernel_view(ServerContext& ctx, const protocol::ExecuteCommandParams& p, Re
 
 }  // namespace
 
-void register_kernel_view(ServerContext& ctx) {
-  ctx.commands[kCommand] = [&ctx](const protocol::ExecuteCommandParams& p, RequestContext& rc) {
-    kernel_view(ctx, p, rc);
+void register_kernel_view(Registry& registry, const Workspace& workspace, Analyses& analyses, const Client& client,
+                          OccupancyService* resources) {
+  auto svc = std::make_shared<const ViewServices>(ViewServices{registry, workspace, analyses, client, resources});
+  registry.commands[kCommand] = [svc](const protocol::ExecuteCommandParams& p, RequestContext& rc) {
+    kernel_view(svc, p, rc);
   };
 }
 

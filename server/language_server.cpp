@@ -23,9 +23,9 @@ LanguageServer::~LanguageServer() {
 }
 
 bool LanguageServer::stop_workers(std::chrono::milliseconds timeout) {
-  ctx_.client.cancel_pending("the server is stopping");
-  ctx_.stopping.emit();
-  bool analyses = ctx_.scheduler.shutdown(timeout);
+  ctx_.client.connection().cancel_pending("the server is stopping");
+  ctx_.events.stopping.emit();
+  bool analyses = ctx_.analyses.shutdown(timeout);
   bool jobs = ctx_.jobs.shutdown(timeout);
   return analyses && jobs;
 }
@@ -48,7 +48,7 @@ void LanguageServer::receive_frame(const protocol::FrameEvent& event) {
     spdlog::warn("framing error: {}", error->message);
     ErrorCode code = error->kind == protocol::FramingErrorKind::TooLarge ? ErrorCode::InvalidRequest
                                                                          : ErrorCode::ParseError;
-    ctx_.client.reply_error(std::nullopt, {code, error->message, std::nullopt});
+    ctx_.client.connection().reply_error(std::nullopt, {code, error->message, std::nullopt});
     return;
   }
   const std::string& body = std::get<protocol::Frame>(event).body;
@@ -56,7 +56,7 @@ void LanguageServer::receive_frame(const protocol::FrameEvent& event) {
   if (auto* invalid = std::get_if<protocol::InvalidMessage>(&parsed)) {
     // The body may hold anything, secrets included: redacted like any text.
     spdlog::warn("invalid message ({}): {}", invalid->error.message, common::loggable_text(body, 200));
-    ctx_.client.reply_error(invalid->id, invalid->error);
+    ctx_.client.connection().reply_error(invalid->id, invalid->error);
     return;
   }
   auto& message = std::get<protocol::Message>(parsed);
@@ -70,7 +70,7 @@ void LanguageServer::receive_frame(const protocol::FrameEvent& event) {
     dispatch(*notification);
   } else {
     const auto& response = std::get<protocol::Response>(message);
-    if (!ctx_.client.deliver(response))
+    if (!ctx_.client.connection().deliver(response))
       spdlog::warn("response to an unknown request {}", protocol::to_string(response.id));
   }
 }
@@ -79,21 +79,21 @@ void LanguageServer::dispatch(protocol::Request request) {
   if (exited_) return;
   const std::string& method = request.method;
   if (phase_ == Phase::Uninitialized && method != "initialize")
-    return ctx_.client.reply_error(request.id, {ErrorCode::ServerNotInitialized,
+    return ctx_.client.connection().reply_error(request.id, {ErrorCode::ServerNotInitialized,
                                                 "the server is not initialized: send `initialize` first", {}});
   if (phase_ == Phase::ShutDown)
-    return ctx_.client.reply_error(request.id,
+    return ctx_.client.connection().reply_error(request.id,
                                    {ErrorCode::InvalidRequest, "the server is shutting down (`shutdown` was received)", {}});
   if (phase_ == Phase::Running && method == "initialize")
-    return ctx_.client.reply_error(request.id, {ErrorCode::InvalidRequest, "`initialize` may only be sent once", {}});
-  const RequestHandler* handler = ctx_.methods.request(method);
-  if (!handler) return ctx_.client.reply_error(request.id, {ErrorCode::MethodNotFound, "unknown method: " + method, {}});
+    return ctx_.client.connection().reply_error(request.id, {ErrorCode::InvalidRequest, "`initialize` may only be sent once", {}});
+  const RequestHandler* handler = ctx_.registry.methods.request(method);
+  if (!handler) return ctx_.client.connection().reply_error(request.id, {ErrorCode::MethodNotFound, "unknown method: " + method, {}});
 
   if (pending_.count(request.id))
     spdlog::warn("request id {} reused while still pending", protocol::to_string(request.id));
   // The entry is erased once answered (possibly from a job thread: post).
   auto serial = std::make_shared<int>(0);
-  Reply reply(ctx_.client, request.id, [this, alive = std::weak_ptr<bool>(alive_), id = request.id, serial] {
+  Reply reply(ctx_.client.connection(), request.id, [this, alive = std::weak_ptr<bool>(alive_), id = request.id, serial] {
     boost::asio::post(ctx_.io, [this, alive, id, serial] {
       if (alive.expired()) return;
       auto it = pending_.find(id);
@@ -130,7 +130,7 @@ void LanguageServer::dispatch(const protocol::Notification& notification) {
                   phase_ == Phase::Uninitialized ? "not initialized" : "shutting down");
     return;
   }
-  const NotificationHandler* handler = ctx_.methods.notification(method);
+  const NotificationHandler* handler = ctx_.registry.methods.notification(method);
   if (!handler) {
     if (method.rfind("$/", 0) != 0) spdlog::warn("unhandled notification {}", method);
     return;
@@ -140,52 +140,53 @@ void LanguageServer::dispatch(const protocol::Notification& notification) {
   } catch (const std::exception& e) {
     // Notifications cannot be answered: tell the user through the log.
     spdlog::error("{} failed: {}", method, e.what());
-    ctx_.log_message(protocol::MessageType::Error, method + " failed: " + e.what());
+    ctx_.client.log_message(protocol::MessageType::Error, method + " failed: " + e.what());
   } catch (...) {
     spdlog::error("{} failed with an unknown exception", method);
   }
 }
 
 protocol::InitializeResult LanguageServer::initialize(const protocol::InitializeParams& params) {
-  ctx_.client_capabilities = params.capabilities;
-  ctx_.encoding = PositionEncoding::Utf16;  // the LSP default, always supported
+  PositionEncoding encoding = PositionEncoding::Utf16;  // the LSP default, always supported
   for (const auto& name : params.capabilities.positionEncodings)
-    if (name == protocol::position_encoding_kind::kUtf8) ctx_.encoding = PositionEncoding::Utf8;
+    if (name == protocol::position_encoding_kind::kUtf8) encoding = PositionEncoding::Utf8;
+  ctx_.client.negotiate(params.capabilities, encoding);
   std::vector<std::string> problems;
-  ctx_.settings = apply_settings(Settings{}, params.initializationOptions, problems);
+  ctx_.workspace.set_settings(apply_settings(Settings{}, params.initializationOptions, problems));
   for (const auto& p : problems) {
     spdlog::warn("{}", p);
-    ctx_.show_message(protocol::MessageType::Warning, "warplens: " + p);
+    ctx_.client.show_message(protocol::MessageType::Warning, "warplens: " + p);
   }
-  ctx_.scheduler.set_debounce(ctx_.debounce());
-  ctx_.workspace_folders.clear();
+  ctx_.analyses.update_debounce();
+  std::vector<std::string> folders;
   for (const auto& folder : params.workspaceFolders)
-    if (auto path = path_from_uri(folder.uri)) ctx_.workspace_folders.push_back(*path);
-  if (ctx_.workspace_folders.empty() && params.rootUri)
-    if (auto path = path_from_uri(*params.rootUri)) ctx_.workspace_folders.push_back(*path);
+    if (auto path = path_from_uri(folder.uri)) folders.push_back(*path);
+  if (folders.empty() && params.rootUri)
+    if (auto path = path_from_uri(*params.rootUri)) folders.push_back(*path);
+  ctx_.workspace.set_folders(std::move(folders));
   std::string client = params.clientInfo ? params.clientInfo->name + " " + params.clientInfo->version.value_or("")
                                           : std::string("an unnamed client");
-  spdlog::info("initialize from {}: position encoding {}, settings {}", client, to_string(ctx_.encoding),
-               common::loggable(settings_to_json(ctx_.settings)));
+  spdlog::info("initialize from {}: position encoding {}, settings {}", client, to_string(encoding),
+               common::loggable(settings_to_json(ctx_.workspace.settings())));
 
   protocol::InitializeResult result;
-  result.capabilities = ctx_.capabilities;
-  result.capabilities.positionEncoding = to_string(ctx_.encoding);
+  result.capabilities = ctx_.registry.capabilities;
+  result.capabilities.positionEncoding = to_string(encoding);
   std::vector<std::string> commands;
-  for (const auto& [name, handler] : ctx_.commands) commands.push_back(name);
+  for (const auto& [name, handler] : ctx_.registry.commands) commands.push_back(name);
   result.capabilities.executeCommandProvider = protocol::ExecuteCommandOptions{commands, true};
   result.serverInfo = protocol::ServerInfo{"warplens", ctx_.options.version};
   return result;
 }
 
 void LanguageServer::register_lifecycle() {
-  auto& m = ctx_.methods;
+  auto& m = ctx_.registry.methods;
   m.on_request<protocol::InitializeParams>("initialize", [this](const auto& params, RequestContext& rc) {
     auto result = initialize(params);
     phase_ = Phase::Running;
     rc.reply.result(result);
   });
-  m.on_notification("initialized", [this](const json&) { ctx_.initialized.emit(); });
+  m.on_notification("initialized", [this](const json&) { ctx_.events.initialized.emit(); });
   m.on_request("shutdown", [this](const json&, RequestContext& rc) {
     shutdown_requested_ = true;
     phase_ = Phase::ShutDown;
@@ -195,8 +196,8 @@ void LanguageServer::register_lifecycle() {
       p.stop.request_stop();
     }
     ctx_.jobs.cancel_all();
-    ctx_.scheduler.shutdown(std::chrono::milliseconds(0));
-    ctx_.stopping.emit();
+    ctx_.analyses.shutdown(std::chrono::milliseconds(0));
+    ctx_.events.stopping.emit();
     rc.reply.result(nullptr);
   });
   m.on_notification<protocol::CancelParams>("$/cancelRequest", [this](const protocol::CancelParams& p) {

@@ -48,38 +48,38 @@ struct Shown {
   bool carried = false;
 };
 
-Shown shown_for(const AnalysisRecord& record, ServerContext& ctx) {
-  if (auto own = ctx.occupancy->result(record)) return {own, nullptr, false};
+Shown shown_for(const AnalysisRecord& record, const OccupancyService& occupancy) {
+  if (auto own = occupancy.result(record)) return {own, nullptr, false};
   // Not yet pending is fine: the diagnostics feature publishes a new record
   // before this feature's analysis_published slot submits it. A record that
   // will not be compiled (no device code, not parsed) carries nothing.
-  if (!ctx.occupancy->pending(record) && !workflows::resource_skip_reason(record.result).empty()) return {};
-  auto latest = ctx.occupancy->latest(record.document->uri);
+  if (!occupancy.pending(record) && !workflows::resource_skip_reason(record.result).empty()) return {};
+  auto latest = occupancy.latest(record.document->uri);
   if (!latest.result || !latest.record || latest.record->generation >= record.generation) return {};
   return {latest.result, latest.record, true};
 }
 
-std::vector<Finding> resource_findings(const AnalysisRecord& record, ServerContext& ctx) {
-  Shown shown = shown_for(record, ctx);
+std::vector<Finding> resource_findings(const OccupancyService& occupancy, const AnalysisRecord& record) {
+  Shown shown = shown_for(record, occupancy);
   if (!shown.result) return {};
   if (!shown.carried) return shown.result->findings;
   return carry_findings(shown.result->findings, record.document->path, shown.from->document->text.text(),
                         record.document->text.text());
 }
 
-std::vector<KernelLens> resource_lens(const CodeLensQuery& q) {
-  Shown shown = shown_for(q.record, q.ctx);
+std::vector<KernelLens> resource_lens(const OccupancyService& occupancy, const CodeLensQuery& q) {
+  Shown shown = shown_for(q.record, occupancy);
   if (!shown.result) return {};  // still computing: the lens appears with the refresh
   const KernelResourceReport* r = report_for(*shown.result, q.kernel);
   if (!r || r->code_lens.empty()) return {};
   return {KernelLens{r->code_lens, std::nullopt}};
 }
 
-std::optional<HoverSection> resource_hover(const HoverQuery& q) {
+std::optional<HoverSection> resource_hover(const OccupancyService& occupancy, const HoverQuery& q) {
   Range where;
   const Function* kernel = kernel_at(q.record.result.model, q.position, &where);
   if (!kernel) return std::nullopt;
-  Shown shown = shown_for(q.record, q.ctx);
+  Shown shown = shown_for(q.record, occupancy);
   if (shown.result) {
     const KernelResourceReport* r = report_for(*shown.result, *kernel);
     if (!r || r->hover_markdown.empty()) return std::nullopt;
@@ -89,7 +89,7 @@ std::optional<HoverSection> resource_hover(const HoverQuery& q) {
            std::to_string(shown.from->document->version) + ".*\n\n" + md;
     return HoverSection{md, where, HoverOrder::kResources};
   }
-  if (q.ctx.occupancy->pending(q.record))
+  if (occupancy.pending(q.record))
     return HoverSection{"*Resource usage and occupancy: compiling with nvcc…*", where, HoverOrder::kResources};
   return std::nullopt;
 }
@@ -116,11 +116,12 @@ json row_json(const OccupancyRow& row, const KernelResourceReport& r) {
 }
 
 // The kernel report view's resources and occupancy curve (warplens.kernelView).
-void resource_view(const KernelViewQuery& q, json& view) {
-  Shown shown = shown_for(q.record, q.ctx);
+// `threshold`: the occupancyThreshold setting the view shows the curve against.
+void resource_view(const OccupancyService& occupancy, double threshold, const KernelViewQuery& q, json& view) {
+  Shown shown = shown_for(q.record, occupancy);
   if (!shown.result) {
     view["resources"] = {{"known", false},
-                         {"missing", q.ctx.occupancy->pending(q.record) ? "nvcc is still compiling"
+                         {"missing", occupancy.pending(q.record) ? "nvcc is still compiling"
                                                                         : workflows::resource_skip_reason(q.record.result)}};
     return;
   }
@@ -171,7 +172,7 @@ void resource_view(const KernelViewQuery& q, json& view) {
                        {"cannot_launch", r->cannot_launch},
                        {"largest_block", r->remedy.largest_block},
                        {"registers_to_fit", r->remedy.registers_to_fit},
-                       {"threshold", q.ctx.settings.occupancy_threshold},
+                       {"threshold", threshold},
                        {"sentence", occupancy_sentence(*r)},
                        {"lever", r->lever ? json(r->lever->text) : json()},
                        {"block",
@@ -185,28 +186,22 @@ void resource_view(const KernelViewQuery& q, json& view) {
 
 }  // namespace
 
-void register_occupancy(ServerContext& ctx) {
-  if (!ctx.options.occupancy) return;
-  OccupancyService::Hooks hooks;
-  hooks.is_current = [&ctx](const RecordPtr& record) {
-    auto current = ctx.scheduler.current(record->document->uri);
-    return current && current->generation == record->generation;
-  };
-  hooks.ready = [&ctx](const RecordPtr& record) {
-    ctx.diagnostics_changed.emit(record->document->uri);
-    ctx.refresh_code_lenses();
-  };
-  ctx.occupancy = std::make_unique<OccupancyService>(ctx.io, ctx.options.occupancy, std::move(hooks));
+// The service itself is built with the server (server/server_context.cpp,
+// its hooks republish and refresh lenses when a result arrives); this
+// feature feeds it every published record and shows its results.
+void register_occupancy(Registry& registry, Events& events, const Workspace& workspace, OccupancyService& occupancy) {
+  registry.findings_providers.push_back(
+      [&occupancy](const AnalysisRecord& record) { return resource_findings(occupancy, record); });
+  registry.code_lens_providers.push_back([&occupancy](const CodeLensQuery& q) { return resource_lens(occupancy, q); });
+  registry.hover_providers.push_back([&occupancy](const HoverQuery& q) { return resource_hover(occupancy, q); });
+  registry.kernel_view_providers.push_back([&occupancy, &workspace](const KernelViewQuery& q, json& view) {
+    resource_view(occupancy, workspace.settings().occupancy_threshold, q, view);
+  });
 
-  ctx.findings_providers.push_back(resource_findings);
-  ctx.code_lens_providers.push_back(resource_lens);
-  ctx.hover_providers.push_back(resource_hover);
-  ctx.kernel_view_providers.push_back(resource_view);
-
-  ctx.analysis_published.connect(
-      [&ctx](const RecordPtr& record) { ctx.occupancy->submit(record, ctx.analysis_options()); });
-  ctx.document_closed.connect([&ctx](const std::string& uri) { ctx.occupancy->forget(uri); });
-  ctx.stopping.connect([&ctx] { ctx.occupancy->stop(); });
+  events.analysis_published.connect(
+      [&occupancy, &workspace](const RecordPtr& record) { occupancy.submit(record, workspace.analysis_options()); });
+  events.document_closed.connect([&occupancy](const std::string& uri) { occupancy.forget(uri); });
+  events.stopping.connect([&occupancy] { occupancy.stop(); });
 }
 
 }  // namespace warplens::server

@@ -46,7 +46,6 @@
 #include <spdlog/spdlog.h>
 
 #include "server/features.h"
-#include "server/job_launcher.h"
 #include "server/kernel_info.h"
 #include "server/optimize_rewrites.h"
 #include "server/request_helpers.h"
@@ -75,6 +74,18 @@ struct OptimizeState {
 };
 using StatePtr = std::shared_ptr<OptimizeState>;
 
+// What the optimize feature works on; shared by its command, its job's last
+// step and its code actions.
+struct OptimizeServices {
+  const Workspace& workspace;
+  Analyses& analyses;
+  const Client& client;
+  Jobs& jobs;
+  workflows::GpuProbe gpu_probe;       // the server's (empty: the workflow's default)
+  workflows::OptimizeBackend backend;  // empty: gpu_optimize_backend with gpu_probe
+};
+using ServicesPtr = std::shared_ptr<const OptimizeServices>;
+
 struct Target {
   DocumentPtr document;
   std::optional<protocol::Position> position;
@@ -82,10 +93,10 @@ struct Target {
   double budget_seconds = kDefaultBudgetSeconds;
 };
 
-Target parse_target(const protocol::ExecuteCommandParams& p, ServerContext& ctx) {
+Target parse_target(const protocol::ExecuteCommandParams& p, const Workspace& workspace) {
   json arg = command_argument(p);
   Target t;
-  t.document = command_document(arg, kCommand, ctx);
+  t.document = command_document(arg, kCommand, workspace);
   try {
     if (auto it = arg.find("position"); it != arg.end() && !it->is_null())
       t.position = it->get<protocol::Position>();
@@ -157,10 +168,10 @@ json candidates_json(const workflows::OptimizeOutcome& outcome) {
 
 // On the io thread, after the job: the answer, and the code actions, for the
 // document version the job started from, unless the user has edited since.
-json finish(ServerContext& ctx, OptimizeState& state, const workflows::OptimizeOutcome& outcome, const DocumentPtr& started,
+json finish(const OptimizeServices& svc, OptimizeState& state, const workflows::OptimizeOutcome& outcome, const DocumentPtr& started,
            const std::string& report_path) {
-  TextLookup texts(&ctx.documents);
-  Converter convert = ctx.converter(texts, started);
+  TextLookup texts(&svc.workspace.documents);
+  Converter convert = svc.analyses.converter(texts, started);
   std::vector<RewriteOffer> rewrites = rewrite_offers(workflows::verified_rewrites(outcome), *started, convert);
   const std::string& kernel = outcome.result.kernel;
   json answer = {{"kernel", kernel},
@@ -171,7 +182,7 @@ json finish(ServerContext& ctx, OptimizeState& state, const workflows::OptimizeO
   const std::string report_note = report_path.empty() ? "" : " Full report: " + report_path;
   if (!report_path.empty()) answer["report"] = report_path;
 
-  auto current = ctx.documents.get(started->uri);
+  auto current = svc.workspace.documents.get(started->uri);
   if (!current || current->version != started->version) {
     state.winners[started->uri].erase(kernel);
     std::string what = current ? "the document changed while the job ran (version " +
@@ -194,8 +205,8 @@ json finish(ServerContext& ctx, OptimizeState& state, const workflows::OptimizeO
 // The editor's settings as the optimize workflow takes them: the LLM policy
 // when warplens.llm.endpoint or warplens.llm.model is set, verified against
 // the workspace's program (profileCommand) or the file's own main().
-workflows::OptimizeContext optimize_context(ServerContext& ctx, const Document& doc) {
-  const Settings& s = ctx.settings;
+workflows::OptimizeContext optimize_context(const Workspace& workspace, const Document& doc) {
+  const Settings& s = workspace.settings();
   workflows::OptimizeContext c;
   c.names = workflows::SettingNames::editor();
   c.policy.llm = !s.llm.endpoint.empty() || !s.llm.model.empty();
@@ -203,16 +214,16 @@ workflows::OptimizeContext optimize_context(ServerContext& ctx, const Document& 
   c.verify.against = workflows::VerifyChoice::Against::Workspace;
   c.verify.profile_command = s.profile_command;
   c.verify.build_command = s.build_command;
-  c.verify.working_directory = workspace_folder_for(ctx, doc.path);
+  c.verify.working_directory = workspace.folder_for(doc.path);
   c.verify.document_saved = matches_disk(doc);
-  c.analysis = ctx.analysis_options();
+  c.analysis = workspace.analysis_options();
   // The built-in search parses with the settings the diagnostics used
   // (compile_commands.json, CUDA path, arch): one front end, one view of the file.
   c.policy.engine.analysis = c.analysis;
   return c;
 }
 
-void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, RequestContext& request,
+void launch(const ServicesPtr& svc, const std::weak_ptr<OptimizeState>& weak, RequestContext& request,
             const std::optional<protocol::ProgressToken>& token, DocumentPtr doc, const RecordPtr& record,
             const std::string& kernel, double budget_seconds) {
   agent::OptimizeRequest req;
@@ -220,14 +231,14 @@ void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, Reques
   req.kernel = kernel;
   req.budget.wall_seconds = budget_seconds;
   req.budget.gpu_seconds = std::min(budget_seconds, req.budget.gpu_seconds);
-  if (record && record->document->version == doc->version) req.findings = ctx.findings_for(*record);
-  workflows::OptimizeContext context = optimize_context(ctx, *doc);
+  if (record && record->document->version == doc->version) req.findings = svc->analyses.findings_for(*record);
+  workflows::OptimizeContext context = optimize_context(svc->workspace, *doc);
   workflows::GpuBackendOptions gpu;  // the defaults, with the server's probe
-  gpu.probe = ctx.options.gpu_probe;
-  workflows::OptimizeBackend backend = ctx.options.optimize ? ctx.options.optimize : workflows::gpu_optimize_backend(gpu);
+  gpu.probe = svc->gpu_probe;
+  workflows::OptimizeBackend backend = svc->backend ? svc->backend : workflows::gpu_optimize_backend(gpu);
 
-  start_job(ctx, request, token, "warplens: optimizing " + kernel,
-            [&ctx, weak, req, context, doc, backend](JobContext& job) -> JobResult {
+  svc->jobs.start(request, token, "warplens: optimizing " + kernel,
+            [svc, weak, req, context, doc, backend](JobContext& job) -> JobResult {
               const double budget = req.budget.wall_seconds;
               auto progress = [&job, budget](const agent::JobProgress& p) {
                 int pct = static_cast<int>(std::min(99.0, 100.0 * p.elapsed_seconds / budget));
@@ -248,22 +259,22 @@ void launch(ServerContext& ctx, const std::weak_ptr<OptimizeState>& weak, Reques
               const std::string report_path = workflows::save_optimize_report(outcome.result, req.file.text);
               // The code actions and the document state are the io thread's.
               return JobResult::finish_on_io(
-                  [&ctx, weak, outcome = std::move(outcome), doc, report_path](JobCompletion done) {
+                  [svc, weak, outcome = std::move(outcome), doc, report_path](JobCompletion done) {
                     auto state = weak.lock();
-                    done.result(state ? finish(ctx, *state, outcome, doc, report_path) : json(nullptr));
+                    done.result(state ? finish(*svc, *state, outcome, doc, report_path) : json(nullptr));
                   });
             });
 }
 
-void optimize_command(ServerContext& ctx, const StatePtr& state, const protocol::ExecuteCommandParams& p,
+void optimize_command(const ServicesPtr& svc, const StatePtr& state, const protocol::ExecuteCommandParams& p,
                       RequestContext& rc) {
-  Target target = parse_target(p, ctx);
+  Target target = parse_target(p, svc->workspace);
   std::weak_ptr<OptimizeState> weak = state;
   auto token = p.workDoneToken;
   // The kernel is found in the analysis of the version the command names.
-  ctx.scheduler.when_ready(
+  svc->analyses.when_ready(
       target.document->uri, target.document->version,
-      [&ctx, weak, request = rc, token, target](RecordPtr record, std::optional<WaitError> error) mutable {
+      [svc, weak, request = rc, token, target](RecordPtr record, std::optional<WaitError> error) mutable {
         if (request.stop.stop_requested() || request.reply.done()) return;  // cancelled: already answered
         try {
           if (error == WaitError::ContentModified)
@@ -280,7 +291,7 @@ void optimize_command(ServerContext& ctx, const StatePtr& state, const protocol:
                 throw RequestError(ErrorCode::RequestFailed, "warplens.optimize: not optimised: " + f.message);
             const KernelModel& model = record->result.model;
             if (kernel.empty()) {
-              const Function* f = kernel_around(model, engine_position(*record, *target.position, ctx.encoding));
+              const Function* f = kernel_around(model, engine_position(*record, *target.position, svc->client.encoding()));
               if (!f)
                 throw RequestError(ErrorCode::InvalidParams,
                                    "no kernel at line " + std::to_string(target.position->line + 1) +
@@ -294,7 +305,7 @@ void optimize_command(ServerContext& ctx, const StatePtr& state, const protocol:
                                "the file could not be analysed, so the kernel at the cursor is unknown; name it "
                                "with `kernel`");
           }
-          launch(ctx, weak, request, token, target.document, record, kernel, target.budget_seconds);
+          launch(svc, weak, request, token, target.document, record, kernel, target.budget_seconds);
         } catch (const RequestError& e) {
           request.reply.error(e.code(), e.what());
         } catch (const std::exception& e) {
@@ -345,21 +356,24 @@ std::vector<protocol::CodeAction> winner_actions(OptimizeState& state, const Cod
 
 }  // namespace
 
-void register_optimize(ServerContext& ctx) {
+void register_optimize(Registry& registry, Events& events, const Workspace& workspace, Analyses& analyses,
+                       const Client& client, Jobs& jobs, workflows::GpuProbe gpu_probe,
+                       workflows::OptimizeBackend backend) {
   auto state = std::make_shared<OptimizeState>();
-  ctx.commands[kCommand] = [&ctx, state](const protocol::ExecuteCommandParams& p, RequestContext& rc) {
-    optimize_command(ctx, state, p, rc);
+  auto svc = std::make_shared<const OptimizeServices>(
+      OptimizeServices{workspace, analyses, client, jobs, std::move(gpu_probe), std::move(backend)});
+  registry.commands[kCommand] = [svc, state](const protocol::ExecuteCommandParams& p, RequestContext& rc) {
+    optimize_command(svc, state, p, rc);
   };
-  if (ctx.capabilities.codeActionProvider)
-  {
-    ctx.capabilities.codeActionProvider->codeActionKinds.push_back(protocol::code_action_kind::kRefactor);
-    ctx.capabilities.codeActionProvider->codeActionKinds.push_back(protocol::code_action_kind::kRefactorRewrite);
+  if (registry.capabilities.codeActionProvider) {
+    registry.capabilities.codeActionProvider->codeActionKinds.push_back(protocol::code_action_kind::kRefactor);
+    registry.capabilities.codeActionProvider->codeActionKinds.push_back(protocol::code_action_kind::kRefactorRewrite);
   }
-  ctx.code_action_providers.push_back(
+  registry.code_action_providers.push_back(
       {kProvider, [state](const CodeActionQuery& q) { return winner_actions(*state, q); },
        // The actions carry a command, not an edit: nothing to resolve.
-       [](protocol::CodeAction&, const AnalysisRecord&, ServerContext&) {}});
-  ctx.document_closed.connect([state](const std::string& uri) { state->winners.erase(uri); });
+       [](protocol::CodeAction&, const AnalysisRecord&) {}});
+  events.document_closed.connect([state](const std::string& uri) { state->winners.erase(uri); });
 }
 
 }  // namespace warplens::server

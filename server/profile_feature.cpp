@@ -31,7 +31,6 @@
 
 #include "profiler/gpu_probe.h"
 #include "server/features.h"
-#include "server/job_launcher.h"
 #include "server/kernel_info.h"
 #include "server/measured_hover.h"
 #include "server/measured_results.h"
@@ -50,6 +49,19 @@ struct ProfileState {
 };
 using StatePtr = std::shared_ptr<ProfileState>;
 
+// What the profile feature works on; shared by its commands, its jobs'
+// last steps and its providers.
+struct ProfileServices {
+  Events& events;
+  const Workspace& workspace;
+  Analyses& analyses;
+  Client& client;
+  Jobs& jobs;
+  const OccupancyService* resources;  // null when resource usage is off
+  workflows::GpuProbe gpu_probe;      // the server's, or profile::probe_gpus
+};
+using ServicesPtr = std::shared_ptr<const ProfileServices>;
+
 std::string file_name(const std::string& path) { return fs::path(path).filename().string(); }
 
 // "measured · profiled `./app` on NVIDIA H200" or "stale: measured on version 3 · ..."
@@ -61,34 +73,34 @@ std::string heading(const MeasuredDocument& m, const Document& doc) {
 // Replaces the previous profile with `result`, placed on `document` (the
 // command's, at the version it ran on; `record` is its analysis when one
 // exists) and on the other open documents the profile has lines for.
-json attach(ServerContext& ctx, ProfileState& state, const workflows::ProfileJobResult& result, const DocumentPtr& document,
+json attach(const ProfileServices& svc, ProfileState& state, const workflows::ProfileJobResult& result, const DocumentPtr& document,
             const RecordPtr& record) {
   std::vector<std::string> changed;
   for (const auto& [uri, m] : state.measured) changed.push_back(uri);
   state.measured.clear();
 
   std::size_t findings = 0, elsewhere = 0;
-  if (ctx.documents.get(document->uri)) {
+  if (svc.workspace.documents.get(document->uri)) {
     const KernelModel* model =
         record && record->document->text.text() == document->text.text() ? &record->result.model : nullptr;
     auto& m = state.measured[document->uri] = measure_document(result.profile, result.origin, *document, model);
     findings = m.findings.size();
     changed.push_back(document->uri);
   }
-  for (const auto& doc : ctx.documents.all()) {
+  for (const auto& doc : svc.workspace.documents.all()) {
     if (doc->uri == document->uri || doc->path.empty() || !profile_covers(*result.profile, doc->path)) continue;
     if (!matches_disk(*doc)) {
       spdlog::info("profile: {} has unsaved changes; its measured lines are not shown", doc->path);
       continue;
     }
-    auto current = ctx.scheduler.current(doc->uri);
+    auto current = svc.analyses.current(doc->uri);
     auto& m = state.measured[doc->uri] =
         measure_document(result.profile, result.origin, *doc, current ? &current->result.model : nullptr);
     elsewhere += m.findings.size();
     changed.push_back(doc->uri);
   }
-  for (const auto& uri : changed) ctx.diagnostics_changed.emit(uri);
-  ctx.refresh_code_lenses();
+  for (const auto& uri : changed) svc.events.diagnostics_changed.emit(uri);
+  svc.client.refresh_code_lenses();
 
   const auto& p = *result.profile;
   std::string summary = result.origin + ": " + std::to_string(p.kernels.size()) + " kernel" +
@@ -105,32 +117,32 @@ json attach(ServerContext& ctx, ProfileState& state, const workflows::ProfileJob
 
 // On the io thread: waits for the analysis of the version the command ran
 // on (its model places load and store findings precisely), then attaches.
-void attach_when_ready(ServerContext& ctx, const std::weak_ptr<ProfileState>& weak, workflows::ProfileJobResult result,
+void attach_when_ready(const ServicesPtr& svc, const std::weak_ptr<ProfileState>& weak, workflows::ProfileJobResult result,
                        DocumentPtr document, JobCompletion done) {
-  auto finish = [&ctx, weak, result, document, done](RecordPtr record) {
+  auto finish = [svc, weak, result, document, done](RecordPtr record) {
     auto state = weak.lock();
     if (!state) return done.result(nullptr);
     // On the io thread (a scheduler reader): a failure answers the request,
     // as optimize's finish does.
     try {
-      done.result(attach(ctx, *state, result, document, record));
+      done.result(attach(*svc, *state, result, document, record));
     } catch (...) {
       done.fail(std::current_exception());
     }
   };
-  auto current = ctx.documents.get(document->uri);
+  auto current = svc->workspace.documents.get(document->uri);
   if (current && current->version == document->version) {
-    ctx.scheduler.when_ready(document->uri, document->version,
+    svc->analyses.when_ready(document->uri, document->version,
                              [finish](RecordPtr record, std::optional<WaitError>) { finish(std::move(record)); });
   } else {
-    finish(ctx.scheduler.latest(document->uri));
+    finish(svc->analyses.latest(document->uri));
   }
 }
 
-void profile_command(ServerContext& ctx, const StatePtr& state, const protocol::ExecuteCommandParams& p,
+void profile_command(const ServicesPtr& svc, const StatePtr& state, const protocol::ExecuteCommandParams& p,
                      RequestContext& rc) {
   json arg = command_argument(p);
-  DocumentPtr doc = command_document(arg, "warplens.profile", ctx);
+  DocumentPtr doc = command_document(arg, "warplens.profile", svc->workspace);
   workflows::ProfileJobRequest req;
   req.document_path = doc->path;
   req.document_text = doc->text.text();
@@ -139,14 +151,13 @@ void profile_command(ServerContext& ctx, const StatePtr& state, const protocol::
       throw RequestError(ErrorCode::InvalidParams, "warplens.profile: profileFile must be a file path");
     req.profile_file = it->get<std::string>();
   }
-  req.profile_command = ctx.settings.profile_command;
-  req.build_command = ctx.settings.build_command;
-  req.working_directory = workspace_folder_for(ctx, doc->path);
-  workflows::GpuProbe probe = ctx.options.gpu_probe ? workflows::GpuProbe(ctx.options.gpu_probe)
-                                         : workflows::GpuProbe([](std::stop_token s) { return profile::probe_gpus(s); });
+  req.profile_command = svc->workspace.settings().profile_command;
+  req.build_command = svc->workspace.settings().build_command;
+  req.working_directory = svc->workspace.folder_for(doc->path);
+  workflows::GpuProbe probe = svc->gpu_probe;
   std::weak_ptr<ProfileState> weak = state;
-  start_job(ctx, rc, p.workDoneToken, "warplens: profiling " + file_name(doc->path),
-            [&ctx, weak, req, doc, probe](JobContext& job) -> JobResult {
+  svc->jobs.start(rc, p.workDoneToken, "warplens: profiling " + file_name(doc->path),
+            [svc, weak, req, doc, probe](JobContext& job) -> JobResult {
               // A ProfileJobError (no GPU, a failed build) fails the request
               // with its message, which the editor shows (once: not also as
               // window/showMessage).
@@ -156,13 +167,13 @@ void profile_command(ServerContext& ctx, const StatePtr& state, const protocol::
               job.report("placing the results", 99);
               // Measured results attach to the document's analysis, which
               // is the io thread's; the reply comes when they are attached.
-              return JobResult::finish_on_io([&ctx, weak, result, doc](JobCompletion done) {
-                attach_when_ready(ctx, weak, result, doc, std::move(done));
+              return JobResult::finish_on_io([svc, weak, result, doc](JobCompletion done) {
+                attach_when_ready(svc, weak, result, doc, std::move(done));
               });
             });
 }
 
-void clear_profile(ServerContext& ctx, ProfileState& state, const protocol::ExecuteCommandParams& p,
+void clear_profile(const ProfileServices& svc, ProfileState& state, const protocol::ExecuteCommandParams& p,
                    RequestContext& rc) {
   json arg = command_argument(p);
   std::vector<std::string> cleared;
@@ -173,8 +184,8 @@ void clear_profile(ServerContext& ctx, ProfileState& state, const protocol::Exec
     for (const auto& [uri, m] : state.measured) cleared.push_back(uri);
     state.measured.clear();
   }
-  for (const auto& uri : cleared) ctx.diagnostics_changed.emit(uri);
-  if (!cleared.empty()) ctx.refresh_code_lenses();
+  for (const auto& uri : cleared) svc.events.diagnostics_changed.emit(uri);
+  if (!cleared.empty()) svc.client.refresh_code_lenses();
   rc.reply.result(json{{"cleared", cleared}});
 }
 
@@ -183,7 +194,8 @@ const MeasuredDocument* measured_for(const ProfileState& state, const AnalysisRe
   return it == state.measured.end() ? nullptr : &it->second;
 }
 
-std::optional<HoverSection> measured_hover(const ProfileState& state, const HoverQuery& q) {
+std::optional<HoverSection> measured_hover(const OccupancyService* resources_service, const ProfileState& state,
+                                          const HoverQuery& q) {
   const MeasuredDocument* m = measured_for(state, q.record);
   if (!m) return std::nullopt;
   const Document& doc = *q.record.document;
@@ -194,7 +206,7 @@ std::optional<HoverSection> measured_hover(const ProfileState& state, const Hove
     const profile::KernelSummary* s = measured_kernel(*m, q.record.result.model, *kernel);
     if (!s) return std::nullopt;
     const KernelResourceReport* predicted = nullptr;
-    OccupancyPtr resources = q.ctx.occupancy ? q.ctx.occupancy->result(q.record) : nullptr;
+    OccupancyPtr resources = resources_service ? resources_service->result(q.record) : nullptr;
     if (resources)
       for (const auto& r : resources->kernels)
         if (r.kernel == kernel->key) predicted = &r;
@@ -223,20 +235,24 @@ std::optional<HoverSection> measured_hover(const ProfileState& state, const Hove
 
 }  // namespace
 
-void register_profile(ServerContext& ctx) {
+void register_profile(Registry& registry, Events& events, const Workspace& workspace, Analyses& analyses,
+                      Client& client, Jobs& jobs, const OccupancyService* resources, workflows::GpuProbe gpu_probe) {
   auto state = std::make_shared<ProfileState>();
-  ctx.commands["warplens.profile"] = [&ctx, state](const protocol::ExecuteCommandParams& p, RequestContext& rc) {
-    profile_command(ctx, state, p, rc);
+  if (!gpu_probe) gpu_probe = [](std::stop_token s) { return profile::probe_gpus(s); };
+  auto svc = std::make_shared<const ProfileServices>(
+      ProfileServices{events, workspace, analyses, client, jobs, resources, std::move(gpu_probe)});
+  registry.commands["warplens.profile"] = [svc, state](const protocol::ExecuteCommandParams& p, RequestContext& rc) {
+    profile_command(svc, state, p, rc);
   };
-  ctx.commands["warplens.clearProfile"] = [&ctx, state](const protocol::ExecuteCommandParams& p,
-                                                        RequestContext& rc) { clear_profile(ctx, *state, p, rc); };
+  registry.commands["warplens.clearProfile"] = [svc, state](const protocol::ExecuteCommandParams& p,
+                                                            RequestContext& rc) { clear_profile(*svc, *state, p, rc); };
 
-  ctx.findings_providers.push_back([state](const AnalysisRecord& record, ServerContext&) -> std::vector<Finding> {
+  registry.findings_providers.push_back([state](const AnalysisRecord& record) -> std::vector<Finding> {
     const MeasuredDocument* m = measured_for(*state, record);
     return m ? measured_findings_for(*m, *record.document) : std::vector<Finding>{};
   });
 
-  ctx.code_lens_providers.push_back([state](const CodeLensQuery& q) -> std::vector<KernelLens> {
+  registry.code_lens_providers.push_back([state](const CodeLensQuery& q) -> std::vector<KernelLens> {
     const MeasuredDocument* m = measured_for(*state, q.record);
     if (!m) return {};
     const profile::KernelSummary* s = measured_kernel(*m, q.record.result.model, q.kernel);
@@ -247,10 +263,11 @@ void register_profile(ServerContext& ctx) {
     return {KernelLens{prefix + s->title, std::nullopt}};
   });
 
-  ctx.hover_providers.push_back([state](const HoverQuery& q) { return measured_hover(*state, q); });
+  registry.hover_providers.push_back(
+      [resources, state](const HoverQuery& q) { return measured_hover(resources, *state, q); });
 
   // The kernel report view's measured point (the roofline's "measured").
-  ctx.kernel_view_providers.push_back([state](const KernelViewQuery& q, json& view) {
+  registry.kernel_view_providers.push_back([state](const KernelViewQuery& q, json& view) {
     const MeasuredDocument* m = measured_for(*state, q.record);
     const profile::KernelSummary* s = m ? measured_kernel(*m, q.record.result.model, q.kernel) : nullptr;
     if (!s) {
@@ -271,7 +288,7 @@ void register_profile(ServerContext& ctx) {
                         {"title", s->title}};
   });
 
-  ctx.document_closed.connect([state](const std::string& uri) { state->measured.erase(uri); });
+  events.document_closed.connect([state](const std::string& uri) { state->measured.erase(uri); });
 }
 
 }  // namespace warplens::server

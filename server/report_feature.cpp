@@ -19,6 +19,15 @@ using protocol::ErrorCode;
 
 namespace {
 
+// What warplens.report reads.
+struct ReportServices {
+  const Workspace& workspace;
+  Analyses& analyses;
+  const Client& client;
+  OccupancyService* resources;  // null when resource usage is off
+  std::string server_version;
+};
+
 std::string selected_kernel(const AnalysisRecord& record, const json& arg, PositionEncoding encoding) {
   const KernelModel& model = record.result.model;
   if (auto it = arg.find("kernel"); it != arg.end() && it->is_string())
@@ -39,29 +48,30 @@ std::string selected_kernel(const AnalysisRecord& record, const json& arg, Posit
   return {};
 }
 
-json build_report(ServerContext& ctx, const RecordPtr& record, const OccupancyPtr& resources, const json& arg) {
+json build_report(const ReportServices& svc, const RecordPtr& record, const OccupancyPtr& resources, const json& arg) {
   std::string skipped;
   if (!resources)
-    skipped = !ctx.occupancy ? "resource usage is off (--no-resource-usage)"
+    skipped = !svc.resources ? "resource usage is off (--no-resource-usage)"
                              : workflows::resource_skip_reason(record->result).empty() ? "superseded by a newer version"
                                                                             : workflows::resource_skip_reason(record->result);
-  std::vector<Finding> diagnostics = ctx.findings_for(*record);
-  TextLookup texts(&ctx.documents);
-  Converter convert = ctx.converter(texts, record->document);
+  std::vector<Finding> diagnostics = svc.analyses.findings_for(*record);
+  TextLookup texts(&svc.workspace.documents);
+  Converter convert = svc.analyses.converter(texts, record->document);
   FileReport report{record->document->path, &record->result, resources.get(), skipped, &diagnostics};
   json file = file_report_json(report, convert);
   file["version"] = record->document->version;
-  json out = {{"warplens", ctx.options.version}, {"files", json::array({file})}};
-  std::string kernel = selected_kernel(*record, arg, ctx.encoding);
+  json out = {{"warplens", svc.server_version}, {"files", json::array({file})}};
+  std::string kernel = selected_kernel(*record, arg, svc.client.encoding());
   out["kernel"] = kernel.empty() ? json() : json(kernel);
   return out;
 }
 
-void report_command(ServerContext& ctx, const protocol::ExecuteCommandParams& p, RequestContext& rc) {
+void report_command(const std::shared_ptr<const ReportServices>& svc, const protocol::ExecuteCommandParams& p,
+                    RequestContext& rc) {
   json arg = command_argument(p);
-  DocumentPtr doc = command_document(arg, "warplens.report", ctx);
+  DocumentPtr doc = command_document(arg, "warplens.report", svc->workspace);
   Reply reply = rc.reply;
-  ctx.scheduler.when_ready(doc->uri, doc->version, [&ctx, reply, arg](RecordPtr record, std::optional<WaitError> error) {
+  svc->analyses.when_ready(doc->uri, doc->version, [svc, reply, arg](RecordPtr record, std::optional<WaitError> error) {
     if (reply.done()) return;
     if (error) {
       if (*error == WaitError::ContentModified)
@@ -69,18 +79,18 @@ void report_command(ServerContext& ctx, const protocol::ExecuteCommandParams& p,
       return reply.error(ErrorCode::RequestFailed,
                          std::string("warplens.report: no analysis of this version (") + to_string(*error) + ")");
     }
-    auto answer = [&ctx, reply, record, arg](OccupancyPtr resources) {
+    auto answer = [svc, reply, record, arg](OccupancyPtr resources) {
       if (reply.done()) return;
       try {
-        reply.result(build_report(ctx, record, resources, arg));
+        reply.result(build_report(*svc, record, resources, arg));
       } catch (const RequestError& e) {
         reply.error(e.code(), e.what());
       } catch (const std::exception& e) {
         reply.error(ErrorCode::InternalError, std::string("warplens.report: ") + e.what());
       }
     };
-    if (ctx.occupancy)
-      ctx.occupancy->when_ready(record, answer);
+    if (svc->resources)
+      svc->resources->when_ready(record, answer);
     else
       answer(nullptr);
   });
@@ -88,9 +98,12 @@ void report_command(ServerContext& ctx, const protocol::ExecuteCommandParams& p,
 
 }  // namespace
 
-void register_report(ServerContext& ctx) {
-  ctx.commands["warplens.report"] = [&ctx](const protocol::ExecuteCommandParams& p, RequestContext& rc) {
-    report_command(ctx, p, rc);
+void register_report(Registry& registry, const Workspace& workspace, Analyses& analyses, const Client& client,
+                     OccupancyService* resources, std::string server_version) {
+  auto svc = std::make_shared<const ReportServices>(
+      ReportServices{workspace, analyses, client, resources, std::move(server_version)});
+  registry.commands["warplens.report"] = [svc](const protocol::ExecuteCommandParams& p, RequestContext& rc) {
+    report_command(svc, p, rc);
   };
 }
 

@@ -1,6 +1,5 @@
 #include "server/request_helpers.h"
 
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -12,14 +11,14 @@ namespace warplens::server {
 
 using protocol::ErrorCode;
 
-void answer_from_current_record(ServerContext& ctx, RequestContext& request, const std::string& uri, json empty,
-                                std::function<json(const RecordPtr&)> answer) {
-  auto doc = ctx.documents.get(uri);
+void answer_from_current_record(const Workspace& workspace, Analyses& analyses, RequestContext& request,
+                                const std::string& uri, json empty, std::function<json(const RecordPtr&)> answer) {
+  auto doc = workspace.documents.get(uri);
   if (!doc || doc->path.empty()) return request.reply.result(std::move(empty));
   Reply reply = request.reply;
   std::stop_token stop = request.stop;
-  ctx.scheduler.when_ready(uri, doc->version, [reply, stop, empty = std::move(empty), answer = std::move(answer)](
-                                                  RecordPtr record, std::optional<WaitError> error) {
+  analyses.when_ready(uri, doc->version, [reply, stop, empty = std::move(empty), answer = std::move(answer)](
+                                             RecordPtr record, std::optional<WaitError> error) {
     if (stop.stop_requested() || reply.done()) return;  // cancelled: already answered
     if (error) {
       switch (*error) {
@@ -62,11 +61,11 @@ json command_argument(const protocol::ExecuteCommandParams& p) {
   return p.arguments[0];
 }
 
-DocumentPtr command_document(const json& argument, const std::string& command, ServerContext& ctx) {
+DocumentPtr command_document(const json& argument, const std::string& command, const Workspace& workspace) {
   auto uri = argument.find("uri");
   if (uri == argument.end() || !uri->is_string())
     throw RequestError(ErrorCode::InvalidParams, command + ": the argument needs a document `uri`");
-  auto doc = ctx.documents.get(uri->get<std::string>());
+  auto doc = workspace.documents.get(uri->get<std::string>());
   if (!doc) throw RequestError(ErrorCode::InvalidParams, command + ": " + uri->get<std::string>() + " is not open");
   if (doc->path.empty())
     throw RequestError(ErrorCode::InvalidParams, command + ": only file:// documents can be used");
@@ -74,15 +73,6 @@ DocumentPtr command_document(const json& argument, const std::string& command, S
 }
 
 bool touches(const Range& a, const Range& b) { return !(a.end < b.start || b.end < a.start); }
-
-std::string workspace_folder_for(const ServerContext& ctx, const std::string& path) {
-  std::string best;
-  for (const auto& folder : ctx.workspace_folders) {
-    std::string prefix = folder.empty() || folder.back() == '/' ? folder : folder + "/";
-    if (path.rfind(prefix, 0) == 0 && folder.size() > best.size()) best = folder;
-  }
-  return best.empty() ? std::filesystem::path(path).parent_path().string() : best;
-}
 
 bool matches_disk(const Document& doc) {
   // Bounded by the document's own size: /dev/zero or a FIFO behind a

@@ -6,7 +6,9 @@
 #include <functional>
 #include <string>
 
-#include "server/server_context.h"
+#include "server/analyses.h"
+#include "server/method_table.h"
+#include "server/workspace.h"
 
 namespace warplens::server {
 
@@ -14,8 +16,8 @@ namespace warplens::server {
 // is ready, and replies with whatever it returns. Replies `empty` for a
 // document that is not open (or not a file), ContentModified when the
 // document changes while waiting, and turns exceptions into error replies.
-void answer_from_current_record(ServerContext& ctx, RequestContext& request, const std::string& uri, json empty,
-                                std::function<json(const RecordPtr&)> answer);
+void answer_from_current_record(const Workspace& workspace, Analyses& analyses, RequestContext& request, const std::string& uri,
+                                json empty, std::function<json(const RecordPtr&)> answer);
 
 // The engine position of a client position in the analysed text; throws
 // RequestError(InvalidParams) when it is outside the document.
@@ -28,11 +30,7 @@ json command_argument(const protocol::ExecuteCommandParams& params);
 
 // The open file document a command's {uri} argument names; throws
 // RequestError(InvalidParams) naming `command` when it is missing or not open.
-DocumentPtr command_document(const json& argument, const std::string& command, ServerContext& ctx);
-
-// The workspace folder holding `path` (the innermost), else the file's
-// directory: where the workspace's commands (buildCommand, profileCommand) run.
-std::string workspace_folder_for(const ServerContext& ctx, const std::string& path);
+DocumentPtr command_document(const json& argument, const std::string& command, const Workspace& workspace);
 
 // The editor's text of `doc` is what is on disk (false when unreadable).
 bool matches_disk(const Document& doc);

@@ -32,42 +32,43 @@ json gpu_json(const profile::GpuStatus& gpu) {
   return json{{"available", true}, {"name", first.name}, {"arch", first.arch()}, {"devices", devices}};
 }
 
-void send_if_changed(ServerContext& ctx, StatusState& s) {
+void send_if_changed(Client& client, StatusState& s) {
   if (!s.initialized || (s.sent && *s.sent == s.current)) return;
   s.sent = s.current;
-  ctx.client.notify(protocol::kStatusNotification, s.current);
+  client.notify(protocol::kStatusNotification, s.current);
 }
 
 }  // namespace
 
-void register_status(ServerContext& ctx) {
+void register_status(Events& events, const Analyses& analyses, Client& client, boost::asio::io_context& io,
+                     workflows::GpuProbe gpu_probe) {
   auto state = std::make_shared<StatusState>();
   state->current.frontend = frontend_available();
 
-  ctx.initialized.connect([&ctx, state] {
+  events.initialized.connect([&analyses, &client, state] {
     state->initialized = true;
-    state->current.state = ctx.scheduler.busy() ? "parsing" : "starting";
-    send_if_changed(ctx, *state);
+    state->current.state = analyses.busy() ? "parsing" : "starting";
+    send_if_changed(client, *state);
   });
 
-  if (ctx.options.gpu_probe) {
+  if (gpu_probe) {
     std::weak_ptr<StatusState> weak = state;
-    state->gpu_probe = std::jthread([&ctx, weak, probe = ctx.options.gpu_probe](std::stop_token stop) {
+    state->gpu_probe = std::jthread([&io, &client, weak, probe = std::move(gpu_probe)](std::stop_token stop) {
       profile::GpuStatus gpu = probe(stop);
       if (stop.stop_requested()) return;
       spdlog::info("GPU: {}", gpu.available && !gpu.devices.empty()
                                   ? gpu.devices.front().name + " (" + gpu.devices.front().arch() + ")"
                                   : "none (" + gpu.reason + ")");
-      boost::asio::post(ctx.io, [&ctx, weak, gpu = gpu_json(gpu)] {
+      boost::asio::post(io, [&client, weak, gpu = gpu_json(gpu)] {
         auto s = weak.lock();
         if (!s) return;
         s->current.gpu = gpu;
-        send_if_changed(ctx, *s);
+        send_if_changed(client, *s);
       });
     });
   }
 
-  ctx.analysis_published.connect([state](const RecordPtr& record) {
+  events.analysis_published.connect([state](const RecordPtr& record) {
     const auto& tc = record->result.toolchain;
     state->current.cudaFound = tc.cuda_found;
     state->current.cudaPath = tc.cuda_path;
@@ -75,9 +76,9 @@ void register_status(ServerContext& ctx) {
     state->current.degraded = tc.degraded;
   });
 
-  ctx.analysis_activity.connect([&ctx, state](std::size_t busy) {
+  events.analysis_activity.connect([&client, state](std::size_t busy) {
     state->current.state = busy ? "parsing" : "ready";
-    send_if_changed(ctx, *state);
+    send_if_changed(client, *state);
   });
 }
 

@@ -390,7 +390,7 @@ TEST_CASE("clangDiagnostics off: Clang's own diagnostics are not published, warp
 
 TEST_CASE("a handler that throws is answered with an error and the server lives on") {
   ServerHarness h;
-  h.server().context().hover_providers.push_back(
+  h.server().context().registry.hover_providers.push_back(
       [](const server::HoverQuery&) -> std::optional<server::HoverSection> { throw std::runtime_error("boom"); });
   open_and_wait(h);
   json r = h.request("textDocument/hover", {{"textDocument", text_document(kUri)}, {"position", position(0, 0)}});

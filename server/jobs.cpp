@@ -1,7 +1,9 @@
-#include "server/job_launcher.h"
+#include "server/jobs.h"
+
+#include <utility>
 
 #include <boost/asio/post.hpp>
-#include <utility>
+#include <spdlog/spdlog.h>
 
 #include "server/work_done_progress.h"
 
@@ -9,15 +11,14 @@ namespace warplens::server {
 
 using protocol::ErrorCode;
 
-std::uint64_t start_job(ServerContext& ctx, RequestContext& request,
-                        const std::optional<protocol::ProgressToken>& client_token, std::string title,
-                        JobFunction job) {
+std::uint64_t Jobs::start(RequestContext& request, const std::optional<protocol::ProgressToken>& client_token,
+                          std::string title, JobFunction job) {
   std::shared_ptr<WorkDoneProgress> progress;
   if (client_token)
-    progress = WorkDoneProgress::with_client_token(ctx.client, *client_token);
-  else if (ctx.client_capabilities.workDoneProgress)
+    progress = WorkDoneProgress::with_client_token(client_.connection(), *client_token);
+  else if (client_.capabilities().workDoneProgress)
     progress = WorkDoneProgress::create(
-        ctx.client, protocol::ProgressToken{"warplens-job-" + std::to_string(++ctx.next_progress_token)});
+        client_.connection(), protocol::ProgressToken{"warplens-job-" + std::to_string(++next_progress_token_)});
   std::optional<protocol::ProgressToken> token;
   if (progress) token = progress->token();
 
@@ -27,9 +28,9 @@ std::uint64_t start_job(ServerContext& ctx, RequestContext& request,
   };
   auto link = std::make_shared<Link>();
   Reply reply = request.reply;
-  auto& io = ctx.io;
-  auto done = [reply, token, link, &io, &ctx](JobOutcome outcome) {
-    if (token) boost::asio::post(io, [&ctx, token] { ctx.progress_jobs.erase(*token); });
+  auto& io = io_;
+  auto done = [this, reply, token, link, &io](JobOutcome outcome) {
+    if (token) boost::asio::post(io, [this, token] { progress_jobs_.erase(*token); });
     if (outcome.status == JobOutcome::Status::Succeeded && outcome.finish) {
       // The job's last step, on the io thread; it answers once, from there.
       boost::asio::post(io, [reply, finish = std::move(outcome.finish), stop = outcome.stop] {
@@ -65,14 +66,21 @@ std::uint64_t start_job(ServerContext& ctx, RequestContext& request,
       case JobOutcome::Status::Cancelled: reply.error(ErrorCode::RequestCancelled, "the job was cancelled"); break;
     }
   };
-  std::uint64_t id = ctx.jobs.submit(std::move(title), std::move(job), progress, done);
-  if (token) ctx.progress_jobs[*token] = id;
+  std::uint64_t id = runner_.submit(std::move(title), std::move(job), progress, done);
+  if (token) progress_jobs_[*token] = id;
   // $/cancelRequest: cancel the job. Posted, so the job (and this callback)
   // is never destroyed from inside the callback itself.
-  link->on_cancel.emplace(request.stop, std::function<void()>([&io, &jobs = ctx.jobs, id] {
+  link->on_cancel.emplace(request.stop, std::function<void()>([&io, &jobs = runner_, id] {
                             boost::asio::post(io, [&jobs, id] { jobs.cancel(id); });
                           }));
   return id;
+}
+
+void Jobs::cancel_token(const protocol::ProgressToken& token) {
+  auto it = progress_jobs_.find(token);
+  if (it == progress_jobs_.end()) return;
+  spdlog::info("cancelling job {} (progress cancelled by the user)", it->second);
+  runner_.cancel(it->second);
 }
 
 }  // namespace warplens::server
