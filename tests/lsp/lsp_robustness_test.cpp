@@ -12,9 +12,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/binary_requirements.h"
 #include "support/lsp_client.h"
 
 using namespace warplens::testing;
+using warplens::test::needs;
 namespace fs = std::filesystem;
 
 namespace {
@@ -266,11 +268,9 @@ TEST_CASE("no secret in any log line, at any level: URL userinfo, apiKey in a ma
   ::unsetenv("HF_TOKEN");
 }
 
-TEST_CASE("workspace content runs no program: -ccbin ./tools/cc and cudaPath's nvcc are refused unless allowed") {
-  if (::access("/usr/local/cuda/bin/nvcc", X_OK) != 0 && !std::getenv("CUDA_PATH")) {
-    MESSAGE("no nvcc: resource usage does not run; nothing to check");
-    return;
-  }
+// Without nvcc resource usage does not run, and there is nothing to check.
+TEST_CASE("workspace content runs no program: -ccbin ./tools/cc and cudaPath's nvcc are refused unless allowed" *
+          needs("nvcc")) {
   TempDir ws("trust");
   const std::string marker = (ws.dir / "ran").string();
   const std::string script = "#!/bin/sh\necho ran >> " + marker + "\nexec g++ \"$@\"\n";

@@ -7,7 +7,8 @@
 //     --no-resource-usage leaves them out;
 //   - an LSP session publishes them after the parse and shows the occupancy
 //     code lens above the kernel.
-// Skipped (with a message) when this build has no front end or no nvcc.
+// Skipped (needs(), tests/support/requirements.h) when this build has no
+// front end or the machine no nvcc.
 #include <doctest/doctest.h>
 #include <unistd.h>
 
@@ -16,9 +17,11 @@
 #include <set>
 #include <sstream>
 
+#include "support/binary_requirements.h"
 #include "support/lsp_client.h"
 
 using namespace warplens::testing;
+using warplens::test::needs;
 
 namespace {
 
@@ -44,16 +47,6 @@ struct Files {
   ~Files() { std::filesystem::remove_all(dir); }
 };
 
-// Why this build cannot run these tests, or "".
-std::string unavailable() {
-  auto v = run_warplens({"--version"}, kWait);
-  if (v.out.find("front end: clang") == std::string::npos) return "no Clang front end in this build";
-  const char* cuda = std::getenv("CUDA_PATH");
-  std::string nvcc = std::string(cuda ? cuda : "/usr/local/cuda") + "/bin/nvcc";
-  if (!std::filesystem::exists(nvcc)) return "no nvcc at " + nvcc;
-  return {};
-}
-
 json find_kernel(const json& file, const std::string& name) {
   for (const auto& k : file["kernels"])
     if (k["name"] == name) return k;
@@ -62,11 +55,7 @@ json find_kernel(const json& file, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("report --format json: resources and occupancy per kernel, from nvcc") {
-  if (auto why = unavailable(); !why.empty()) {
-    MESSAGE("skipped: " << why);
-    return;
-  }
+TEST_CASE("report --format json: resources and occupancy per kernel, from nvcc" * needs("clang-front-end", "nvcc")) {
   Files f;
   auto r = run_warplens({"report", "--format", "json", f.path}, 300s);
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
@@ -100,11 +89,7 @@ TEST_CASE("report --format json: resources and occupancy per kernel, from nvcc")
   CHECK_FALSE(bare["functions"].empty());
 }
 
-TEST_CASE("check includes register-spill and low-occupancy; --no-resource-usage skips nvcc") {
-  if (auto why = unavailable(); !why.empty()) {
-    MESSAGE("skipped: " << why);
-    return;
-  }
+TEST_CASE("check includes register-spill and low-occupancy; --no-resource-usage skips nvcc" * needs("clang-front-end", "nvcc")) {
   Files f;
   auto r = run_warplens({"check", "--format", "json", f.path}, 300s);
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
@@ -125,11 +110,7 @@ TEST_CASE("check includes register-spill and low-occupancy; --no-resource-usage 
   }
 }
 
-TEST_CASE("an LSP session publishes resource findings and the occupancy code lens") {
-  if (auto why = unavailable(); !why.empty()) {
-    MESSAGE("skipped: " << why);
-    return;
-  }
+TEST_CASE("an LSP session publishes resource findings and the occupancy code lens" * needs("clang-front-end", "nvcc")) {
   Files f;
   ServerProcess server({"--debounce-ms", "0", "--log-level", "debug"});
   LspClient client(server);

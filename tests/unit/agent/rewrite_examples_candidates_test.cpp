@@ -4,6 +4,8 @@
 // Which rewrites each example (and every other style of the same
 // computations) must receive is the style corpus' check
 // (tests/unit/agent/style_corpus/corpus.txt, one ctest per entry).
+// Skipped (needs("build-nvcc"), tests/support/requirements.h) when the build
+// found no nvcc.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -15,10 +17,12 @@
 
 #include "agent/candidate_store.h"
 #include "agent/search.h"
+#include "tests/support/requirements.h"
 
 namespace fs = std::filesystem;
 using namespace warplens;
 using namespace warplens::agent;
+using warplens::test::needs;
 
 namespace {
 
@@ -41,6 +45,12 @@ const Example kExamples[] = {
     {"elementwise_chain", "bias_relu"},         {"aos_update", "update_particles"},
     {"register_heavy", "invert4x4"},            {"matvec_row_per_thread", "matvec_rows"},
 };
+
+// The nvcc the build found (CUDAToolkit_NVCC_EXECUTABLE): the compile check's compiler.
+WARPLENS_REQUIREMENT("build-nvcc", [] {
+  return std::string(WARPLENS_NVCC).empty() ? warplens::test::missing("the build found no nvcc (CUDAToolkit_NVCC_EXECUTABLE)")
+                                            : warplens::test::met();
+});
 
 const Example& example(const std::string& file) {
   for (const Example& e : kExamples)
@@ -83,7 +93,6 @@ void check_example(const Example& e) {
       CHECK(back->candidates[i].launch_changes == s.candidates[i].launch_changes);
       CHECK(back->candidates[i].reassociation == s.candidates[i].reassociation);
     }
-    if (nvcc.empty()) return;
     for (const auto& c : s.candidates) {
       const fs::path src = set.dir / (c.id + ".cu");
       const fs::path log = set.dir / (c.id + ".log");
@@ -97,13 +106,13 @@ void check_example(const Example& e) {
 
 }  // namespace
 
-TEST_CASE("example candidates compile: transpose_naive") { check_example(example("transpose_naive")); }
-TEST_CASE("example candidates compile: strided_copy") { check_example(example("strided_copy")); }
-TEST_CASE("example candidates compile: bank_conflict_tile") { check_example(example("bank_conflict_tile")); }
-TEST_CASE("example candidates compile: interleaved_reduction") { check_example(example("interleaved_reduction")); }
-TEST_CASE("example candidates compile: matmul_naive_rowx") { check_example(example("matmul_naive_rowx")); }
-TEST_CASE("example candidates compile: matmul_naive_colx") { check_example(example("matmul_naive_colx")); }
-TEST_CASE("example candidates compile: elementwise_chain") { check_example(example("elementwise_chain")); }
-TEST_CASE("example candidates compile: aos_update") { check_example(example("aos_update")); }
-TEST_CASE("example candidates compile: register_heavy") { check_example(example("register_heavy")); }
-TEST_CASE("example candidates compile: matvec_row_per_thread") { check_example(example("matvec_row_per_thread")); }
+TEST_CASE("example candidates compile: transpose_naive" * needs("build-nvcc")) { check_example(example("transpose_naive")); }
+TEST_CASE("example candidates compile: strided_copy" * needs("build-nvcc")) { check_example(example("strided_copy")); }
+TEST_CASE("example candidates compile: bank_conflict_tile" * needs("build-nvcc")) { check_example(example("bank_conflict_tile")); }
+TEST_CASE("example candidates compile: interleaved_reduction" * needs("build-nvcc")) { check_example(example("interleaved_reduction")); }
+TEST_CASE("example candidates compile: matmul_naive_rowx" * needs("build-nvcc")) { check_example(example("matmul_naive_rowx")); }
+TEST_CASE("example candidates compile: matmul_naive_colx" * needs("build-nvcc")) { check_example(example("matmul_naive_colx")); }
+TEST_CASE("example candidates compile: elementwise_chain" * needs("build-nvcc")) { check_example(example("elementwise_chain")); }
+TEST_CASE("example candidates compile: aos_update" * needs("build-nvcc")) { check_example(example("aos_update")); }
+TEST_CASE("example candidates compile: register_heavy" * needs("build-nvcc")) { check_example(example("register_heavy")); }
+TEST_CASE("example candidates compile: matvec_row_per_thread" * needs("build-nvcc")) { check_example(example("matvec_row_per_thread")); }

@@ -6,10 +6,12 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/support/analysis_requirements.h"
 #include "tests/unit/analysis/frontend_snippets.h"
 
 using namespace warplens;
 using namespace warplens::testing;
+using warplens::test::needs;
 namespace fs = std::filesystem;
 
 namespace {
@@ -69,11 +71,8 @@ int main(int argc, char**) {
   CHECK(bad.clang_errors().find("ambiguous") != std::string::npos);
 }
 
-TEST_CASE("surface object functions are declared as nvcc declares them") {
-  if (!cuda_toolkit_available()) {
-    MESSAGE("skipped: surface types come from the CUDA toolkit");
-    return;
-  }
+// Surface types come from the CUDA toolkit.
+TEST_CASE("surface object functions are declared as nvcc declares them" * needs("cuda-toolkit")) {
   auto s = parse_snippet(R"cu(
 #include <cuda_runtime.h>
 __global__ void k(cudaSurfaceObject_t in, cudaSurfaceObject_t out, cudaTextureObject_t t, int w) {

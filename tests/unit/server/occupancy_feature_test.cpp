@@ -9,10 +9,12 @@
 #include "analysis/occupancy.h"
 #include "fake_occupancy.h"
 #include "server_harness.h"
+#include "tests/support/analysis_requirements.h"
 #include "tests/support/annotations.h"
 
 using namespace warplens;
 using namespace warplens::testing;
+using warplens::test::needs;
 
 namespace {
 
@@ -320,8 +322,8 @@ TEST_CASE("code lenses open the kernel's report view (the client-side warplens.s
   CHECK(std::find(init_commands.begin(), init_commands.end(), "warplens.kernelView") != init_commands.end());
 }
 
-TEST_CASE("warplens.kernelView: the report view's data (occupancy curve, roofline inputs) as plain numbers") {
-  if (!occupancy_calculator_available()) return;
+TEST_CASE("warplens.kernelView: the report view's data (occupancy curve, roofline inputs) as plain numbers" *
+          needs("occupancy-calculator")) {
   Fixture f;
   f.open();
   f.h->wait_notification("textDocument/publishDiagnostics", version_with(1, "register-spill"));
@@ -351,8 +353,8 @@ TEST_CASE("warplens.kernelView: the report view's data (occupancy curve, rooflin
   CHECK(bad["error"]["message"].get<std::string>().find("no kernel `nope`") != std::string::npos);
 }
 
-TEST_CASE("the __launch_bounds__ quick fix, resolved lazily") {
-  if (!occupancy_calculator_available()) return;  // no lever without the calculator
+// No lever without the calculator.
+TEST_CASE("the __launch_bounds__ quick fix, resolved lazily" * needs("occupancy-calculator")) {
   Fixture f;
   f.open();
   f.h->wait_notification("textDocument/publishDiagnostics", version_with(1, "low-occupancy"));

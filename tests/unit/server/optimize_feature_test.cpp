@@ -18,9 +18,11 @@
 #include "agent/rewrite_engine.h"
 #include "profiler/gpu_probe.h"
 #include "server_harness.h"
+#include "tests/support/agent_requirements.h"
 
 using namespace warplens;
 using namespace warplens::testing;
+using warplens::test::needs;
 
 namespace {
 
@@ -318,8 +320,9 @@ server::ServerOptions with_fake_gpu() {
   return o;
 }
 
-TEST_CASE("the real backend gets the settings and the saved state: profileCommand with unsaved text is refused") {
-  if (!agent::rewrite_engine_available()) return;  // the built-in policy is chosen first
+// Both need the rewrite engine: without it the built-in policy is refused first.
+TEST_CASE("the real backend gets the settings and the saved state: profileCommand with unsaved text is refused" *
+          needs("rewrite-engine")) {
   Session s(with_fake_gpu());
   s.h.notify("workspace/didChangeConfiguration", {{"settings", {{"warplens", {{"profileCommand", "./app"}}}}}});
   json r = s.optimize(at_kernel_body());  // kUri is not on disk: its text is not saved
@@ -330,8 +333,8 @@ TEST_CASE("the real backend gets the settings and the saved state: profileComman
   CHECK(s.rewrite_actions(2, 5).empty());
 }
 
-TEST_CASE("the real backend without profileCommand, on a file without main(): the error names the setting") {
-  if (!agent::rewrite_engine_available()) return;
+TEST_CASE("the real backend without profileCommand, on a file without main(): the error names the setting" *
+          needs("rewrite-engine")) {
   Session s(with_fake_gpu());
   json r = s.optimize(at_kernel_body());
   INFO(r.dump(2));
