@@ -1,5 +1,5 @@
 // The `warplens` command line: global flags, then a subcommand. Each
-// subcommand lives in its own cli_<name>.cpp; the table in cli_main.cpp
+// subcommand lives in its own cli/<name>.cpp; the table in cli_main.cpp
 // lists them, one line each, so `profile`, `verify` and `optimize` plug in
 // the same way.
 #pragma once

@@ -91,7 +91,7 @@ options:
 )";
 
 std::stop_source g_stop;
-// Its own name: extern "C" ignores the anonymous namespace, and cli_verify.cpp has an on_sigint too.
+// Its own name: extern "C" ignores the anonymous namespace, and cli/verify.cpp has an on_sigint too.
 extern "C" void on_optimize_sigint(int) { g_stop.request_stop(); }
 
 struct Options {

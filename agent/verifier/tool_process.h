@@ -1,5 +1,5 @@
 // Running the verifier's tools (nvcc, warplens-replay, python3, the program
-// being captured) through profiler/subprocess.h (own process group, time
+// being captured) through common/subprocess.h (own process group, time
 // limit, cancellation, output in files), with their output kept as log files
 // in the work directory and read back for messages.
 #pragma once

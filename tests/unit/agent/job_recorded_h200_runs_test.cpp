@@ -115,7 +115,7 @@ void check_run(const char* dir, const std::map<std::string, std::string>& set, c
     const int faster = p.at("verified_faster");
     if (faster == 0) {
       // Nothing offered: the original stands. The summary's best_level is the
-      // highest level any tried candidate reached (server/cli_optimize.cpp),
+      // highest level any tried candidate reached (cli/optimize.cpp),
       // withheld ones included: a correct candidate more than 10x faster is
       // "reported for review, not offered" yet keeps its level. So it must
       // equal the maximum over the program's report, and anything above 1
