@@ -3,8 +3,10 @@
 // (or a clear "nothing beat the original" with what was tried).
 //
 // Plain C++: a request, a policy, a verifier, a progress callback and a
-// stop_token. The CLI (`warplens optimize`) and the language server's
-// "Optimize kernel" action both call run_optimize_job / OptimizeJob.
+// stop_token. The CLI (`warplens optimize`), the language server's
+// "Optimize kernel" action and the MCP tool all reach run_optimize_job
+// through workflows/optimize.h, on the thread their caller gives it (the
+// server's job runner; the CLI's main thread).
 #pragma once
 
 #include <cstdint>
@@ -82,35 +84,6 @@ struct OptimizeResult {
 OptimizeResult run_optimize_job(const OptimizeRequest& request, Policy& policy, CandidateVerifier& verifier,
                                  const PolicyTools* tools, const ProgressCallback& progress,
                                  std::stop_token stop = {});
-
-// The same loop on its own thread, for a server: start, poll progress, cancel,
-// wait for the result. Progress callbacks run on the job's thread.
-class OptimizeJob {
- public:
-  OptimizeJob(OptimizeRequest request, std::unique_ptr<Policy> policy, std::unique_ptr<CandidateVerifier> verifier,
-              ProgressCallback progress = {}, std::optional<PolicyTools> tools = std::nullopt);
-  ~OptimizeJob();  // cancels and joins
-  OptimizeJob(const OptimizeJob&) = delete;
-  OptimizeJob& operator=(const OptimizeJob&) = delete;
-
-  void cancel();
-  bool done() const;
-  JobProgress progress() const;
-  // Blocks until the job ends; may be called once.
-  OptimizeResult wait();
-
- private:
-  OptimizeRequest request_;
-  std::unique_ptr<Policy> policy_;
-  std::unique_ptr<CandidateVerifier> verifier_;
-  ProgressCallback callback_;
-  std::optional<PolicyTools> tools_;
-  mutable std::mutex mutex_;
-  JobProgress progress_;
-  std::optional<OptimizeResult> result_;
-  bool done_ = false;
-  std::jthread thread_;
-};
 
 // "Apply verified rewrite: 3.4x faster (level 2, correct on 5 input sets)"
 std::string offer_title(const CandidateVerdict& verdict);

@@ -182,16 +182,3 @@ TEST_CASE("a verifier that cannot verify anything stops the job with an error") 
   CHECK(r.error.find("no CUDA-capable device") != std::string::npos);
   CHECK(r.offers.empty());
 }
-
-TEST_CASE("OptimizeJob runs on its own thread and reports progress") {
-  auto policy = std::make_unique<ScriptedPolicy>(std::vector<Candidate>{candidate("speedup=2"), candidate("wrong")});
-  auto verifier = std::make_unique<ScriptedVerifier>();
-  std::atomic<int> callbacks{0};
-  OptimizeJob job(request(), std::move(policy), std::move(verifier), [&](const JobProgress&) { ++callbacks; });
-  OptimizeResult r = job.wait();
-  CHECK(job.done());
-  CHECK(r.tried.size() == 2);
-  CHECK(r.offers.size() == 1);
-  CHECK(job.progress().verified == 2);
-  CHECK(callbacks.load() > 0);
-}
