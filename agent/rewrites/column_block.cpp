@@ -65,6 +65,12 @@ std::optional<Plan> plan(const KernelContext& ctx, std::string& why) {
   if (!launches_rewritable(ctx, why)) return std::nullopt;
   auto m = match_row_loops(ctx, why);
   if (!m) return std::nullopt;
+  for (const RowLoop& l : m->loops)
+    for (const Accumulator& a : l.accumulators)
+      if (a.op == Combine::OnlineMax || a.op == Combine::OnlineSum) {
+        why = "an online softmax pair is combined by warp-per-row only";
+        return std::nullopt;
+      }
   Plan p{*m, column_walk(ctx, *m)};
   if (p.example.empty()) {
     why = "no loop walks down columns (consecutive threads at consecutive elements, the counter stepping rows)";

@@ -18,6 +18,8 @@ const char* combine_stem(Combine op) {
     case Combine::Add: return "sum";
     case Combine::Max: case Combine::MaxIf: return "max";
     case Combine::Min: case Combine::MinIf: return "min";
+    case Combine::OnlineMax: return "online_max";
+    case Combine::OnlineSum: return "online";
   }
   return "?";
 }
@@ -242,6 +244,114 @@ std::optional<Accumulator> update_of(const Stmt* s, const std::set<const VarDecl
   return std::nullopt;
 }
 
+// The online softmax recurrence over the two outer variables a loop changes:
+//   T mn = MAX(m, e);  s = s * EXP(m - mn) + EXP(e - mn);  m = mn;
+// (MAX one of fmaxf/fmax/max, EXP one of expf/__expf/exp, the same in both
+// calls; the operands of +, * and MAX in either order; e the same expression
+// in both places, changing no variable and reading neither m nor s). Other
+// statements of the body must not name m, s or mn. After any number of
+// elements, s = sum of EXP(e_i - m) with m their maximum (exactly, up to
+// rounding), so lanes that each ran it over part of the elements combine
+// their pairs (M = max, s_a * EXP(m_a - M) + s_b * EXP(m_b - M)) into the
+// pair of all of them.
+bool online_pair(const KernelContext& ctx, const Stmt* body, const std::set<const VarDecl*>& modified,
+                 std::vector<Accumulator>& out) {
+  const auto* cs = dyn_cast<CompoundStmt>(body);
+  if (!cs || modified.size() != 2) return false;
+  auto ref = [](const clang::Expr* e) -> const VarDecl* {
+    const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return r ? dyn_cast<VarDecl>(r->getDecl()) : nullptr;
+  };
+  auto callee = [](const clang::Expr* e) -> std::pair<const CallExpr*, std::string> {
+    const auto* c = dyn_cast<CallExpr>(e->IgnoreParenImpCasts());
+    if (!c || !c->getDirectCallee()) return {nullptr, ""};
+    return {c, c->getDirectCallee()->getNameAsString()};
+  };
+  auto same = [&](const clang::Expr* a, const clang::Expr* b) {
+    llvm::FoldingSetNodeID x, y;
+    a->IgnoreParenImpCasts()->Profile(x, ctx.ctx(), /*Canonical=*/true);
+    b->IgnoreParenImpCasts()->Profile(y, ctx.ctx(), /*Canonical=*/true);
+    return x == y;
+  };
+  const std::set<const VarDecl*> changed = modified_variables(body);
+  // 1. T mn = MAX(m, e);
+  const VarDecl *m = nullptr, *s = nullptr, *mn = nullptr;
+  const clang::Expr* e = nullptr;
+  std::string max_fn, exp_fn;
+  std::size_t decl_at = 0, sum_at = 0, max_at = 0, i = 0;
+  for (const Stmt* st : cs->body()) {
+    ++i;
+    const auto* ds = dyn_cast<DeclStmt>(st);
+    const auto* v = ds && ds->isSingleDecl() ? dyn_cast<VarDecl>(ds->getSingleDecl()) : nullptr;
+    if (!v || !v->getInit() || changed.count(v)) continue;
+    auto [call, n] = callee(v->getInit());
+    if (!call || call->getNumArgs() != 2 || (n != "fmaxf" && n != "fmax" && n != "max")) continue;
+    for (int k = 0; k < 2 && !mn; ++k)
+      if (const VarDecl* a = ref(call->getArg(k)); a && modified.count(a)) {
+        m = a, mn = v, e = call->getArg(1 - k), max_fn = n, decl_at = i;
+      }
+    if (mn) break;
+  }
+  if (!mn) return false;
+  for (const VarDecl* v : modified)
+    if (v != m) s = v;
+  if (!s || refers_to(e, m) || refers_to(e, s) || refers_to(e, mn)) return false;
+  for (const VarDecl* v : changed)
+    if (refers_to(e, v)) return false;
+  if (m->getType().getCanonicalType().getUnqualifiedType() != s->getType().getCanonicalType().getUnqualifiedType() ||
+      !m->getType()->isRealFloatingType())
+    return false;
+  // EXP(a - b) with a matching `lhs` and b the variable mn.
+  auto exp_of = [&](const clang::Expr* x, auto&& lhs_ok) {
+    auto [call, n] = callee(x);
+    if (!call || call->getNumArgs() != 1 || (n != "expf" && n != "__expf" && n != "exp")) return false;
+    if (!exp_fn.empty() && n != exp_fn) return false;
+    const auto* sub = dyn_cast<BinaryOperator>(call->getArg(0)->IgnoreParenImpCasts());
+    if (!sub || sub->getOpcode() != BO_Sub || ref(sub->getRHS()) != mn || !lhs_ok(sub->getLHS())) return false;
+    exp_fn = n;
+    return true;
+  };
+  auto rescaled = [&](const clang::Expr* x) {  // s * EXP(m - mn), either order
+    const auto* mul = dyn_cast<BinaryOperator>(x->IgnoreParenImpCasts());
+    if (!mul || mul->getOpcode() != BO_Mul) return false;
+    for (int k = 0; k < 2; ++k) {
+      const clang::Expr* a = k ? mul->getRHS() : mul->getLHS();
+      const clang::Expr* b = k ? mul->getLHS() : mul->getRHS();
+      if (ref(a) == s && exp_of(b, [&](const clang::Expr* l) { return ref(l) == m; })) return true;
+    }
+    return false;
+  };
+  auto fresh = [&](const clang::Expr* x) { return exp_of(x, [&](const clang::Expr* l) { return same(l, e); }); };
+  i = 0;
+  for (const Stmt* st : cs->body()) {
+    ++i;
+    const auto* bo = dyn_cast<BinaryOperator>(st);
+    if (!bo || bo->getOpcode() != BO_Assign) continue;
+    const VarDecl* lhs = ref(bo->getLHS());
+    if (lhs == s && !sum_at) {
+      const auto* add = dyn_cast<BinaryOperator>(bo->getRHS()->IgnoreParenImpCasts());
+      if (!add || add->getOpcode() != BO_Add) return false;
+      if (!((rescaled(add->getLHS()) && fresh(add->getRHS())) || (rescaled(add->getRHS()) && fresh(add->getLHS()))))
+        return false;
+      sum_at = i;
+    } else if (lhs == m && !max_at) {
+      if (ref(bo->getRHS()) != mn) return false;
+      max_at = i;
+    }
+  }
+  if (!(decl_at < sum_at && sum_at < max_at)) return false;
+  // Nothing else names the pair or mn.
+  i = 0;
+  for (const Stmt* st : cs->body()) {
+    ++i;
+    if (i == decl_at || i == sum_at || i == max_at) continue;
+    if (refers_to(st, m) || refers_to(st, s) || refers_to(st, mn)) return false;
+  }
+  out.push_back(Accumulator{m, Combine::OnlineMax, max_fn, nullptr, ""});
+  out.push_back(Accumulator{s, Combine::OnlineSum, max_fn, m, exp_fn});
+  return true;
+}
+
 // Same element: the same root and the same flattened index (polynomials
 // compared exactly), or, when the analysis cannot follow the address, the
 // same base and the same subscript text.
@@ -373,6 +483,7 @@ std::optional<RowLoop> row_loop(const KernelContext& ctx, const ForStmt* loop, c
       why = "a loop modifies `" + v->getNameAsString() + "`, which is not an int/float/double accumulator declared before it";
       return std::nullopt;
     }
+  if (online_pair(ctx, body, modified, rl.accumulators)) return rl;
   bool ok = true;
   std::function<void(const Stmt*)> walk = [&](const Stmt* s) {
     if (!s || !ok) return;

@@ -17,14 +17,20 @@ namespace warplens::agent::rw {
 // MaxIf/MinIf: `if (e > acc) acc = e;` (and `<`): unlike fmaxf it keeps a
 // NaN it started from and skips NaN elements, so lanes combine their
 // partial results with the same comparison.
-enum class Combine { Add, Max, Min, MaxIf, MinIf };
+// OnlineMax/OnlineSum: the two halves of an online softmax's recurrence
+// (`T mn = fmaxf(m, e); s = s * expf(m - mn) + expf(e - mn); m = mn;`):
+// the running maximum m and the sum s rescaled to it. They combine as a
+// pair (the sum's `partner` is its maximum), never alone.
+enum class Combine { Add, Max, Min, MaxIf, MinIf, OnlineMax, OnlineSum };
 
 const char* combine_stem(Combine op);
 
 struct Accumulator {
   const clang::VarDecl* var = nullptr;
   Combine op = Combine::Add;
-  std::string function;  // fmaxf, max, ... for Max/Min
+  std::string function;  // fmaxf, max, ... for Max/Min and OnlineSum's maximum
+  const clang::VarDecl* partner = nullptr;  // OnlineSum: its running maximum
+  std::string exp_function;                 // OnlineSum: expf, __expf or exp, as written
 };
 
 struct RowLoop {

@@ -27,7 +27,8 @@
 //       - reduction loops `for (k = S; k < E; ++k)` (counter declared in the
 //         header or before the loop) that only update accumulators declared
 //         before them, with `acc += e` / `acc = acc + e` or `acc = fmaxf(acc, e)`
-//         (max/min alike), read-only
+//         (max/min alike), or an online softmax pair (`T mn = fmaxf(m, e);
+//         s = s * expf(m - mn) + expf(e - mn); m = mn;`), read-only
 //       - element-wise loops that modify no outer variable and write each
 //         array (followed through pointer locals to its parameter) at one
 //         element `base + k`, reading what they write only there
@@ -197,6 +198,38 @@ std::string block_helper(const std::string& name, const std::string& warp, Combi
          "(v);\n}\n\n";
 }
 
+// An online softmax's (maximum, rescaled sum) pair over the lanes of a warp
+// (or the lanes `stride` apart of an interleaved row), in every lane: the
+// larger maximum wins and each sum is rescaled to it. A sum whose maximum is
+// the winner is taken as it is (EXP(0) is exactly 1), so a lane that saw no
+// element (its maximum still the start, -inf, and its sum 0) never computes
+// -inf - -inf.
+std::string online_warp_helper(const std::string& name, const Accumulator& sum, std::int64_t stride) {
+  const std::string T = sum.var->getType().getUnqualifiedType().getAsString();
+  const std::string mask = stride > 1 ? "mask" : "0xffffffffu";
+  const std::string X = sum.function, E = sum.exp_function;
+  return "// Added by warplens (warp-per-row): an online softmax's (maximum, rescaled sum) over the " +
+         std::to_string(32 / stride) + " lanes of a row, in each of them.\n__device__ __forceinline__ void " + name +
+         "(" + T + "& m, " + T + "& s" + (stride > 1 ? ", unsigned mask" : "") +
+         ") {\n  for (int offset = 16; offset >= " + std::to_string(stride) + "; offset >>= 1) {\n    const " + T +
+         " mo = __shfl_xor_sync(" + mask + ", m, offset);\n    const " + T + " so = __shfl_xor_sync(" + mask +
+         ", s, offset);\n    const " + T + " mn = " + X + "(m, mo);\n    s = (m == mn ? s : s * " + E +
+         "(m - mn)) + (mo == mn ? so : so * " + E + "(mo - mn));\n    m = mn;\n  }\n}\n\n";
+}
+
+// The same over a block: each warp's pair in a shared slot, every warp
+// combines the slots (padding lanes take slot 0's maximum with a zero sum).
+std::string online_block_helper(const std::string& name, const std::string& warp, const Accumulator& sum) {
+  const std::string T = sum.var->getType().getUnqualifiedType().getAsString();
+  return "// Added by warplens (warp-per-row): an online softmax's (maximum, rescaled sum) over the threads of a "
+         "block, in every thread.\n__device__ __forceinline__ void " + name + "(" + T + "& m, " + T +
+         "& s) {\n  __shared__ " + T + " wl_slot_m[32], wl_slot_s[32];\n  " + warp +
+         "(m, s);\n  __syncthreads();\n  if (threadIdx.x % 32 == 0) {\n    wl_slot_m[threadIdx.x / 32] = m;\n"
+         "    wl_slot_s[threadIdx.x / 32] = s;\n  }\n  __syncthreads();\n  const bool real = threadIdx.x % 32 < "
+         "blockDim.x / 32;\n  m = real ? wl_slot_m[threadIdx.x % 32] : wl_slot_m[0];\n  s = real ? "
+         "wl_slot_s[threadIdx.x % 32] : " + T + "(0);\n  " + warp + "(m, s);\n}\n\n";
+}
+
 class WarpPerRow final : public Rewrite {
  public:
   const char* name() const override { return "warp-per-row"; }
@@ -299,14 +332,26 @@ class WarpPerRow final : public Rewrite {
     const std::string lane = fresh_name(ctx.file, "lane");
     const std::string mask = fresh_name(ctx.file, "row_mask");
     std::map<Combine, std::string> warp_helpers, block_helpers;
+    const Accumulator* online = nullptr;  // the first online pair's sum: its helpers' type and functions
     for (const RowLoop& l : m->loops)
-      for (const Accumulator& a : l.accumulators)
+      for (const Accumulator& a : l.accumulators) {
+        if (a.op == Combine::OnlineMax) continue;  // combined with its sum
+        if (a.op == Combine::OnlineSum) {
+          if (online && (online->var->getType().getCanonicalType().getUnqualifiedType() !=
+                             a.var->getType().getCanonicalType().getUnqualifiedType() ||
+                         online->function != a.function || online->exp_function != a.exp_function)) {
+            error = "two online softmax passes use different types or functions";
+            return false;
+          }
+          if (!online) online = &a;
+        }
         if (!warp_helpers.count(a.op)) {
           const std::string stem = std::string(combine_stem(a.op)) +
                                    (a.op == Combine::MaxIf || a.op == Combine::MinIf ? "_if" : "");
           warp_helpers[a.op] = fresh_name(ctx.file, std::string("warp_") + stem);
           block_helpers[a.op] = fresh_name(ctx.file, std::string("block_") + stem);
         }
+      }
     auto gid = ctx.text(m->row.var->getInit());
     if (!gid) {
       error = "the row's initialiser is not plain source text";
@@ -350,7 +395,8 @@ class WarpPerRow final : public Rewrite {
       const std::string indent = ctx.indentation_at(l.loop->getBeginLoc());
       std::string before;
       for (const Accumulator& a : l.accumulators)
-        if (a.op == Combine::Add) before += "if (" + lane + " != 0) " + a.var->getNameAsString() + " = 0;\n" + indent;
+        if (a.op == Combine::Add || a.op == Combine::OnlineSum)
+          before += "if (" + lane + " != 0) " + a.var->getNameAsString() + " = 0;\n" + indent;
       auto start = ctx.text(l.counter.init);
       auto end = ctx.text(l.end);
       if (!start || !end) {
@@ -358,10 +404,16 @@ class WarpPerRow final : public Rewrite {
         return false;
       }
       std::string after = l.accumulators.empty() || l.writes ? sync_after(l.loop, indent) : "";
-      for (const Accumulator& a : l.accumulators)
-        after += "\n" + indent + a.var->getNameAsString() + " = " +
-                 (block_row ? block_helpers[a.op] : warp_helpers[a.op]) + "(" + a.var->getNameAsString() +
-                 (stride > 1 ? ", " + mask : std::string()) + ");";
+      for (const Accumulator& a : l.accumulators) {
+        if (a.op == Combine::OnlineMax) continue;  // its sum's helper updates both
+        const std::string helper = block_row ? block_helpers.at(a.op) : warp_helpers.at(a.op);
+        if (a.op == Combine::OnlineSum)
+          after += "\n" + indent + helper + "(" + a.partner->getNameAsString() + ", " + a.var->getNameAsString() +
+                   (stride > 1 ? ", " + mask : std::string()) + ");";
+        else
+          after += "\n" + indent + a.var->getNameAsString() + " = " + helper + "(" + a.var->getNameAsString() +
+                   (stride > 1 ? ", " + mask : std::string()) + ");";
+      }
       const bool cached_loop =
           cache && std::find(cache->loops.begin(), cache->loops.end(), li) != cache->loops.end();
       if (cached_loop) {
@@ -442,6 +494,11 @@ class WarpPerRow final : public Rewrite {
     }
     std::string helper_text;
     for (const auto& [op, n] : warp_helpers) {
+      if (op == Combine::OnlineSum) {
+        helper_text += online_warp_helper(n, *online, stride);
+        if (block_row) helper_text += online_block_helper(block_helpers[op], n, *online);
+        continue;
+      }
       helper_text += shuffle_helper(n, op, stride);
       if (block_row) helper_text += block_helper(block_helpers[op], n, op);
     }
@@ -465,7 +522,7 @@ class WarpPerRow final : public Rewrite {
     else
       out.notes.push_back("each row is handled by one full warp (blocks are multiples of 32); the row guard is uniform "
                           "across the warp");
-    out.notes.push_back("reductions combine only by sum, max or min, and every lane receives the total; element-wise "
+    out.notes.push_back("reductions combine only by sum, max or min (or as an online softmax pair), and every lane receives the total; element-wise "
                         "loops write one element per iteration (followed through pointer locals to the parameter) and "
                         "read what they write only there; stores outside loops run once, in lane 0; statements that "
                         "change locals only run in every lane on equal values; " + sync +
@@ -484,8 +541,15 @@ class WarpPerRow final : public Rewrite {
     // exact in any order).
     for (const RowLoop& l : m->loops)
       for (const Accumulator& a : l.accumulators)
-        if (a.op == Combine::Add && reorders_rounding(a.var->getType()))
+        if ((a.op == Combine::Add || a.op == Combine::OnlineSum) && reorders_rounding(a.var->getType()))
           out.reassociation = combine_reassociations(out.reassociation, sum_terms(ctx, l.end));
+    if (online)
+      out.notes.push_back("the loop over `" + online->partner->getNameAsString() + "` and `" +
+                          online->var->getNameAsString() + "` is an online softmax (the maximum so far, and the sum of " +
+                          online->exp_function + "(e - maximum) rescaled whenever the maximum grows): each lane keeps "
+                          "the pair over its own elements, and pairs combine exactly as the recurrence does (the "
+                          "larger maximum, each sum rescaled to it), so every lane ends with the row's pair up to "
+                          "rounding; lanes other than 0 start their sum at 0, keeping the start maximum");
     return true;
   }
 };
