@@ -162,6 +162,13 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        S::Structure,
        {},
        {codes::kUncoalescedGlobal}},
+      {"split-serial-loop",
+       "spread the iterations of a thread's final loop (a 3-D stencil walking z, a thread per row writing its "
+       "row) over threads along the grid's z when they are independent: more threads in flight, the same "
+       "elements written",
+       S::Structure,
+       {{"splits", {8, 4, 16}, "threads along z sharing one loop's iterations"}},
+       {codes::kLowOccupancy}},
       {"warp-per-row",
        "give each row of a thread-per-row kernel (matvec, softmax, norms) a warp or a block: lanes stride the "
        "row, shuffle (and shared) reductions combine them, lane 0 finishes; optionally the row is read once "
@@ -244,6 +251,8 @@ std::optional<DeclaredLaunch> declared_launch(const RewriteStep& step) {
     const std::int64_t lanes = step_param(step, "lanes");
     c.thread_scale[0] = {lanes, 1};
     if (lanes > 32) c.block = Dim3{lanes, 1, 1};  // a block per row
+  } else if (r == "split-serial-loop") {
+    c.thread_scale[2] = {step_param(step, "splits"), 1};
   } else if (r == "column-block") {
     const std::int64_t lanes = step_param(step, "lanes");
     c.block = Dim3{32, lanes, 1};
