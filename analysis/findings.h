@@ -1,6 +1,6 @@
 // Findings: what every analysis (static, resource, measured) reports.
 //
-// A Finding is the engine's diagnostic: plain data, no LSP. server/convert
+// A Finding is the engine's diagnostic: plain data, no LSP. formats/convert
 // turns it into an LSP Diagnostic (UTF-16 ranges, codeDescription, data) and
 // the CLI prints it like a compiler. Codes are stable strings documented one
 // page each under docs/diagnostics/.

@@ -4,11 +4,11 @@
 
 #include "cli/cli.h"
 #include "cli/inputs.h"
-#include "server/model_json.h"
+#include "formats/model_json.h"
 
 namespace warplens::cli {
 
-using server::finding_json;
+using formats::finding_json;
 
 namespace {
 

@@ -8,16 +8,13 @@
 
 #include "analysis/analyzer.h"
 #include "cli/cli.h"
+#include "cli/logging.h"
 #include "cli/options.h"
 #include "cli/optimize.h"
 #include "cli/profile.h"
 #include "cli/verify.h"
-#include "server/logging.h"
 
 namespace warplens::cli {
-
-using server::setup_logging;
-using server::valid_log_level;
 
 namespace {
 

@@ -74,11 +74,8 @@ workflows::FileAnalysis analyze_input(const InputFile& input, const FileCommandA
 }
 
 InputConversion::InputConversion(const InputFile& input)
-    : convert(server::ConvertOptions{server::PositionEncoding::Utf16, ""}, texts, input.path) {
-  auto doc = std::make_shared<server::Document>();
-  doc->path = input.path;
-  doc->text = server::SourceText(input.text);
-  texts.pin(doc);
+    : convert(formats::ConvertOptions{formats::PositionEncoding::Utf16, ""}, texts, input.path) {
+  texts.pin(input.path, {std::make_shared<const formats::SourceText>(input.text), std::nullopt});
 }
 
 void report_frontend_failure(const InputFile& input, const AnalysisResult& result) {

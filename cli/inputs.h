@@ -11,12 +11,12 @@
 #include "workflows/analyze_file.h"
 #include "cli/cli.h"
 #include "cli/compile_flag_args.h"
-#include "server/convert.h"
+#include "formats/convert.h"
 
 namespace warplens::cli {
 
-using server::Converter;
-using server::TextLookup;
+using formats::Converter;
+using formats::TextLookup;
 
 struct InputFile {
   std::string given;  // as typed, for messages

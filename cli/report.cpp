@@ -6,12 +6,12 @@
 
 #include "cli/cli.h"
 #include "cli/inputs.h"
-#include "server/report_json.h"
+#include "formats/report_json.h"
 
 namespace warplens::cli {
 
-using server::FileReport;
-using server::file_report_json;
+using formats::FileReport;
+using formats::file_report_json;
 
 namespace {
 

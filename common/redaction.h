@@ -1,6 +1,6 @@
 // The one redactor: what keeps secrets out of every log line, error message
 // and report warplens writes. Used by the logger itself (every line, every
-// level, see server/logging.cpp), by the trace of LSP messages, and by the
+// level, see cli/logging.cpp), by the trace of LSP messages, and by the
 // LLM client for text that came back from an endpoint.
 //
 // Three rules, each applied everywhere:

@@ -51,9 +51,10 @@ std::vector<Finding> Analyses::findings_for(const AnalysisRecord& record) const 
   return out;
 }
 
-Converter Analyses::converter(TextLookup& texts, const DocumentPtr& document) const {
-  texts.pin(document);
-  return Converter(ConvertOptions{client_.encoding(), docs_dir_}, texts, document ? document->path : std::string());
+formats::Converter Analyses::converter(formats::TextLookup& texts, const DocumentPtr& document) const {
+  pin(texts, document);
+  return formats::Converter(formats::ConvertOptions{client_.encoding(), docs_dir_}, texts,
+                            document ? document->path : std::string());
 }
 
 }  // namespace warplens::server

@@ -15,7 +15,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "server/client.h"
-#include "server/convert.h"
+#include "formats/convert.h"
 #include "server/events.h"
 #include "server/registry.h"
 #include "server/scheduler.h"
@@ -50,8 +50,8 @@ class Analyses {
   // analysis's own (without Clang's when clangDiagnostics is "off"), then
   // each findings provider's.
   std::vector<Finding> findings_for(const AnalysisRecord& record) const;
-  // Converter for results of `document` (pinned as the text to convert with).
-  Converter converter(TextLookup& texts, const DocumentPtr& document) const;
+  // A converter for results of `document` (pinned as the text to convert with).
+  formats::Converter converter(formats::TextLookup& texts, const DocumentPtr& document) const;
 
   // For the lifecycle only: stops the analyses (server/scheduler.h).
   bool shutdown(std::chrono::milliseconds timeout) { return scheduler_.shutdown(timeout); }

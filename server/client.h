@@ -14,7 +14,7 @@
 #include "protocol/lsp_lifecycle.h"
 #include "protocol/lsp_window.h"
 #include "server/client_connection.h"
-#include "server/position_encoding.h"
+#include "formats/position_encoding.h"
 
 namespace warplens::server {
 
@@ -37,8 +37,8 @@ class Client {
   void refresh_code_lenses();
 
   const protocol::ClientCapabilities& capabilities() const { return capabilities_; }
-  PositionEncoding encoding() const { return encoding_; }
-  void negotiate(protocol::ClientCapabilities capabilities, PositionEncoding encoding) {
+  formats::PositionEncoding encoding() const { return encoding_; }
+  void negotiate(protocol::ClientCapabilities capabilities, formats::PositionEncoding encoding) {
     capabilities_ = std::move(capabilities);
     encoding_ = encoding;
   }
@@ -46,7 +46,7 @@ class Client {
  private:
   ClientConnection connection_;
   protocol::ClientCapabilities capabilities_;
-  PositionEncoding encoding_ = PositionEncoding::Utf16;
+  formats::PositionEncoding encoding_ = formats::PositionEncoding::Utf16;
 };
 
 }  // namespace warplens::server

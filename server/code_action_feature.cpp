@@ -62,8 +62,8 @@ struct FixSources {
 std::vector<protocol::CodeAction> quick_fixes(const FixSources& s, const CodeActionQuery& q) {
   std::vector<protocol::CodeAction> actions;
   const auto& record = q.record;
-  TextLookup texts(&s.workspace.documents);
-  Converter convert = s.analyses.converter(texts, record.document);
+  formats::TextLookup texts = text_lookup(s.workspace.documents);
+  formats::Converter convert = s.analyses.converter(texts, record.document);
   const auto findings = s.analyses.findings_for(record);
   for (std::size_t i = 0; i < findings.size(); ++i) {
     const auto& f = findings[i];
@@ -88,8 +88,8 @@ void resolve_quick_fix(const FixSources& s, protocol::CodeAction& action, const 
   const std::vector<Finding> findings = s.analyses.findings_for(record);  // `fix` points into it
   const Fix* fix = fix_in(findings, *action.data);
   if (!fix) throw RequestError(ErrorCode::ContentModified, "this fix is no longer offered; ask for code actions again");
-  TextLookup texts(&s.workspace.documents);
-  Converter convert = s.analyses.converter(texts, record.document);
+  formats::TextLookup texts = text_lookup(s.workspace.documents);
+  formats::Converter convert = s.analyses.converter(texts, record.document);
   action.edit = convert.workspace_edit(*fix, s.client.capabilities().documentChanges);
 }
 

@@ -27,8 +27,8 @@ bool same_file(const std::string& a, const std::string& b) {
 
 void publish(const Workspace& workspace, const Analyses& analyses, Client& client, const RecordPtr& record) {
   const auto& doc = record->document;
-  TextLookup texts(&workspace.documents);
-  Converter convert = analyses.converter(texts, doc);
+  formats::TextLookup texts = text_lookup(workspace.documents);
+  formats::Converter convert = analyses.converter(texts, doc);
   protocol::PublishDiagnosticsParams params;
   params.uri = doc->uri;
   params.version = doc->version;

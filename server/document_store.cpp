@@ -1,16 +1,16 @@
 #include "server/document_store.h"
 
-#include "server/uri.h"
+#include "formats/uri.h"
 
 namespace warplens::server {
 
 std::string apply_change(std::string& text, const protocol::TextDocumentContentChangeEvent& change,
-                         PositionEncoding encoding) {
+                         formats::PositionEncoding encoding) {
   if (!change.range) {
     text = change.text;
     return {};
   }
-  SourceText source(std::move(text));
+  formats::SourceText source(std::move(text));
   auto start = source.offset_of(change.range->start, encoding);
   auto end = source.offset_of(change.range->end, encoding);
   text = std::move(source).take_text();
@@ -28,17 +28,17 @@ DocumentPtr DocumentStore::open(const std::string& uri, const std::string& langu
                                 std::string text) {
   auto doc = std::make_shared<Document>();
   doc->uri = uri;
-  doc->path = path_from_uri(uri).value_or("");
+  doc->path = formats::path_from_uri(uri).value_or("");
   doc->language_id = language_id;
   doc->version = version;
-  doc->text = SourceText(std::move(text));
+  doc->text = formats::SourceText(std::move(text));
   documents_[uri] = doc;
   return doc;
 }
 
 DocumentStore::ChangeResult DocumentStore::change(
     const std::string& uri, std::int64_t version,
-    const std::vector<protocol::TextDocumentContentChangeEvent>& changes, PositionEncoding encoding) {
+    const std::vector<protocol::TextDocumentContentChangeEvent>& changes, formats::PositionEncoding encoding) {
   auto it = documents_.find(uri);
   if (it == documents_.end()) return {nullptr, "the document is not open"};
   std::string text = it->second->text.text();
@@ -48,7 +48,7 @@ DocumentStore::ChangeResult DocumentStore::change(
   }
   auto doc = std::make_shared<Document>(*it->second);
   doc->version = version;
-  doc->text = SourceText(std::move(text));
+  doc->text = formats::SourceText(std::move(text));
   it->second = doc;
   return {doc, {}};
 }
@@ -71,6 +71,22 @@ std::vector<DocumentPtr> DocumentStore::all() const {
   std::vector<DocumentPtr> out;
   for (const auto& [uri, doc] : documents_) out.push_back(doc);
   return out;
+}
+
+namespace {
+// The snapshot's text, kept alive by the snapshot (an aliasing shared_ptr).
+formats::TextLookup::Snapshot snapshot_of(const DocumentPtr& document) {
+  if (!document) return {};
+  return {std::shared_ptr<const formats::SourceText>(document, &document->text), document->version};
+}
+}  // namespace
+
+formats::TextLookup text_lookup(const DocumentStore& store) {
+  return formats::TextLookup([&store](const std::string& path) { return snapshot_of(store.find_by_path(path)); });
+}
+
+void pin(formats::TextLookup& texts, const DocumentPtr& document) {
+  if (document) texts.pin(document->path, snapshot_of(document));
 }
 
 }  // namespace warplens::server

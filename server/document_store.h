@@ -13,7 +13,8 @@
 #include <vector>
 
 #include "protocol/lsp_document_sync.h"
-#include "server/source_text.h"
+#include "formats/source_text.h"
+#include "formats/text_lookup.h"
 
 namespace warplens::server {
 
@@ -22,14 +23,14 @@ struct Document {
   std::string path;         // empty for non-file URIs (untitled:, ...)
   std::string language_id;
   std::int64_t version = 0;
-  SourceText text;
+  formats::SourceText text;
 };
 using DocumentPtr = std::shared_ptr<const Document>;
 
 // Applies one content change to `text` (incremental when it has a range,
 // full otherwise). Returns an error message, or empty on success.
 std::string apply_change(std::string& text, const protocol::TextDocumentContentChangeEvent& change,
-                         PositionEncoding encoding);
+                         formats::PositionEncoding encoding);
 
 class DocumentStore {
  public:
@@ -44,7 +45,7 @@ class DocumentStore {
   // Applies the changes in order. On error the document is left unchanged.
   ChangeResult change(const std::string& uri, std::int64_t version,
                       const std::vector<protocol::TextDocumentContentChangeEvent>& changes,
-                      PositionEncoding encoding);
+                      formats::PositionEncoding encoding);
   bool close(const std::string& uri);
 
   DocumentPtr get(const std::string& uri) const;
@@ -55,5 +56,13 @@ class DocumentStore {
  private:
   std::map<std::string, DocumentPtr> documents_;
 };
+
+// The texts that ranges are converted with (formats/text_lookup.h): the open
+// documents of `store` (their unsaved text and version) before the disk.
+// `store` must outlive the lookup.
+formats::TextLookup text_lookup(const DocumentStore& store);
+// Pins `document`'s snapshot in `texts`, so it wins over the store and the
+// disk (nothing for a document without a path).
+void pin(formats::TextLookup& texts, const DocumentPtr& document);
 
 }  // namespace warplens::server

@@ -39,7 +39,7 @@ struct ViewServices {
   OccupancyService* resources;  // null when resource usage is off
 };
 
-const Function* selected_kernel(const AnalysisRecord& record, const json& arg, PositionEncoding encoding) {
+const Function* selected_kernel(const AnalysisRecord& record, const json& arg, formats::PositionEncoding encoding) {
   const KernelModel& model = record.result.model;
   if (auto it = arg.find("kernel"); it != arg.end() && it->is_string()) {
     for (const Function* k : model.kernels())
@@ -81,8 +81,8 @@ json work_json(const WorkEstimate& w) {
 json build_view(const ViewServices& svc, const RecordPtr& record, const json& arg) {
   const Function& k = *selected_kernel(*record, arg, svc.client.encoding());
   const KernelModel& model = record->result.model;
-  TextLookup texts(&svc.workspace.documents);
-  Converter convert = svc.analyses.converter(texts, record->document);
+  formats::TextLookup texts = text_lookup(svc.workspace.documents);
+  formats::Converter convert = svc.analyses.converter(texts, record->document);
   json view = {{"uri", record->document->uri},
                {"version", record->document->version},
                {"kernel",

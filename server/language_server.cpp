@@ -5,7 +5,7 @@
 
 #include "server/features.h"
 #include "common/redaction.h"
-#include "server/uri.h"
+#include "formats/uri.h"
 
 namespace warplens::server {
 
@@ -147,9 +147,9 @@ void LanguageServer::dispatch(const protocol::Notification& notification) {
 }
 
 protocol::InitializeResult LanguageServer::initialize(const protocol::InitializeParams& params) {
-  PositionEncoding encoding = PositionEncoding::Utf16;  // the LSP default, always supported
+  formats::PositionEncoding encoding = formats::PositionEncoding::Utf16;  // the LSP default, always supported
   for (const auto& name : params.capabilities.positionEncodings)
-    if (name == protocol::position_encoding_kind::kUtf8) encoding = PositionEncoding::Utf8;
+    if (name == protocol::position_encoding_kind::kUtf8) encoding = formats::PositionEncoding::Utf8;
   ctx_.client.negotiate(params.capabilities, encoding);
   std::vector<std::string> problems;
   ctx_.workspace.set_settings(apply_settings(Settings{}, params.initializationOptions, problems));
@@ -160,9 +160,9 @@ protocol::InitializeResult LanguageServer::initialize(const protocol::Initialize
   ctx_.analyses.update_debounce();
   std::vector<std::string> folders;
   for (const auto& folder : params.workspaceFolders)
-    if (auto path = path_from_uri(folder.uri)) folders.push_back(*path);
+    if (auto path = formats::path_from_uri(folder.uri)) folders.push_back(*path);
   if (folders.empty() && params.rootUri)
-    if (auto path = path_from_uri(*params.rootUri)) folders.push_back(*path);
+    if (auto path = formats::path_from_uri(*params.rootUri)) folders.push_back(*path);
   ctx_.workspace.set_folders(std::move(folders));
   std::string client = params.clientInfo ? params.clientInfo->name + " " + params.clientInfo->version.value_or("")
                                           : std::string("an unnamed client");

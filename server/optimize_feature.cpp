@@ -170,8 +170,8 @@ json candidates_json(const workflows::OptimizeOutcome& outcome) {
 // document version the job started from, unless the user has edited since.
 json finish(const OptimizeServices& svc, OptimizeState& state, const workflows::OptimizeOutcome& outcome, const DocumentPtr& started,
            const std::string& report_path) {
-  TextLookup texts(&svc.workspace.documents);
-  Converter convert = svc.analyses.converter(texts, started);
+  formats::TextLookup texts = text_lookup(svc.workspace.documents);
+  formats::Converter convert = svc.analyses.converter(texts, started);
   std::vector<RewriteOffer> rewrites = rewrite_offers(workflows::verified_rewrites(outcome), *started, convert);
   const std::string& kernel = outcome.result.kernel;
   json answer = {{"kernel", kernel},

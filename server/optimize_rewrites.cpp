@@ -3,7 +3,7 @@
 namespace warplens::server {
 
 std::vector<RewriteOffer> rewrite_offers(const std::vector<workflows::VerifiedRewrite>& rewrites,
-                                         const Document& document, Converter& convert) {
+                                         const Document& document, formats::Converter& convert) {
   std::vector<RewriteOffer> out;
   for (const auto& r : rewrites) {
     RewriteOffer o;

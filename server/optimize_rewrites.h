@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "protocol/lsp_basic.h"
-#include "server/convert.h"
+#include "formats/convert.h"
 #include "server/document_store.h"
 #include "workflows/verified_rewrites.h"
 
@@ -29,7 +29,7 @@ struct RewriteOffer {
 
 // `document` is the snapshot the job optimised.
 std::vector<RewriteOffer> rewrite_offers(const std::vector<workflows::VerifiedRewrite>& rewrites,
-                                         const Document& document, Converter& convert);
+                                         const Document& document, formats::Converter& convert);
 
 nlohmann::json to_json(const RewriteOffer& offer);
 

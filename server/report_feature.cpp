@@ -10,7 +10,7 @@
 #include "server/features.h"
 #include "server/kernel_info.h"
 #include "workflows/resources.h"
-#include "server/report_json.h"
+#include "formats/report_json.h"
 #include "server/request_helpers.h"
 
 namespace warplens::server {
@@ -28,7 +28,7 @@ struct ReportServices {
   std::string server_version;
 };
 
-std::string selected_kernel(const AnalysisRecord& record, const json& arg, PositionEncoding encoding) {
+std::string selected_kernel(const AnalysisRecord& record, const json& arg, formats::PositionEncoding encoding) {
   const KernelModel& model = record.result.model;
   if (auto it = arg.find("kernel"); it != arg.end() && it->is_string())
     for (const Function* k : model.kernels())
@@ -55,10 +55,10 @@ json build_report(const ReportServices& svc, const RecordPtr& record, const Occu
                              : workflows::resource_skip_reason(record->result).empty() ? "superseded by a newer version"
                                                                             : workflows::resource_skip_reason(record->result);
   std::vector<Finding> diagnostics = svc.analyses.findings_for(*record);
-  TextLookup texts(&svc.workspace.documents);
-  Converter convert = svc.analyses.converter(texts, record->document);
-  FileReport report{record->document->path, &record->result, resources.get(), skipped, &diagnostics};
-  json file = file_report_json(report, convert);
+  formats::TextLookup texts = text_lookup(svc.workspace.documents);
+  formats::Converter convert = svc.analyses.converter(texts, record->document);
+  formats::FileReport report{record->document->path, &record->result, resources.get(), skipped, &diagnostics};
+  json file = formats::file_report_json(report, convert);
   file["version"] = record->document->version;
   json out = {{"warplens", svc.server_version}, {"files", json::array({file})}};
   std::string kernel = selected_kernel(*record, arg, svc.client.encoding());

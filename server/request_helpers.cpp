@@ -42,7 +42,8 @@ void answer_from_current_record(const Workspace& workspace, Analyses& analyses, 
   });
 }
 
-Position engine_position(const AnalysisRecord& record, const protocol::Position& position, PositionEncoding encoding) {
+Position engine_position(const AnalysisRecord& record, const protocol::Position& position,
+                         formats::PositionEncoding encoding) {
   auto p = record.document->text.from_client(position, encoding);
   if (!p)
     throw RequestError(ErrorCode::InvalidParams, "position " + std::to_string(position.line) + ":" +
@@ -50,7 +51,7 @@ Position engine_position(const AnalysisRecord& record, const protocol::Position&
   return *p;
 }
 
-Range engine_range(const AnalysisRecord& record, const protocol::Range& range, PositionEncoding encoding) {
+Range engine_range(const AnalysisRecord& record, const protocol::Range& range, formats::PositionEncoding encoding) {
   return {engine_position(record, range.start, encoding), engine_position(record, range.end, encoding)};
 }
 

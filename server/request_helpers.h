@@ -21,8 +21,9 @@ void answer_from_current_record(const Workspace& workspace, Analyses& analyses, 
 
 // The engine position of a client position in the analysed text; throws
 // RequestError(InvalidParams) when it is outside the document.
-Position engine_position(const AnalysisRecord& record, const protocol::Position& position, PositionEncoding encoding);
-Range engine_range(const AnalysisRecord& record, const protocol::Range& range, PositionEncoding encoding);
+Position engine_position(const AnalysisRecord& record, const protocol::Position& position,
+                         formats::PositionEncoding encoding);
+Range engine_range(const AnalysisRecord& record, const protocol::Range& range, formats::PositionEncoding encoding);
 
 // Commands take one optional object argument: arguments[0] ({} when absent);
 // throws RequestError(InvalidParams) for anything else.

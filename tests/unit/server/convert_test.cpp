@@ -3,11 +3,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "server/convert.h"
+#include "formats/convert.h"
+#include "server/document_store.h"
 #include "server/kernel_info.h"
 
 using namespace warplens;
 using namespace warplens::server;
+using namespace warplens::formats;
 
 namespace {
 
@@ -25,7 +27,7 @@ DocumentPtr doc(const std::string& path, std::string text, std::int64_t version 
 TEST_CASE("a finding becomes a diagnostic with converted ranges, severity, tags and data") {
   TextLookup texts;
   auto d = doc("/w/a.cu", "\xC3\xA9\xC3\xA9x = 1;\n");  // "ééx": x is byte 4, UTF-16 column 2
-  texts.pin(d);
+  pin(texts, d);
   Converter c(ConvertOptions{PositionEncoding::Utf16, ""}, texts, d->path);
   Finding f;
   f.code = "clang";
@@ -69,7 +71,7 @@ TEST_CASE("ranges in files that are neither pinned nor open come from disk, or p
 TEST_CASE("fixes become versioned document edits or a plain change map") {
   TextLookup texts;
   auto d = doc("/w/a.cu", "__shared__ float tile[32][32];\n", 7);
-  texts.pin(d);
+  pin(texts, d);
   Converter c(ConvertOptions{}, texts, d->path);
   Fix fix;
   fix.title = "Pad tile";
@@ -132,7 +134,7 @@ TEST_CASE("kernel info: lookup by name or launch, card and lens summary") {
   CHECK(launch_summary(m, m.functions[0]) == "no launch in this file · __launch_bounds__(256)");
 }
 
-#include "server/model_json.h"
+#include "formats/model_json.h"
 
 TEST_CASE("the report JSON: expressions in tree and affine form, ranges in UTF-16") {
   auto gid = Expr::binary(ExprOp::Add, Expr::binary(ExprOp::Mul, Expr::block_idx(0), Expr::block_dim(0)),
@@ -163,7 +165,7 @@ TEST_CASE("the report JSON: expressions in tree and affine form, ranges in UTF-1
   l.block = {"256", std::array<std::int64_t, 3>{256, 1, 1}, {}};
   m.launches.push_back(l);
   TextLookup texts;
-  texts.pin(doc("/w/r.cu", "/* \xC3\xA9 */ __global__ void k();\n"));
+  pin(texts, doc("/w/r.cu", "/* \xC3\xA9 */ __global__ void k();\n"));
   Converter c(ConvertOptions{}, texts, "/w/r.cu");
   nlohmann::json j = model_json(m, c);
   CHECK(j["functions"][0]["kind"] == "kernel");

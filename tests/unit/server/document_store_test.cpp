@@ -1,9 +1,10 @@
 #include <doctest/doctest.h>
 
 #include "server/document_store.h"
-#include "server/uri.h"
+#include "formats/uri.h"
 
 using namespace warplens::server;
+using namespace warplens::formats;
 using warplens::protocol::Range;
 using warplens::protocol::TextDocumentContentChangeEvent;
 

@@ -7,6 +7,7 @@
 
 using namespace warplens;
 using namespace warplens::server;
+using namespace warplens::formats;
 using namespace std::chrono_literals;
 using warplens::testing::FakeEngine;
 using warplens::testing::run_for;

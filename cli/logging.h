@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-namespace warplens::server {
+namespace warplens::cli {
 
 // Installs the default logger. `level` is trace|debug|info|warn|error|off;
 // an empty `file` means stderr. Returns an error message, or empty.
@@ -13,4 +13,4 @@ std::string setup_logging(const std::string& level, const std::string& file);
 
 bool valid_log_level(const std::string& level);
 
-}  // namespace warplens::server
+}  // namespace warplens::cli

@@ -1,10 +1,10 @@
 #include <doctest/doctest.h>
 
-#include "server/position_encoding.h"
-#include "server/source_text.h"
+#include "formats/position_encoding.h"
+#include "formats/source_text.h"
 
 using namespace warplens;
-using namespace warplens::server;
+using namespace warplens::formats;
 
 namespace {
 // "aé😀b": a (1 byte), é (2 bytes, 1 UTF-16 unit), 😀 (4 bytes, a surrogate pair), b.

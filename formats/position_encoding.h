@@ -11,7 +11,7 @@
 #include <optional>
 #include <string_view>
 
-namespace warplens::server {
+namespace warplens::formats {
 
 enum class PositionEncoding { Utf8, Utf16, Utf32 };
 
@@ -31,4 +31,4 @@ std::size_t count_units(std::string_view text, PositionEncoding encoding);
 // that character's start, so the result is always a character boundary.
 std::size_t byte_offset_of_units(std::string_view text, std::size_t units, PositionEncoding encoding);
 
-}  // namespace warplens::server
+}  // namespace warplens::formats

@@ -1,8 +1,8 @@
-#include "server/uri.h"
+#include "formats/uri.h"
 
 #include <cctype>
 
-namespace warplens::server {
+namespace warplens::formats {
 
 namespace {
 
@@ -65,4 +65,4 @@ std::string uri_from_path(std::string_view path) {
   return uri;
 }
 
-}  // namespace warplens::server
+}  // namespace warplens::formats

@@ -1,4 +1,4 @@
-#include "server/logging.h"
+#include "cli/logging.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -12,7 +12,7 @@
 
 #include "common/redaction.h"
 
-namespace warplens::server {
+namespace warplens::cli {
 
 namespace {
 
@@ -88,4 +88,4 @@ std::string setup_logging(const std::string& level, const std::string& file) {
   return {};
 }
 
-}  // namespace warplens::server
+}  // namespace warplens::cli

@@ -1,6 +1,6 @@
-#include "server/model_json.h"
+#include "formats/model_json.h"
 
-namespace warplens::server {
+namespace warplens::formats {
 
 using nlohmann::json;
 
@@ -214,4 +214,4 @@ json finding_json(const Finding& f, Converter& convert) {
           {"data", evidence_to_json(f.data)}};
 }
 
-}  // namespace warplens::server
+}  // namespace warplens::formats

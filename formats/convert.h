@@ -2,9 +2,10 @@
 // engine ranges (UTF-8 byte columns) -> client ranges (negotiated encoding).
 //
 // Converting a column needs the text of the line it is on, so conversions go
-// through a TextLookup: the exact snapshot that was analysed, other open
-// documents, then files on disk. When no text can be found the columns are
-// passed through unchanged (correct for ASCII, the common case).
+// through a TextLookup (formats/text_lookup.h): the exact snapshot that was
+// analysed, other open documents, then files on disk. When no text can be
+// found the columns are passed through unchanged (correct for ASCII, the
+// common case).
 #pragma once
 
 #include <map>
@@ -14,29 +15,12 @@
 #include <vector>
 
 #include "analysis/findings.h"
+#include "formats/position_encoding.h"
+#include "formats/text_lookup.h"
 #include "protocol/lsp_diagnostics.h"
 #include "protocol/lsp_features.h"
-#include "server/document_store.h"
 
-namespace warplens::server {
-
-class TextLookup {
- public:
-  struct Entry {
-    const SourceText* text = nullptr;         // null: unreadable
-    std::optional<std::int64_t> version;      // set for open documents
-  };
-
-  explicit TextLookup(const DocumentStore* documents = nullptr) : documents_(documents) {}
-  // Pins a snapshot (the analysed one) so it wins over the store and the disk.
-  void pin(DocumentPtr document);
-  Entry get(const std::string& path);
-
- private:
-  const DocumentStore* documents_;
-  std::map<std::string, DocumentPtr> pinned_;
-  std::map<std::string, std::shared_ptr<const SourceText>> disk_;  // null: unreadable
-};
+namespace warplens::formats {
 
 struct ConvertOptions {
   PositionEncoding encoding = PositionEncoding::Utf16;
@@ -72,4 +56,4 @@ nlohmann::json evidence_to_json(const Evidence& evidence);
 // file:// URI of <docs_dir>/<code>.md when that page exists.
 std::optional<std::string> docs_href(const std::string& docs_dir, const std::string& code);
 
-}  // namespace warplens::server
+}  // namespace warplens::formats

@@ -1,6 +1,6 @@
-#include "server/position_encoding.h"
+#include "formats/position_encoding.h"
 
-namespace warplens::server {
+namespace warplens::formats {
 
 std::optional<PositionEncoding> parse_position_encoding(std::string_view name) {
   if (name == "utf-8") return PositionEncoding::Utf8;
@@ -92,4 +92,4 @@ std::size_t byte_offset_of_units(std::string_view text, std::size_t units, Posit
   return text.size();
 }
 
-}  // namespace warplens::server
+}  // namespace warplens::formats

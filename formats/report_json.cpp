@@ -1,8 +1,8 @@
-#include "server/report_json.h"
+#include "formats/report_json.h"
 
-#include "server/model_json.h"
+#include "formats/model_json.h"
 
-namespace warplens::server {
+namespace warplens::formats {
 
 using nlohmann::json;
 
@@ -132,4 +132,4 @@ json file_report_json(const FileReport& report, Converter& convert) {
   return file;
 }
 
-}  // namespace warplens::server
+}  // namespace warplens::formats

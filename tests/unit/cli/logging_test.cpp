@@ -1,4 +1,4 @@
-// server/logging.cpp: every line through the redactor, and a log file that
+// cli/logging.cpp: every line through the redactor, and a log file that
 // is created, never a directory for it, never stdout.
 #include <doctest/doctest.h>
 
@@ -11,9 +11,9 @@
 
 #include <spdlog/spdlog.h>
 
-#include "server/logging.h"
+#include "cli/logging.h"
 
-using namespace warplens::server;
+using namespace warplens::cli;
 namespace fs = std::filesystem;
 
 namespace {

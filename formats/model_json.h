@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/analyzer.h"
-#include "server/convert.h"
+#include "formats/convert.h"
 
-namespace warplens::server {
+namespace warplens::formats {
 
 // {"tree": "threadIdx.x + 32 * i", "affine": "threadIdx.x + 32*i" | "not affine"}, or null.
 nlohmann::json expression_json(const ExprRef& e);
@@ -23,4 +23,4 @@ nlohmann::json toolchain_json(const ToolchainStatus& toolchain);
 // {file, range, severity, code, source, message, data}.
 nlohmann::json finding_json(const Finding& finding, Converter& convert);
 
-}  // namespace warplens::server
+}  // namespace warplens::formats

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace warplens::server {
+namespace warplens::formats {
 
 // The absolute path of a file:// URI, or nullopt for other schemes
 // (untitled:, git:, ...) and malformed URIs.
@@ -16,4 +16,4 @@ std::optional<std::string> path_from_uri(std::string_view uri);
 // set and '/' are percent-encoded.
 std::string uri_from_path(std::string_view path);
 
-}  // namespace warplens::server
+}  // namespace warplens::formats

@@ -12,9 +12,9 @@
 
 #include "analysis/analyzer.h"
 #include "analysis/occupancy_findings.h"
-#include "server/convert.h"
+#include "formats/convert.h"
 
-namespace warplens::server {
+namespace warplens::formats {
 
 struct FileReport {
   std::string path;
@@ -39,4 +39,4 @@ nlohmann::json kernel_resources_json(const KernelResourceReport& report, Convert
 // The nvcc run behind them: {status, message, requestedArch, compiledArch, ...}.
 nlohmann::json resource_usage_json(const OccupancyAnalysis& analysis);
 
-}  // namespace warplens::server
+}  // namespace warplens::formats

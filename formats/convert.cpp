@@ -1,35 +1,12 @@
-#include "server/convert.h"
+#include "formats/convert.h"
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "common/file_read.h"
-#include "server/uri.h"
+#include "formats/uri.h"
 
-namespace warplens::server {
-
-void TextLookup::pin(DocumentPtr document) {
-  if (document && !document->path.empty()) pinned_[document->path] = std::move(document);
-}
-
-TextLookup::Entry TextLookup::get(const std::string& path) {
-  if (auto it = pinned_.find(path); it != pinned_.end()) return {&it->second->text, it->second->version};
-  if (documents_)
-    if (auto doc = documents_->find_by_path(path)) {
-      pinned_[path] = doc;
-      return {&doc->text, doc->version};
-    }
-  auto it = disk_.find(path);
-  if (it == disk_.end()) {
-    std::shared_ptr<const SourceText> text;
-    // A related location in a header: the same rule as every read.
-    if (common::FileReadResult read = common::read_text_file(path))
-      text = std::make_shared<SourceText>(std::move(*read.content));
-    it = disk_.emplace(path, std::move(text)).first;
-  }
-  return {it->second.get(), std::nullopt};
-}
+namespace warplens::formats {
 
 const std::string& Converter::file_of(const Location& location) const {
   return location.file.empty() ? main_path_ : location.file;
@@ -98,4 +75,4 @@ protocol::WorkspaceEdit Converter::workspace_edit(const Fix& fix, bool document_
   return w;
 }
 
-}  // namespace warplens::server
+}  // namespace warplens::formats

@@ -1,8 +1,8 @@
-#include "server/source_text.h"
+#include "formats/source_text.h"
 
 #include <algorithm>
 
-namespace warplens::server {
+namespace warplens::formats {
 
 SourceText::SourceText(std::string text) : text_(std::move(text)) {
   line_starts_.push_back(0);
@@ -67,4 +67,4 @@ std::optional<std::size_t> SourceText::offset_of(const protocol::Position& clien
   return offset_of(*p);
 }
 
-}  // namespace warplens::server
+}  // namespace warplens::formats

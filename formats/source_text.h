@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "analysis/source_range.h"
+#include "formats/position_encoding.h"
 #include "protocol/lsp_basic.h"
-#include "server/position_encoding.h"
 
-namespace warplens::server {
+namespace warplens::formats {
 
 class SourceText {
  public:
@@ -50,4 +50,4 @@ class SourceText {
   std::vector<std::size_t> line_starts_;  // byte offset of each line's first byte
 };
 
-}  // namespace warplens::server
+}  // namespace warplens::formats
