@@ -202,12 +202,16 @@ bool launches_rewritable(const KernelContext& ctx, std::string& why) {
       why = "a launch without grid/block arguments";
       return false;
     }
-    if (l->getBeginLoc().isMacroID() || c.grid->getBeginLoc().isMacroID() || c.block->getBeginLoc().isMacroID()) {
+    // The launch itself must be spelled in the file. Its grid and block may
+    // name macros (`<<<(N + THREADS - 1) / THREADS, THREADS>>>`): they are
+    // replaced by their spelling in the file, which makeFileCharRange gives
+    // when the expression begins and ends at macro boundaries.
+    if (l->getBeginLoc().isMacroID() || l->getEndLoc().isMacroID()) {
       why = "a launch is written inside a macro";
       return false;
     }
     if (!ctx.text(c.grid) || !ctx.text(c.block)) {
-      why = "a launch's grid/block expressions are not plain source text";
+      why = "a launch's grid/block expressions are spelled partly inside a macro";
       return false;
     }
   }
@@ -631,6 +635,10 @@ bool launches_cover(const KernelContext& ctx, int dim, const Expr* bound, std::s
   const auto* bref = dyn_cast<DeclRefExpr>(b);
   const ParmVarDecl* bparam = bref ? dyn_cast<ParmVarDecl>(bref->getDecl()) : nullptr;
   auto bconst = ctx.eval_int(bound);
+  // A product of parameters and constants (`batch * DIM`, `rows * cols`):
+  // the grid must cover it as a product.
+  if (const auto* mul = dyn_cast<BinaryOperator>(b); !bparam && !bconst && mul && mul->getOpcode() == BO_Mul)
+    return launches_cover_product(ctx, dim, mul->getLHS(), mul->getRHS(), why);
   if (!bparam && !bconst) {
     why = "the bound `" + ctx.text(bound).value_or("?") + "` is neither a parameter nor a constant";
     return false;
