@@ -190,7 +190,7 @@ std::optional<Accumulator> update_of(const Stmt* s, const std::set<const VarDecl
   if (const auto* ca = dyn_cast<CompoundAssignOperator>(s); ca && ca->getOpcode() == BO_AddAssign) {
     if (const VarDecl* v = var_of(ca->getLHS())) {
       *value = ca->getRHS();
-      return Accumulator{v, Combine::Add, ""};
+      return Accumulator{v, Combine::Add, "", nullptr, ""};
     }
     return std::nullopt;
   }
@@ -220,7 +220,7 @@ std::optional<Accumulator> update_of(const Stmt* s, const std::set<const VarDecl
     assign->getRHS()->IgnoreParenImpCasts()->Profile(b, v->getASTContext(), /*Canonical=*/true);
     if (a != b || refers_to(e, v)) return std::nullopt;
     *value = assign->getRHS();
-    return Accumulator{v, greater ? Combine::MaxIf : Combine::MinIf, ""};
+    return Accumulator{v, greater ? Combine::MaxIf : Combine::MinIf, "", nullptr, ""};
   }
   const auto* bo = dyn_cast<BinaryOperator>(s);
   if (!bo || bo->getOpcode() != BO_Assign) return std::nullopt;
@@ -228,8 +228,8 @@ std::optional<Accumulator> update_of(const Stmt* s, const std::set<const VarDecl
   if (!v) return std::nullopt;
   const clang::Expr* rhs = bo->getRHS()->IgnoreParenImpCasts();
   if (const auto* add = dyn_cast<BinaryOperator>(rhs); add && add->getOpcode() == BO_Add) {
-    if (var_of(add->getLHS()) == v) return *value = add->getRHS(), Accumulator{v, Combine::Add, ""};
-    if (var_of(add->getRHS()) == v) return *value = add->getLHS(), Accumulator{v, Combine::Add, ""};
+    if (var_of(add->getLHS()) == v) return *value = add->getRHS(), Accumulator{v, Combine::Add, "", nullptr, ""};
+    if (var_of(add->getRHS()) == v) return *value = add->getLHS(), Accumulator{v, Combine::Add, "", nullptr, ""};
     return std::nullopt;
   }
   if (const auto* call = dyn_cast<CallExpr>(rhs); call && call->getNumArgs() == 2 && call->getDirectCallee()) {
@@ -238,8 +238,8 @@ std::optional<Accumulator> update_of(const Stmt* s, const std::set<const VarDecl
     if (n == "fmaxf" || n == "fmax" || n == "max") op = Combine::Max;
     else if (n == "fminf" || n == "fmin" || n == "min") op = Combine::Min;
     else return std::nullopt;
-    if (var_of(call->getArg(0)) == v) return *value = call->getArg(1), Accumulator{v, op, n};
-    if (var_of(call->getArg(1)) == v) return *value = call->getArg(0), Accumulator{v, op, n};
+    if (var_of(call->getArg(0)) == v) return *value = call->getArg(1), Accumulator{v, op, n, nullptr, ""};
+    if (var_of(call->getArg(1)) == v) return *value = call->getArg(0), Accumulator{v, op, n, nullptr, ""};
   }
   return std::nullopt;
 }
