@@ -189,6 +189,71 @@ void check_run(const char* dir, const std::map<std::string, std::string>& set, c
   CHECK(section.find(g) != std::string::npos);
 }
 
+// What is inconsistent in one recorded capture run (run_capture_h200.sh's
+// summary.json, format warplens-capture-run/1: the held-out and unseen sets):
+// each program's speedup is its original time over its best, its level the
+// reward rule's for those times, its plan catalogue rewrites (or the original
+// kept, at 1.00x), and the geomean the one over its programs. One line per
+// problem.
+std::vector<std::string> capture_run_problems(const nlohmann::json& s) {
+  std::vector<std::string> out;
+  if (s.value("format", std::string()) != "warplens-capture-run/1") return {"not a capture run summary"};
+  double log_sum = 0;
+  int counted = 0;
+  for (const auto& p : s.at("programs")) {
+    const std::string name = p.value("name", std::string("?"));
+    if (!p.contains("best_speedup")) {
+      out.push_back(name + ": no speedup (" + p.value("error", std::string("no error recorded")) + ")");
+      continue;
+    }
+    const double original = p.at("original_ms"), best = p.at("best_ms"), speedup = p.at("best_speedup");
+    const std::string plan = p.at("best_plan");
+    if (!(original > 0 && best > 0)) {
+      // No candidate could be judged (the replayed original did not match
+      // its capture, or every candidate was refused): nothing offered, and
+      // the program counts as 1.00x in the geomean.
+      if (plan != "(original)" || std::abs(speedup - 1.0) > 1e-9 || p.at("best_level").get<int>() > 1)
+        out.push_back(name + ": no times recorded, yet something offered");
+      log_sum += std::log(speedup);
+      ++counted;
+      continue;
+    }
+    if (std::abs(speedup - original / best) > 1e-6 * speedup) out.push_back(name + ": speedup is not original / best");
+    if (plan == "(original)") {
+      if (std::abs(speedup - 1.0) > 1e-9) out.push_back(name + ": the original kept, yet a speedup other than 1");
+      if (p.at("best_level").get<int>() > 1) out.push_back(name + ": the original kept, yet a level above 1");
+    } else {
+      const int level = warplens::agent::to_int(warplens::agent::reward_level(true, original, best, {}, {}));
+      if (p.at("best_level").get<int>() != level) out.push_back(name + ": the level is not the reward rule's");
+      for (const auto& r : plan_rewrites(plan))
+        if (!warplens::agent::find_rewrite(r)) out.push_back(name + ": `" + r + "` is not a catalogue rewrite");
+    }
+    log_sum += std::log(speedup);
+    ++counted;
+  }
+  const double geomean = counted ? std::exp(log_sum / counted) : 0;
+  if (std::abs(s.at("geomean_speedup").get<double>() - geomean) > 1e-6 * std::max(geomean, 1.0))
+    out.push_back("the geomean is not the one over the programs");
+  return out;
+}
+
+// Every capture-run summary under tests/fixtures/optimize/h200-*/.
+std::vector<fs::path> capture_run_summaries() {
+  std::vector<fs::path> out;
+  for (const auto& dir : fs::directory_iterator(kRoot + "/tests/fixtures/optimize")) {
+    if (dir.path().filename().string().rfind("h200-", 0) != 0 || !dir.is_directory()) continue;
+    for (const auto& f : fs::directory_iterator(dir.path())) {
+      const std::string n = f.path().filename().string();
+      if (n.size() >= 12 && n.compare(n.size() - 12, 12, "summary.json") == 0 &&
+          nlohmann::json::parse(slurp(f.path()), nullptr, false).value("format", std::string()) ==
+              "warplens-capture-run/1")
+        out.push_back(f.path());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("recorded H200 style-set run: levels, ratios, plans and cuBLAS shares follow from the recorded times" *
@@ -211,4 +276,64 @@ TEST_CASE("recorded-run test helpers: plan parsing and the sets") {
   const auto ten = optimize_set();
   CHECK(ten.size() == 10);
   CHECK(ten.at("matvec_row_per_thread") == "matvec_rows");
+}
+
+TEST_CASE("recorded H200 held-out capture runs: ratios, levels, plans and geomeans follow from the recorded times") {
+  const auto runs = capture_run_summaries();
+  REQUIRE(runs.size() >= 10);  // sets 2 to 5 and the unseen set, first seen and re-run
+  const std::string doc = slurp(kRoot + "/docs/benchmarks.md");
+  for (const auto& f : runs) {
+    INFO(f.string());
+    const auto s = nlohmann::json::parse(slurp(f));
+    std::string problems;
+    for (const auto& line : capture_run_problems(s)) problems += line + "\n";
+    CHECK(problems == "");
+    // A first-seen run is the held-out figure: the docs quote it.
+    if (f.filename() == "first-seen-summary.json") {
+      char g[32];
+      std::snprintf(g, sizeof g, "%.2f×", s.at("geomean_speedup").get<double>());
+      INFO("docs/benchmarks.md must quote " << g);
+      CHECK(doc.find(g) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("capture-run checks catch a doctored speedup, level, plan or geomean") {
+  nlohmann::json good = {{"format", "warplens-capture-run/1"},
+                         {"geomean_speedup", 2.0},
+                         {"programs", nlohmann::json::array({{{"name", "a"},
+                                                               {"original_ms", 1.0},
+                                                               {"best_ms", 0.25},
+                                                               {"best_speedup", 4.0},
+                                                               {"best_level", 2},
+                                                               {"best_plan", "warp-per-row(lanes=32)"}},
+                                                              {{"name", "b"},
+                                                               {"original_ms", 1.0},
+                                                               {"best_ms", 1.0},
+                                                               {"best_speedup", 1.0},
+                                                               {"best_level", 1},
+                                                               {"best_plan", "(original)"}}})}};
+  CHECK(capture_run_problems(good).empty());
+  auto unjudged = good;  // an original whose replay did not match its capture: 1.00x, nothing offered
+  unjudged["programs"][1]["original_ms"] = 0.0;
+  unjudged["programs"][1]["best_ms"] = 0.0;
+  unjudged["programs"][1]["best_level"] = -1;
+  CHECK(capture_run_problems(unjudged).empty());
+  unjudged["programs"][1]["best_plan"] = "vectorize(width=4)";
+  CHECK(capture_run_problems(unjudged) == std::vector<std::string>{"b: no times recorded, yet something offered"});
+  auto bad = good;
+  bad["programs"][0]["best_speedup"] = 5.0;
+  CHECK(capture_run_problems(bad).size() == 2);  // the ratio, and so the geomean
+  bad = good;
+  bad["programs"][0]["best_level"] = 3;
+  CHECK(capture_run_problems(bad) == std::vector<std::string>{"a: the level is not the reward rule's"});
+  bad = good;
+  bad["programs"][0]["best_plan"] = "make-it-fast()";
+  CHECK(capture_run_problems(bad) == std::vector<std::string>{"a: `make-it-fast` is not a catalogue rewrite"});
+  bad = good;
+  bad["programs"][1]["best_level"] = 2;
+  CHECK(capture_run_problems(bad) == std::vector<std::string>{"b: the original kept, yet a level above 1"});
+  bad = good;
+  bad["geomean_speedup"] = 2.5;
+  CHECK(capture_run_problems(bad) == std::vector<std::string>{"the geomean is not the one over the programs"});
 }
