@@ -57,6 +57,13 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        S::Structure,
        {{"rows", {8, 16, 32}, "thread rows per block (each thread moves 32/rows elements)"}},
        {codes::kUncoalescedGlobal}},
+      {"permute-tile",
+       "regroup a one-thread-per-output permutation (`out[i] = in[g(i)]`, g through the index's digits `i / S`, "
+       "`(i / S) % K`) into 32x32 tiles of (i, the digit that steps the load by one element) moved through a "
+       "padded shared tile, so both the gathered load and the store are coalesced",
+       S::Structure,
+       {{"rows", {8, 16}, "thread rows per block (each thread moves 32/rows elements per tile)"}},
+       {codes::kUncoalescedGlobal}},
       {"restrict-const",
        "mark read-only pointer parameters `const __restrict__` (and written ones `__restrict__`) when no "
        "launch passes aliasing pointers",
@@ -233,6 +240,9 @@ std::optional<DeclaredLaunch> declared_launch(const RewriteStep& step) {
     const std::int64_t rows = step_param(step, "rows");
     c.block = Dim3{32, rows, 1};
     c.thread_scale[1] = {1, rows > 0 ? 32 / rows : 0};
+  } else if (r == "permute-tile") {
+    c.block = Dim3{32, step_param(step, "rows"), 1};
+    c.thread_scale[0] = {1, 32};
   } else if (r == "vectorize") {
     if (step_param(step, "shrink-grid") == 0) return d;
     c.thread_scale[0] = {1, step_param(step, "width")};

@@ -16,6 +16,7 @@ const Rewrite& unflatten_index_rewrite();
 const Rewrite& register_accumulator_rewrite();
 const Rewrite& pad_shared_rewrite();
 const Rewrite& stage_shared_tile_rewrite();
+const Rewrite& permute_tile_rewrite();
 const Rewrite& restrict_const_rewrite();
 const Rewrite& vectorize_rewrite();
 const Rewrite& vectorize_struct_rewrite();
@@ -48,6 +49,7 @@ const std::vector<const Rewrite*>& clang_rewrites() {
       &register_accumulator_rewrite(),
       &pad_shared_rewrite(),
       &stage_shared_tile_rewrite(),
+      &permute_tile_rewrite(),
       &restrict_const_rewrite(),
       &vectorize_rewrite(),
       &vectorize_struct_rewrite(),
