@@ -51,13 +51,14 @@ std::optional<GuardedRegion> guarded_region(const KernelContext& ctx, const std:
 // True when every launch of the kernel starts at least `bound` threads along
 // dimension `dim`: the grid is `(E + B - 1) / B` (or a variable holding it)
 // with B the block extent and E the argument passed for `bound`, or all values
-// are constants and grid * block >= bound.
+// are constants and grid * block >= bound. A bound that is a product of
+// unmodified integer parameters and constants (`rows * cols`, `N * C * H * W`,
+// or an unmodified kernel local holding one) is covered when E is the same
+// product of what the launch passes for them: any order or grouping, parts
+// held in unmodified host locals, constants multiplied out.
 bool launches_cover(const KernelContext& ctx, int dim, const clang::Expr* bound, std::string& why);
 
-// The same for a bound that is a product `a * b` of unmodified parameters
-// or constants (`i < rows * cols`): the grid is `(A * B + block - 1) / block`
-// with A and B what the launch passes for a and b (either order; through a
-// local holding the product too), or everything is constant.
+// The same for a bound `a * b` given as its two factors.
 bool launches_cover_product(const KernelContext& ctx, int dim, const clang::Expr* a, const clang::Expr* b,
                             std::string& why);
 

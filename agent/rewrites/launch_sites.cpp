@@ -561,17 +561,31 @@ struct Factor {
   std::optional<std::int64_t> value;
 };
 
-bool factor_matches(const ParsedFile& f, const Expr* e, const Factor& x) {
-  if (x.value) return host_int(f, e) == x.value;
-  return x.arg && same_value(f, e, x.arg);
+// The factors of a host product (`N * C * H * W`, `(size_t)rows * cols`,
+// through unmodified locals holding parts of it); constants are multiplied
+// into `constant`.
+void host_factors(const ParsedFile& f, const Expr* e, std::vector<const Expr*>& out, std::int64_t& constant,
+                  int depth = 0) {
+  const Expr* s = depth < 8 ? follow_local(f, e) : strip(e);
+  if (auto v = host_int(f, s)) {
+    constant *= *v;
+    return;
+  }
+  if (const auto* mul = dyn_cast<BinaryOperator>(s); mul && mul->getOpcode() == BO_Mul && depth < 8) {
+    host_factors(f, mul->getLHS(), out, constant, depth + 1);
+    host_factors(f, mul->getRHS(), out, constant, depth + 1);
+    return;
+  }
+  out.push_back(s);
 }
 
-// Does a launch start at least a x b threads along `dim`, for a product
-// bound whose factors the launch passes as `a` and `b`? The grid is
-// ceil(E / block) with E the same product (either order), or everything is
+// Does a launch start at least the product of `factors` threads along
+// `dim`, for a product bound whose factors the launch passes as `factors`
+// (arguments or constants)? The grid is ceil(E / block) with E the same
+// product (any order, any grouping, through locals), or everything is
 // constant.
-bool covers_product(const ParsedFile& f, const Expr* grid, const Expr* block, int dim, const Factor& a,
-                    const Factor& b, std::string& why) {
+bool covers_product(const ParsedFile& f, const Expr* grid, const Expr* block, int dim,
+                    const std::vector<Factor>& factors, std::string& why) {
   auto blockv = eval_dim3(f, strip_casts_and_copies(block));
   const std::int64_t bextent = !blockv ? 0 : dim == 0 ? blockv->x : dim == 1 ? blockv->y : blockv->z;
   const Expr* gc = grid && !reshaped_launch(grid) ? grid_component(f, strip_casts_and_copies(grid), dim) : nullptr;
@@ -580,50 +594,94 @@ bool covers_product(const ParsedFile& f, const Expr* grid, const Expr* block, in
     why = "the grid or block of a launch is not a form warplens can check";
     return false;
   }
-  auto av = a.value ? a.value : host_int(f, a.arg), bv = b.value ? b.value : host_int(f, b.arg);
-  if (blockv && av && bv)
+  // The launch side of each factor: its constant, or the argument's factors.
+  std::int64_t want_constant = 1;
+  std::vector<const Expr*> want;
+  for (const Factor& x : factors) {
+    if (x.value) want_constant *= *x.value;
+    else host_factors(f, x.arg, want, want_constant);
+  }
+  if (blockv && want.empty())
     if (auto g = host_int(f, gc)) {
-      if (*g * bextent >= *av * *bv) return true;
+      if (*g * bextent >= want_constant) return true;
       why = "a launch starts fewer threads than the bound";
       return false;
     }
   if (auto q = ceil_quotient(f, follow_local(f, gc))) {
     const bool divisor_is_block = blockv ? host_int(f, q->divisor) == std::optional<std::int64_t>(bextent)
                                          : same_value(f, q->divisor, bc);
-    const auto* mul = dyn_cast<BinaryOperator>(follow_local(f, q->dividend));
-    if (divisor_is_block && mul && mul->getOpcode() == BO_Mul &&
-        ((factor_matches(f, mul->getLHS(), a) && factor_matches(f, mul->getRHS(), b)) ||
-         (factor_matches(f, mul->getLHS(), b) && factor_matches(f, mul->getRHS(), a))))
-      return true;
+    std::int64_t have_constant = 1;
+    std::vector<const Expr*> have;
+    host_factors(f, q->dividend, have, have_constant);
+    bool same = divisor_is_block && have_constant == want_constant && have.size() == want.size();
+    // Each of the grid's factors is one of the bound's (a matching, greedy:
+    // same_value is an equivalence on these plain factors).
+    std::vector<bool> used(want.size(), false);
+    for (std::size_t i = 0; same && i < have.size(); ++i) {
+      bool found = false;
+      for (std::size_t j = 0; j < want.size() && !found; ++j)
+        if (!used[j] && same_value(f, have[i], want[j])) used[j] = found = true;
+      same = found;
+    }
+    if (same) return true;
   }
   why = "cannot prove that a launch's grid covers the bound (expected a grid of (a * b + block - 1) / block)";
   return false;
 }
 
-}  // namespace
+// The factors of a kernel-side product bound (`M * N`, `N * C * H * W`, an
+// unmodified local holding it): each an unmodified integer parameter or a
+// constant. False when some factor is neither.
+bool kernel_factors(const KernelContext& ctx, const Expr* e, std::vector<const Expr*>& out, int depth = 0) {
+  const Expr* s = strip(e);
+  if (const auto* ref = dyn_cast<DeclRefExpr>(s); ref && depth < 8)
+    if (const auto* v = dyn_cast<VarDecl>(ref->getDecl());
+        v && !isa<ParmVarDecl>(v) && v->hasLocalStorage() && v->getInit() && !ctx.modified.count(v))
+      return kernel_factors(ctx, v->getInit(), out, depth + 1);
+  if (const auto* mul = dyn_cast<BinaryOperator>(s); mul && mul->getOpcode() == BO_Mul && depth < 8)
+    return kernel_factors(ctx, mul->getLHS(), out, depth + 1) && kernel_factors(ctx, mul->getRHS(), out, depth + 1);
+  if (ctx.eval_int(s)) {
+    out.push_back(s);
+    return true;
+  }
+  const auto* ref = dyn_cast<DeclRefExpr>(s);
+  const auto* p = ref ? dyn_cast<ParmVarDecl>(ref->getDecl()) : nullptr;
+  if (!p || ctx.param_index(p) < 0 || ctx.modified.count(p) || !p->getType()->isIntegerType()) return false;
+  out.push_back(s);
+  return true;
+}
 
-bool launches_cover_product(const KernelContext& ctx, int dim, const Expr* a, const Expr* b, std::string& why) {
+bool launches_cover_factors(const KernelContext& ctx, int dim, const std::vector<const Expr*>& kernel_side,
+                            std::string& why) {
   if (ctx.launches.empty()) {
     why = "no launch in this file to check the grid against the bound";
     return false;
   }
-  auto factor_at = [&](const Expr* e, const CUDAKernelCallExpr* l) -> std::optional<Factor> {
-    if (auto c = ctx.eval_int(e)) return Factor{nullptr, c};
-    const auto* ref = dyn_cast<DeclRefExpr>(strip(e));
-    const auto* p = ref ? dyn_cast<ParmVarDecl>(ref->getDecl()) : nullptr;
-    if (!p || ctx.param_index(p) < 0 || ctx.modified.count(p)) return std::nullopt;
-    return Factor{l->getArg(static_cast<unsigned>(ctx.param_index(p))), std::nullopt};
-  };
   for (const CUDAKernelCallExpr* l : ctx.launches) {
-    auto fa = factor_at(a, l), fb = factor_at(b, l);
-    if (!fa || !fb) {
-      why = "a factor of the bound is neither an unmodified parameter nor a constant";
-      return false;
+    std::vector<Factor> factors;
+    for (const Expr* e : kernel_side) {
+      if (auto c = ctx.eval_int(e)) {
+        factors.push_back(Factor{nullptr, c});
+        continue;
+      }
+      const auto* p = cast<ParmVarDecl>(cast<DeclRefExpr>(e)->getDecl());
+      factors.push_back(Factor{l->getArg(static_cast<unsigned>(ctx.param_index(p))), std::nullopt});
     }
     LaunchConfig c = launch_config(l);
-    if (!covers_product(ctx.file, c.grid, c.block, dim, *fa, *fb, why)) return false;
+    if (!covers_product(ctx.file, c.grid, c.block, dim, factors, why)) return false;
   }
   return true;
+}
+
+}  // namespace
+
+bool launches_cover_product(const KernelContext& ctx, int dim, const Expr* a, const Expr* b, std::string& why) {
+  std::vector<const Expr*> factors;
+  if (!kernel_factors(ctx, a, factors) || !kernel_factors(ctx, b, factors)) {
+    why = "a factor of the bound is neither an unmodified parameter nor a constant";
+    return false;
+  }
+  return launches_cover_factors(ctx, dim, factors, why);
 }
 
 bool launches_cover(const KernelContext& ctx, int dim, const Expr* bound, std::string& why) {
@@ -635,10 +693,13 @@ bool launches_cover(const KernelContext& ctx, int dim, const Expr* bound, std::s
   const auto* bref = dyn_cast<DeclRefExpr>(b);
   const ParmVarDecl* bparam = bref ? dyn_cast<ParmVarDecl>(bref->getDecl()) : nullptr;
   auto bconst = ctx.eval_int(bound);
-  // A product of parameters and constants (`batch * DIM`, `rows * cols`):
-  // the grid must cover it as a product.
-  if (const auto* mul = dyn_cast<BinaryOperator>(b); !bparam && !bconst && mul && mul->getOpcode() == BO_Mul)
-    return launches_cover_product(ctx, dim, mul->getLHS(), mul->getRHS(), why);
+  // A product of parameters and constants (`batch * DIM`, `rows * cols`,
+  // `N * C * H * W`, or a kernel local holding one): the grid must cover
+  // it as a product.
+  if (!bparam && !bconst) {
+    std::vector<const Expr*> factors;
+    if (kernel_factors(ctx, b, factors) && !factors.empty()) return launches_cover_factors(ctx, dim, factors, why);
+  }
   if (!bparam && !bconst) {
     why = "the bound `" + ctx.text(bound).value_or("?") + "` is neither a parameter nor a constant";
     return false;

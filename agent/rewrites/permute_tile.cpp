@@ -190,12 +190,7 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
   for (const ParmVarDecl* g : e->gathered)
     if (std::find(pointers.begin(), pointers.end(), g) == pointers.end()) pointers.push_back(g);
   if (!launches_pass_distinct_pointers(ctx, pointers, why)) return std::nullopt;
-  // `i < n`, or `i < rows * cols` (the launch computing the same product).
-  const auto* product = dyn_cast<BinaryOperator>(strip(e->bound));
-  const bool covered = product && product->getOpcode() == BO_Mul
-                           ? launches_cover_product(ctx, 0, product->getLHS(), product->getRHS(), why)
-                           : launches_cover(ctx, 0, e->bound, why);
-  if (!covered) return std::nullopt;
+  if (!launches_cover(ctx, 0, e->bound, why)) return std::nullopt;
   if (ctx.kernel->hasAttr<CUDALaunchBoundsAttr>()) {
     why = "the kernel has __launch_bounds__ (the block becomes 32 x rows threads)";
     return std::nullopt;
