@@ -136,6 +136,7 @@ CandidateVerdict CaptureVerifier::verify(const Candidate& c, std::stop_token sto
     req.reassociation = r;
   }
   req.pytorch_reference = options_.pytorch_reference;
+  req.sanitize_min_speedup = best_clean_[kernel];
   req.include_dirs = options_.include_dirs;
   if (!options_.original_source.parent_path().empty())
     req.include_dirs.push_back(options_.original_source.parent_path().string());
@@ -192,6 +193,8 @@ CandidateVerdict CaptureVerifier::verify(const Candidate& c, std::stop_token sto
   const bool no_gpu = v.stage_ms.count("device_probe") && v.device.name.empty();
   out.verifier_failed = v.status == verifier::VerdictStatus::Error && (!c.fusion || no_gpu);
   if (v.status == verifier::VerdictStatus::Error && !out.verifier_failed) out.reason = "not verifiable: " + v.error;
+  if (out.memcheck_clean && !out.implausible && to_int(out.level) >= to_int(RewardLevel::Faster))
+    best_clean_[kernel] = std::max(best_clean_[kernel], out.speedup);
   out.verify_seconds = v.wall_ms / 1000.0;
   out.gpu_seconds = v.wall_ms / 1000.0;
   out.evidence = verifier::to_json_text(v);

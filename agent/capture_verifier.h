@@ -77,6 +77,9 @@ class CaptureVerifier final : public CandidateVerifier {
     std::string refused;  // the capture's refusals of either kernel, for the message
   };
   std::map<std::pair<std::string, std::string>, PairCapture> pair_captures_;
+  // Per kernel, the fastest winner that memcheck found clean: later winners
+  // are memchecked (and offered) only when faster (VerifyRequest::sanitize_min_speedup).
+  std::map<std::string, double> best_clean_;
 };
 
 // Pre-generated candidates of one program (a candidates directory) against

@@ -264,6 +264,10 @@ struct SanitizeResult {
   std::string fault;             // a CUDA error the candidate caused
   std::string failure;
   double wall_ms = 0;
+  // Where wall_ms went, summed over the runs: reading the capture, making
+  // the input sets on the host (poison included), copying them to the
+  // device, and the candidate's launches under the sanitizer.
+  double load_ms = 0, prepare_ms = 0, upload_ms = 0, kernel_ms = 0;
 };
 
 struct DeviceProbe {

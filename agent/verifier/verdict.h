@@ -81,6 +81,9 @@ struct SanitizerEvidence {
   std::string note;                   // why it did not run, or did not finish
   int runs = 0;                       // candidate runs under the sanitizer
   double ms = 0;
+  // Where ms went (the replay's own account; the rest is the sanitizer's
+  // start-up and tear-down): load, prepare, upload, kernel, replay (all).
+  std::map<std::string, double> phase_ms;
 };
 
 struct Verdict {

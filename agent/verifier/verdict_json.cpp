@@ -21,7 +21,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CompileEvidence, attempted, ok, 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputSetEvidence, index, origin, shape, skipped, skip_reason, checked,
                                                 passed, deterministic, failure, buffers, original_launches,
                                                 candidate_launches)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SanitizerEvidence, ran, clean, errors, report, command, note, runs, ms)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SanitizerEvidence, ran, clean, errors, report, command, note, runs, ms,
+                                                phase_ms)
 
 void to_json(json& j, const TimingEvidence& v) {
   j = json{{"method", v.method},

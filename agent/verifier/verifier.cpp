@@ -418,7 +418,14 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
     decide_level(v);
 
     // --- compute-sanitizer over a winner before it is offered ------------------
-    if (req.sanitize && wants_sanitizer(v)) {
+    if (req.sanitize && wants_sanitizer(v) && req.sanitize_min_speedup > 0 && v.speedup <= req.sanitize_min_speedup) {
+      SanitizerEvidence z;
+      char note[160];
+      std::snprintf(note, sizeof note, "skipped: not faster than %.2fx, a winner of this kernel already checked clean",
+                    req.sanitize_min_speedup);
+      z.note = note;
+      apply_sanitizer(v, z);
+    } else if (req.sanitize && wants_sanitizer(v)) {
       report("sanitizer", 0.9);
       SanitizerEvidence z;
       const std::string sanitizer = find_compute_sanitizer(req.sanitizer, find_nvcc(req.nvcc));
@@ -437,6 +444,10 @@ Verdict verify(const VerifyRequest& req, std::stop_token stop, const ProgressCal
         z.note = r.problem;
         z.runs = r.replay.runs;
         z.ms = r.ms;
+        if (r.replay.wall_ms > 0)
+          z.phase_ms = {{"load", r.replay.load_ms},     {"prepare", r.replay.prepare_ms},
+                        {"upload", r.replay.upload_ms}, {"kernel", r.replay.kernel_ms},
+                        {"replay", r.replay.wall_ms}};
       }
       apply_sanitizer(v, z);
     }

@@ -76,7 +76,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReferenceResult, ok, error, devi
                                                 failed_set, pipeline)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(IntegerArg, param, name, value, captured)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SetShape, recorded, original, candidate, integer_args, variation)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SanitizeResult, ok, error, runs, fault, failure, wall_ms)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SanitizeResult, ok, error, runs, fault, failure, wall_ms, load_ms,
+                                                prepare_ms, upload_ms, kernel_ms)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunCheck, run, passed, buffers)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingSamples, original_us, candidate_us, original_device_us,
                                                 candidate_device_us, warmup, l2_flush_bytes, outputs_checked,

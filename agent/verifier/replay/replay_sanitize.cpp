@@ -24,9 +24,12 @@ using namespace verifier;
 
 void sanitize_candidate(const ReplayPlan& plan, const ReferenceResult& reference, SanitizeResult& result,
                         const EmergencyExit& on_hang) {
-  const auto t0 = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  auto ms_since = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
   CapturedLaunches capture(plan.capture_dir);
   capture.add_sequences(plan.sequences);
+  result.load_ms = ms_since(t0);
   Context ctx;
   const int sm_count = ctx.summary().sm_count;
   GpuLock lock(ctx.device(), GpuLock::Mode::Shared);
@@ -47,6 +50,7 @@ void sanitize_candidate(const ReplayPlan& plan, const ReferenceResult& reference
     if (!L) throw std::runtime_error("internal: no layout for launch " + std::to_string(spec.launch));
     const auto& rec = capture.launch(spec.launch);
     const ReferenceSet& ref = reference.sets.at(static_cast<std::size_t>(spec.index));
+    const auto t_prepare = Clock::now();
     InputSet in = make_input_set(rec, capture.before(spec.launch), *L, spec.fresh, spec.seed, spec.scalars);
     for (std::size_t a = 0; a < in.allocations.size() && a < ref.buffers.size(); ++a)
       if (ref.buffers[a].role == BufferRole::Output)
@@ -55,15 +59,21 @@ void sanitize_candidate(const ReplayPlan& plan, const ReferenceResult& reference
     auto step = candidate_step(plan, capture, f, spec.launch, sm_count, nullptr);
     auto geometry = candidate_geometry(spec.geometry.value_or(captured_geometry(rec)), plan.candidate_launch, sm_count,
                                        integer_params(*L, in.param_buffer), nullptr);
+    result.prepare_ms += ms_since(t_prepare);
     if (!step || !geometry) continue;
+    const auto t_upload = Clock::now();
     auto side = make_candidate_side(capture, *step, spec.launch, 0);
     side->set_geometry(*geometry);
     for (std::size_t a = 0; a < side->allocations(); ++a)
       upload(side->ptr(a), in.allocations[a].data(), side->bytes(a), s);
     side->set_params(in.param_buffer);
+    check(cuStreamSynchronize(s), "cuStreamSynchronize");
+    result.upload_ms += ms_since(t_upload);
     try {
+      const auto t_kernel = Clock::now();
       side->launch(s);
       side->wait(s, deadline);
+      result.kernel_ms += ms_since(t_kernel);
       ++result.runs;
     } catch (const KernelHang& h) {
       result.failure = std::string("the candidate ") + h.what() + " under compute-sanitizer on input set " +

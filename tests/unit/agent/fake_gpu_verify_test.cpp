@@ -241,6 +241,25 @@ TEST_CASE("fake GPU: honest candidates pass, with recomputed grids") {
     CHECK(v.sanitizer->clean);
     CHECK(v.offerable());
   }
+  SUBCASE("a winner no faster than one already memchecked is held, not memchecked") {
+    Verdict v = run("scale_add", "scale_add", "honest_scale_add_vec4.cu", "scale_add",
+                    [](VerifyRequest& r) { r.sanitize_min_speedup = 1000; });
+    CHECK(v.correct);
+    CHECK(v.level == 2);
+    REQUIRE(v.sanitizer);
+    CHECK_FALSE(v.sanitizer->ran);
+    CHECK(v.sanitizer->note.find("skipped: not faster than 1000.00x") != std::string::npos);
+    CHECK(v.stage_ms.count("sanitizer") == 0);
+    CHECK(has_flag(v, "sanitizer-not-run"));
+    CHECK_FALSE(v.offerable());
+    // Faster than the bar: memchecked and offerable as before.
+    Verdict w = run("scale_add", "scale_add", "honest_scale_add_vec4.cu", "scale_add",
+                    [](VerifyRequest& r) { r.sanitize_min_speedup = 1.01; });
+    REQUIRE(w.sanitizer);
+    CHECK(w.sanitizer->ran);
+    CHECK(w.offerable());
+    CHECK(w.sanitizer->phase_ms.count("kernel") == 1);
+  }
   SUBCASE("two captured shapes are both input sets") {
     Verdict v = run("scale_add_x2", "scale_add", "honest_scale_add_vec4.cu", "scale_add");
     CHECK(v.correct);
