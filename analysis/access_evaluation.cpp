@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <sstream>
 #include <tuple>
 
 namespace warplens {
@@ -484,6 +485,129 @@ void set_context_evidence(Finding& f, const Verdict& v, const KernelContexts& co
   f.data.set("block_shape", format_block_shape(ctx.shape));
   f.data.set("block_source", ctx.source);
   f.data.set("shape_dependent", v.shape_dependent);
+}
+
+namespace {
+
+// "`idx[…]`", "`search(…)`", "`pos`".
+std::string short_spelling(const ExprRef& e) {
+  if (!e) return "?";
+  const std::string name = e->text.empty() ? "?" : e->text;
+  switch (e->op) {
+    case ExprOp::Load: return "`" + name + "[…]`";
+    case ExprOp::Call: return "`" + name + "(…)`";
+    default: return "`" + name + "`";
+  }
+}
+
+ExprRef first_load(const ExprRef& e) {
+  if (!e) return nullptr;
+  if (e->op == ExprOp::Load) return e;
+  for (const auto& o : e->operands)
+    if (auto r = first_load(o)) return r;
+  return nullptr;
+}
+
+// What the address depends on, in words: "`idx[…]` (a value each lane loads)".
+std::string dependence_phrase(const ExprRef& source, std::string* spelled) {
+  if (!source) {
+    if (spelled) *spelled = "loaded data";
+    return "values loaded from memory";
+  }
+  if (spelled) *spelled = short_spelling(source);
+  switch (source->op) {
+    case ExprOp::Load: return short_spelling(source) + ", a value each lane loads from memory";
+    case ExprOp::Call: return "the result of " + short_spelling(source) + ", computed from loaded values";
+    default: {
+      ExprRef load = first_load(source);
+      const std::string from = load ? short_spelling(load) : std::string("loaded values");
+      if (spelled) *spelled = short_spelling(source) + ", which depends on loaded " + from;
+      return short_spelling(source) + ", which the code updates under conditions on (or from) " + from +
+             ", loaded from memory: a search over loaded data";
+    }
+  }
+}
+
+}  // namespace
+
+bool per_lane_data_dependent(const BoundAccess& a, const KernelContexts& contexts) {
+  if (!a.indirect || contexts.contexts.empty()) return false;
+  if (!a.byte_offset) return true;
+  const LaunchContext& ctx = contexts.contexts.front();
+  EvalContext ec{ctx.shape, Assumption::LargeA, &ctx.known_params};
+  const std::vector<LaneGuard> guards = lane_guards(a.guards);
+  bool any = false;
+  for (int w = 0; w < std::min(kAveragedWarps, warps_per_block(ctx.shape)); ++w) {
+    const WarpLanes warp = warp_lanes(ctx.shape, w);
+    // A guard false for the whole warp (`threadIdx.x == 0` in warps 1, 2,
+    // ...): the warp does not run the access (active_lanes keeps such a
+    // warp whole, as it cannot tell a boundary warp from it).
+    bool skipped = false;
+    for (const LaneGuard& g : guards) {
+      if (!g.condition) continue;
+      ConditionLanes c = classify_condition(g.condition, warp, warp.exists, ec);
+      if (c.split == LaneSplit::Uniform && (c.true_lanes != 0) != g.taken) skipped = true;
+    }
+    if (skipped) continue;
+    AccessLanes lanes = evaluate_access(a.byte_offset, guards, warp, ec);
+    if (lanes.active == 0) continue;
+    if (lanes.modelled) return false;  // the loaded part is warp-uniform: judged by the model
+    // One lane of the warp: nothing to coalesce or conflict with.
+    if (lane_count(lanes.active) > 1) any = true;
+  }
+  return any;
+}
+
+Finding data_dependent_finding(const BoundAccess& a, const KernelView& view, const KernelContexts& contexts,
+                               const std::string& file, const std::string& code) {
+  const MemoryAccess& m = *a.access;
+  const bool shared = a.space == MemorySpace::Shared;
+  const LaunchContext& ctx = contexts.contexts.front();
+  std::string spelled;
+  const std::string depends = dependence_phrase(data_dependence_source(a.byte_offset), &spelled);
+  const int bytes = m.element_bytes > 0 ? m.element_bytes : 4;
+  const int ideal = std::max(1, (kWarpSize * bytes + kSectorBytes - 1) / kSectorBytes);
+  Finding f;
+  f.code = code;
+  f.severity = Severity::Information;
+  f.location = {file_of(*a.owner, file), m.range};
+  f.related = call_chain_related(a.via, a.via_in, file);
+  f.kernel = view.kernel->key;
+  std::ostringstream msg;
+  msg << "data-dependent " << (shared ? "shared " : "") << to_string(m.kind) << " of `" << m.spelling
+      << "` (address from " << spelled << "): the lanes' addresses are not known statically; the data decides — ";
+  if (shared)
+    msg << "distinct words in one bank serialise, scattered addresses cost up to a 32-way conflict";
+  else
+    msg << "clustered addresses share sectors, scattered ones cost up to 32 sectors per request (ideal " << ideal
+        << ")";
+  if (!a.via.empty()) msg << " (in kernel `" << view.kernel->name << "`, " << describe_chain(a.via) << ")";
+  f.message = msg.str();
+  std::ostringstream md;
+  md << "**Data-dependent " << (shared ? "shared-memory " : "global ") << to_string(m.kind) << "** `" << m.spelling
+     << "`\n\nEach lane's address depends on " << depends
+     << ", so the warp model cannot place the lanes of a warp. How many "
+     << (shared ? "wavefronts (bank conflicts)" : "32-byte sectors")
+     << " a warp request needs is decided by the data at run time: ";
+  if (shared)
+    md << "lanes whose words fall into distinct banks (or share one word) cost one wavefront; distinct words in one "
+          "bank serialise, up to 32 wavefronts when every lane hits the same bank.";
+  else
+    md << "addresses that cluster (sorted or nearby indices) share sectors; scattered ones cost one sector per lane, "
+          "up to 32 per request against an ideal of "
+       << ideal << " for " << bytes << "-byte elements.";
+  md << "\n\nReported as information: the analysis cannot say whether this access is costly, only that its cost "
+        "is the data's. Profile the kernel (`warplens profile`) to measure it; a search or scatter that the "
+        "profile shows to be costly can often be staged through shared memory or restructured so that the "
+        "lanes' positions are computed from the thread index.";
+  f.explanation_markdown = md.str();
+  f.data.set("access", std::string(to_string(m.kind)));
+  f.data.set("space", std::string(to_string(a.space)));
+  f.data.set("data_dependent", true);
+  f.data.set("depends_on", spelled.substr(0, spelled.find(',')));
+  f.data.set("block_shape", format_block_shape(ctx.shape));
+  f.data.set("block_source", ctx.source);
+  return f;
 }
 
 }  // namespace warplens

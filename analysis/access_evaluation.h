@@ -146,6 +146,21 @@ Judgement judge_accesses(const KernelView& view, const KernelContexts& contexts,
                          const std::function<bool(const BoundAccess&)>& judged, int variations,
                          const AccessMeasure& measure, double threshold, double peak_threshold = 0);
 
+// Data-dependent addresses: an access whose per-lane address depends on
+// data loaded from memory (a gather `in[idx[i]]`, a scatter to a searched
+// position `out[pos]`, a binary search's probe `data[pos + s - 1]`), which
+// the warp model cannot evaluate for the lanes of a warp. Not one whose
+// data-dependent part is warp-uniform (`val[row_ptr[warp] + lane]`: judged
+// like any other access), nor one a single lane of each warp runs.
+bool per_lane_data_dependent(const BoundAccess& a, const KernelContexts& contexts);
+
+// The information finding `code` (uncoalesced-global or shared-bank-conflict)
+// gives such an access: what the address depends on, that the lanes'
+// addresses are not known statically and the data decides the cost (up to
+// one sector per lane, or a 32-way conflict).
+Finding data_dependent_finding(const BoundAccess& a, const KernelView& view, const KernelContexts& contexts,
+                               const std::string& file, const std::string& code);
+
 // The end of a finding's message that names the context: "; worst with block
 // 16×16", "; only with the guessed blocks 16×16 and 32×32 (not 32×8)", and
 // " (in kernel `k`, through the call to `f` at line 12)" for device code.

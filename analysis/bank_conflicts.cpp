@@ -161,6 +161,16 @@ std::vector<Finding> find_bank_conflicts(const KernelView& view, const KernelCon
     if (pad) f.data.set("padding", std::int64_t(pad->pad_elements));
     out.push_back(std::move(f));
   }
+  // Addresses from per-lane loaded data that even random data does not
+  // model (a scatter to the position a search returned): information that
+  // the data decides the conflicts, instead of silence.
+  for (std::size_t i = 0; i < j.accesses.size(); ++i) {
+    const BoundAccess& a = *j.accesses[i];
+    bool modelled = false;
+    for (const AccessEvaluation& e : j.table[i]) modelled = modelled || e.modelled;
+    if (modelled || !per_lane_data_dependent(a, contexts)) continue;
+    out.push_back(data_dependent_finding(a, view, contexts, file, codes::kSharedBankConflict));
+  }
   return out;
 }
 

@@ -28,6 +28,22 @@ bool per_lane_indirect(const BoundAccess& a, const KernelContexts& contexts) {
   return lanes.active != 0 && !lanes.modelled;
 }
 
+// Reported by uncoalesced-global or shared-bank-conflict as a data-dependent
+// address (information), so no indirect-access hint: global loads and stores,
+// and shared ones the bank model cannot evaluate even with random data (a
+// histogram's `s_hist[value]` it can: that keeps its hint beside the
+// bank-conflict verdict on random data).
+bool reported_as_data_dependent(const BoundAccess& a, const KernelContexts& contexts) {
+  if (a.access->kind != AccessKind::Load && a.access->kind != AccessKind::Store) return false;
+  if (a.space == MemorySpace::Global) return true;
+  if (a.space != MemorySpace::Shared || !a.byte_offset) return a.space == MemorySpace::Shared;
+  const LaunchContext& ctx = contexts.contexts.front();
+  EvalContext ec{ctx.shape, Assumption::LargeA, &ctx.known_params};
+  ec.random_draw = 1;
+  AccessLanes lanes = evaluate_access(a.byte_offset, lane_guards(a.guards), warp_lanes(ctx.shape, 0), ec);
+  return !lanes.modelled;
+}
+
 std::string where(const BoundAccess& a, const KernelView& view) {
   if (a.via.empty()) return {};
   return " (in kernel `" + view.kernel->name + "`, " + describe_chain(a.via) + ")";
@@ -127,6 +143,15 @@ std::vector<Finding> find_uncoalesced_accesses(const KernelView& view, const Ker
     if (!stride.symbol.empty()) f.data.set("lane_stride_symbol", stride.symbol);
     out.push_back(std::move(f));
   }
+  // Addresses from per-lane loaded data: the model cannot count their
+  // sectors; information that the data decides, instead of silence.
+  for (std::size_t i = 0; i < j.accesses.size(); ++i) {
+    const BoundAccess& a = *j.accesses[i];
+    bool modelled = false;
+    for (const AccessEvaluation& e : j.table[i]) modelled = modelled || e.modelled;
+    if (modelled || !per_lane_data_dependent(a, contexts)) continue;
+    out.push_back(data_dependent_finding(a, view, contexts, file, codes::kUncoalescedGlobal));
+  }
   return out;
 }
 
@@ -137,6 +162,7 @@ std::vector<Finding> find_indirect_accesses(const KernelView& view, const Kernel
   for (const auto& a : view.accesses) {
     if (!per_lane_indirect(a, contexts)) continue;
     if (a.space != MemorySpace::Global && a.space != MemorySpace::Shared) continue;
+    if (reported_as_data_dependent(a, contexts)) continue;
     const MemoryAccess& m = *a.access;
     Finding f;
     f.code = codes::kIndirectAccess;

@@ -203,6 +203,15 @@ ExprRef Expr::recur(std::string variable, ExprRef init, ExprRef update, ExprRef 
   return make(std::move(e));
 }
 
+ExprRef Expr::data_local(std::string variable, bool uniform, std::vector<ExprRef> depends_on) {
+  Expr e;
+  e.op = ExprOp::Opaque;
+  e.text = std::move(variable);
+  e.uniform = uniform;
+  e.operands = std::move(depends_on);
+  return make(std::move(e));
+}
+
 Symbol Expr::previous(const std::string& variable, bool uniform) {
   return {SymbolKind::Local, 0, variable + "#prev", uniform};
 }
@@ -218,7 +227,8 @@ bool is_lane_varying(const ExprRef& e) {
   switch (e->op) {
     case ExprOp::Const: return false;
     case ExprOp::Sym: return !e->symbol.uniform;
-    case ExprOp::Opaque: return !e->uniform;
+    // A plain Opaque has no operands; a data_local's are its dependencies.
+    case ExprOp::Opaque: return !e->uniform || any_operand(e, is_lane_varying);
     case ExprOp::Load:
     case ExprOp::Call:
       if (e->uniform) return false;
@@ -230,7 +240,24 @@ bool is_lane_varying(const ExprRef& e) {
 bool is_indirect(const ExprRef& e) {
   if (!e) return false;
   if (e->op == ExprOp::Load && !e->operands.empty() && is_lane_varying(e->operands[0])) return true;
+  if (e->op == ExprOp::Opaque && !e->operands.empty() && is_lane_varying(e)) return true;
   return any_operand(e, is_indirect);
+}
+
+bool contains_load(const ExprRef& e) {
+  if (!e) return false;
+  if (e->op == ExprOp::Load) return true;
+  return any_operand(e, contains_load);
+}
+
+ExprRef data_dependence_source(const ExprRef& e) {
+  if (!e) return nullptr;
+  if (e->op == ExprOp::Load && !e->operands.empty() && is_lane_varying(e->operands[0])) return e;
+  if (e->op == ExprOp::Opaque && !e->operands.empty() && is_lane_varying(e)) return e;
+  if (e->op == ExprOp::Call && !e->uniform && is_indirect(e)) return e;
+  for (const auto& o : e->operands)
+    if (auto r = data_dependence_source(o)) return r;
+  return nullptr;
 }
 
 bool mentions(const ExprRef& e, const std::function<bool(const Symbol&)>& pred) {

@@ -93,6 +93,14 @@ struct Expr {
   static ExprRef call(std::string callee, std::vector<ExprRef> args);
   static ExprRef opaque(std::string spelling, bool uniform);
   static ExprRef recur(std::string variable, ExprRef init, ExprRef update, ExprRef count);
+  // A local whose value comes from data loaded from memory (a binary
+  // search's `pos`, set under `if (data[pos + s] <= key)`): an Opaque named
+  // `variable` whose operands are what its updates depend on (their
+  // conditions and right-hand sides, at least one containing a Load). It is
+  // lane-varying when `uniform` is false or any dependency is (so a device
+  // function's warp-uniform local becomes per-lane once its caller binds a
+  // per-lane argument), and a per-lane one counts as indirect (is_indirect).
+  static ExprRef data_local(std::string variable, bool uniform, std::vector<ExprRef> depends_on);
   // The symbol a Recur's update names the previous value by.
   static Symbol previous(const std::string& variable, bool uniform);
 };
@@ -105,8 +113,17 @@ std::string to_string(const ExprRef& e);
 bool is_lane_varying(const ExprRef& e);
 
 // True when the expression contains a Load whose index is lane-varying
-// (a data-dependent, per-lane address such as in[idx[i]]).
+// (a data-dependent, per-lane address such as in[idx[i]]) or a lane-varying
+// data-dependent local (Expr::data_local).
 bool is_indirect(const ExprRef& e);
+
+// True when the expression reads memory: contains a Load.
+bool contains_load(const ExprRef& e);
+
+// The first lane-varying source of data dependence in `e`, outermost first:
+// a Load with a lane-varying index, a Call with a lane-varying argument
+// that contains a Load, or a lane-varying data_local; null when none.
+ExprRef data_dependence_source(const ExprRef& e);
 
 // True when a symbol satisfying `pred` occurs in the expression.
 bool mentions(const ExprRef& e, const std::function<bool(const Symbol&)>& pred);

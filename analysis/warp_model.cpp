@@ -24,6 +24,12 @@ std::uint64_t fnv1a(const std::string& s) {
 }
 
 bool node_lane_varying(const Expr& e) {
+  // A data_local (Expr::data_local) marked uniform varies when a dependency does.
+  if (e.op == ExprOp::Opaque && e.uniform) {
+    for (const auto& o : e.operands)
+      if (is_lane_varying(o)) return true;
+    return false;
+  }
   if (e.uniform) return false;
   if (e.op == ExprOp::Opaque) return true;
   if (e.op == ExprOp::Load && e.operands.empty()) return true;
@@ -166,7 +172,7 @@ Folded fold_uniform(const ExprRef& e, const LaneEvaluator& ev) {
   switch (e->op) {
     case ExprOp::Const: return {e, false};
     case ExprOp::Sym: varying = !e->symbol.uniform; break;
-    case ExprOp::Opaque: varying = !e->uniform; break;
+    case ExprOp::Opaque: varying = is_lane_varying(e); break;
     default: {
       std::vector<ExprRef> ops;
       ops.reserve(e->operands.size());

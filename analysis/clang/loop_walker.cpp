@@ -344,6 +344,28 @@ BodyWalker::Exits BodyWalker::walk_loop(const Stmt* loop, std::optional<int> unr
     if (!changed) break;
     set_symbols();
   }
+  // Loop-carried locals whose updates depend on data loaded from memory (a
+  // binary search's `pos`, set under `if (data[pos + s] <= key)`): their
+  // value is a data_local carrying those dependencies, so it turns per-lane
+  // when a caller binds a per-lane argument (`key`), and a per-lane one
+  // reads as a data-dependent address (is_indirect), not as an unknown.
+  std::map<const VarDecl*, ExprRef> data_locals;
+  for (const auto& [v, u] : uniform) {
+    std::vector<ExprRef> deps;
+    bool loads = false;
+    auto add = [&](const clang::Expr* x) {
+      ExprRef d = ir_bounded(lowering_.lower(x), "?", 512);
+      loads = loads || contains_load(d);
+      deps.push_back(d);
+    };
+    for (const Modification* m : by_var[v]) {
+      if (m->unknown) continue;
+      for (const clang::Expr* c : m->conditions) add(c);
+      if (m->rhs) add(m->rhs);
+    }
+    if (loads) data_locals[v] = Expr::data_local(v->getNameAsString(), u, std::move(deps));
+  }
+  for (const auto& [v, e] : data_locals) env_.values[v] = e;
 
   Loop record;
   if (iv) {
@@ -392,7 +414,10 @@ BodyWalker::Exits BodyWalker::walk_loop(const Stmt* loop, std::optional<int> unr
     else if (auto r = recurrences.find(v); r != recurrences.end()) u = u && !is_lane_varying(r->second.start);
     else if (auto s = secondary.find(v); s != secondary.end()) u = u && !is_lane_varying(s->second);
     else if (v == iv) u = u && iv_init && !is_lane_varying(iv_init) && iv_step && !is_lane_varying(iv_step);
-    env_.values[v] = Expr::sym({SymbolKind::Local, 0, v->getNameAsString(), u});
+    if (auto d = data_locals.find(v); d != data_locals.end())
+      env_.values[v] = Expr::data_local(v->getNameAsString(), u, d->second->operands);
+    else
+      env_.values[v] = Expr::sym({SymbolKind::Local, 0, v->getNameAsString(), u});
   }
   if (iv && iv_declared_here) env_.values.erase(iv);
 

@@ -168,7 +168,7 @@ __global__ void spmv_csr_scalar(int rows, const int* row_ptr, const int* col_idx
     float dot = 0.0f;
     int start = row_ptr[row];
     int end = row_ptr[row + 1];  // expect: uncoalesced-global(load, 1.25x)
-    for (int jj = start; jj < end; ++jj) dot += val[jj] * x[col_idx[jj]];  // expect: indirect-access(load)
+    for (int jj = start; jj < end; ++jj) dot += val[jj] * x[col_idx[jj]];  // expect: uncoalesced-global(load)@info
     y[row] = dot;
   }
 }
@@ -183,7 +183,7 @@ __global__ void spmv_csr_vector(int rows, const int* row_ptr, const int* col_idx
     int start = row_ptr[warp];
     int end = row_ptr[warp + 1];
     float dot = 0.0f;
-    for (int jj = start + lane; jj < end; jj += 32) dot += val[jj] * x[col_idx[jj]];  // expect: indirect-access(load)
+    for (int jj = start + lane; jj < end; jj += 32) dot += val[jj] * x[col_idx[jj]];  // expect: uncoalesced-global(load)@info
     for (int offset = 16; offset > 0; offset /= 2) dot += __shfl_down_sync(0xffffffff, dot, offset);
     if (lane == 0) y[warp] = dot;
   }

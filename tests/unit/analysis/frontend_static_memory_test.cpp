@@ -115,7 +115,7 @@ int main() { k<<<4096, 256>>>(nullptr, nullptr, nullptr, 1 << 20, 2048); }
   check_ranges(s, codes::kUncoalescedGlobal, "col", "store");
 }
 
-TEST_CASE("indirect accesses are hints; a warp-uniform loaded index is not indirect") {
+TEST_CASE("a per-lane gather is information, an indirect atomic a hint; a warp-uniform loaded index is judged") {
   auto s = analyzed(R"cu(
 __global__ void spmv_vector(int rows, const int* row_ptr, const int* col, const float* val, const float* x,
                             float* y) {
@@ -141,10 +141,96 @@ int main() {
 )cu",
                          Toolchain::Prelude);
   REQUIRE_MESSAGE(s.clang_errors().empty(), s.clang_errors());
-  check_ranges(s, codes::kIndirectAccess, "gather", "load");
   check_ranges(s, codes::kIndirectAccess, "atomic", "atomic");
-  check_ranges(s, codes::kUncoalescedGlobal, "none");
+  check_ranges(s, codes::kIndirectAccess, "none", "load");
+  // val[jj] (a warp-uniform start plus the lane) is judged: coalesced, no
+  // finding; x[col[jj]] is data-dependent per lane: information.
+  check_ranges(s, codes::kUncoalescedGlobal, "gather");
   for (const Finding* f : s.findings(codes::kIndirectAccess)) CHECK(f->severity == Severity::Hint);
+  for (const Finding* f : s.findings(codes::kUncoalescedGlobal)) {
+    CHECK(f->severity == Severity::Information);
+    CHECK(f->message.find("(address from `col[…]`)") != std::string::npos);
+  }
+}
+
+TEST_CASE("data-dependent addresses: a search over loaded keys and the scatter to its result are information") {
+  // mergeSort's shape: each lane binary-searches its own loaded key in a
+  // sorted run (the probe's address follows the data), then stores at the
+  // position found. Neither can be counted statically; both codes say so
+  // at information, naming what the address depends on.
+  auto s = analyzed(R"cu(
+__device__ unsigned lower_bound(unsigned key, const unsigned* data, unsigned n, unsigned stride) {
+  unsigned pos = 0;
+  for (; stride > 0; stride >>= 1) {
+    unsigned next = pos + stride < n ? pos + stride : n;
+    if ($probe[[data[next - 1]]] < key) pos = next;
+  }
+  return pos;
+}
+__global__ void rank_global(const unsigned* keys, const unsigned* other, unsigned* out, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned key = keys[i];
+  unsigned pos = lower_bound(key, other, n, 1024) + i;
+  $gscatter[[out[pos]]] = key;
+}
+__global__ void rank_shared(unsigned* d) {
+  __shared__ unsigned s[256];
+  s[threadIdx.x] = d[blockIdx.x * 256 + threadIdx.x];
+  __syncthreads();
+  unsigned key = s[threadIdx.x];
+  unsigned pos = lower_bound(key, s + 128, 128, 128) + (threadIdx.x & 127);
+  __syncthreads();
+  $sscatter[[s[pos]]] = key;
+  __syncthreads();
+  d[blockIdx.x * 256 + threadIdx.x] = s[threadIdx.x];
+}
+int main() {
+  rank_global<<<4096, 256>>>(nullptr, nullptr, nullptr, 1 << 20);
+  rank_shared<<<4096, 256>>>(nullptr);
+}
+)cu",
+                    Toolchain::Prelude);
+  REQUIRE_MESSAGE(s.clang_errors().empty(), s.clang_errors());
+  check_ranges(s, codes::kUncoalescedGlobal, "probe", "load");
+  check_ranges(s, codes::kUncoalescedGlobal, "gscatter", "store");
+  check_ranges(s, codes::kSharedBankConflict, "probe", "load");
+  check_ranges(s, codes::kSharedBankConflict, "sscatter", "store");
+  check_ranges(s, codes::kIndirectAccess, "none");
+  for (const char* code : {codes::kUncoalescedGlobal, codes::kSharedBankConflict})
+    for (const Finding* f : s.findings(code)) {
+      INFO(f->message);
+      CHECK(f->severity == Severity::Information);
+      CHECK(f->message.find("data-dependent") != std::string::npos);
+      CHECK(f->message.find("not known statically") != std::string::npos);
+    }
+  for (const Finding* f : s.findings(codes::kUncoalescedGlobal)) {
+    INFO(f->message);
+    if (access_of(*f) == "load") CHECK(f->message.find("(address from `pos`, which depends on loaded `data[…]`)") != std::string::npos);
+    else CHECK(f->message.find("(address from `lower_bound(…)`)") != std::string::npos);
+  }
+}
+
+TEST_CASE("data-dependent addresses that are warp-uniform, or run by one lane, are judged or left alone") {
+  // One key per block: the search is the same for every lane (its probes
+  // are broadcasts) and the store after it is the lane plus a warp-uniform
+  // data-dependent offset, contiguous. A gather that one lane runs has
+  // nothing to coalesce.
+  auto s = analyzed(R"cu(
+__global__ void uniform_search(const unsigned* keys, const unsigned* other, unsigned* out, const int* idx) {
+  unsigned key = keys[blockIdx.x];
+  unsigned pos = 0;
+  for (unsigned stride = 1024; stride > 0; stride >>= 1)
+    if (other[pos + stride - 1] < key) pos += stride;
+  out[pos * 32 + threadIdx.x] = key;
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (threadIdx.x == 0) out[idx[i]] = 1;
+}
+int main() { uniform_search<<<4096, 256>>>(nullptr, nullptr, nullptr, nullptr); }
+)cu",
+                    Toolchain::Prelude);
+  REQUIRE_MESSAGE(s.clang_errors().empty(), s.clang_errors());
+  check_ranges(s, codes::kUncoalescedGlobal, "none");
+  check_ranges(s, codes::kIndirectAccess, "none");
 }
 
 TEST_CASE("without a launch, a shape-dependent verdict is information, a shape-independent one a warning") {
