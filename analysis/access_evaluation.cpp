@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <tuple>
@@ -544,7 +545,21 @@ bool per_lane_data_dependent(const BoundAccess& a, const KernelContexts& context
     // warp whole, as it cannot tell a boundary warp from it).
     bool skipped = false;
     for (const LaneGuard& g : guards) {
-      if (!g.condition) continue;
+      // Only a guard on the thread index and block shape: one on loaded
+      // values or parameters (`jj < row_ptr[w + 1]`, `i < segmentSamples`)
+      // compares stand-ins, whose order says nothing.
+      std::function<bool(const ExprRef&)> structural = [&](const ExprRef& e) -> bool {
+        if (!e) return false;
+        if (e->op == ExprOp::Sym)
+          return e->symbol.kind == SymbolKind::ThreadIdx || e->symbol.kind == SymbolKind::BlockDim ||
+                 e->symbol.kind == SymbolKind::WarpSize;
+        if (e->op == ExprOp::Load || e->op == ExprOp::Call || e->op == ExprOp::Opaque || e->op == ExprOp::Recur)
+          return false;
+        for (const auto& o : e->operands)
+          if (!structural(o)) return false;
+        return true;
+      };
+      if (!structural(g.condition)) continue;
       ConditionLanes c = classify_condition(g.condition, warp, warp.exists, ec);
       if (c.split == LaneSplit::Uniform && (c.true_lanes != 0) != g.taken) skipped = true;
     }
