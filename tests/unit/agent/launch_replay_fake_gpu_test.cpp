@@ -301,31 +301,3 @@ TEST_CASE("fake GPU: module variables the capture lacks or the launch wrote stop
   CHECK_FALSE(wrote.verdict.correct);
   CHECK(wrote.verdict.reason.find("writes the module variable `c_filter` (20 bytes)") != std::string::npos);
 }
-
-TEST_CASE("fake GPU: the capture verifier memchecks a kernel's winners only while they get faster") {
-  static verifier::test::TempDir work;
-  agent::CaptureVerifierOptions o;
-  o.capture_dir = case_capture("matvec");
-  o.original_source = kCases / "matvec.cu";
-  o.timed_runs = 10;
-  o.work_dir = work.path() / "memcheck-order";
-  agent::CaptureVerifier v(o);
-  agent::Candidate first = candidate("warp_per_row_matvec.cu", "matvec_rows");
-  agent::Candidate second = first;
-  second.id = first.id + "-again";
-  const agent::CandidateVerdict a = v.verify(first, {});
-  REQUIRE(agent::to_int(a.level) >= 2);
-  CHECK(a.memcheck_clean);
-  CHECK_FALSE(a.implausible);
-  const agent::CandidateVerdict b = v.verify(second, {});
-  MESSAGE("first " << a.speedup << "x, second " << b.speedup << "x: " << b.memcheck_note);
-  REQUIRE(agent::to_int(b.level) >= 2);
-  if (b.speedup <= a.speedup) {
-    // Not faster than a winner already checked clean: held, memcheck skipped.
-    CHECK_FALSE(b.memcheck_clean);
-    CHECK(b.implausible);
-    CHECK(b.memcheck_note.find("skipped: not faster than") != std::string::npos);
-  } else {
-    CHECK(b.memcheck_clean);
-  }
-}
