@@ -299,7 +299,11 @@ std::optional<std::int64_t> evaluate(const ExprRef& e, const SymbolEnv& env, con
     case ExprOp::Opaque:
       if (opaque) return opaque(*e);
       return std::nullopt;
-    case ExprOp::Neg: { auto a = arg(0); if (!a) return a; return -*a; }
+    case ExprOp::Neg: {
+      auto a = arg(0);
+      if (!a || *a == INT64_MIN) return std::nullopt;
+      return -*a;
+    }
     case ExprOp::BitNot: { auto a = arg(0); if (!a) return a; return ~*a; }
     case ExprOp::LogicalNot: { auto a = arg(0); if (!a) return a; return *a == 0 ? 1 : 0; }
     case ExprOp::Select: {
@@ -345,13 +349,23 @@ std::optional<std::int64_t> evaluate(const ExprRef& e, const SymbolEnv& env, con
   auto b = arg(1);
   if (!a || !b) return std::nullopt;
   std::int64_t x = *a, y = *b;
+  // Overflow is "unknown", not a wrapped value: stand-ins for loaded data and
+  // fuzzed constants reach here, and signed overflow is undefined behaviour.
+  std::int64_t r = 0;
   switch (e->op) {
-    case ExprOp::Add: return x + y;
-    case ExprOp::Sub: return x - y;
-    case ExprOp::Mul: return x * y;
-    case ExprOp::Div: if (y == 0) return std::nullopt; return x / y;
-    case ExprOp::Rem: if (y == 0) return std::nullopt; return x % y;
-    case ExprOp::Shl: if (y < 0 || y > 62) return std::nullopt; return x << y;
+    case ExprOp::Add: if (__builtin_add_overflow(x, y, &r)) return std::nullopt; return r;
+    case ExprOp::Sub: if (__builtin_sub_overflow(x, y, &r)) return std::nullopt; return r;
+    case ExprOp::Mul: if (__builtin_mul_overflow(x, y, &r)) return std::nullopt; return r;
+    case ExprOp::Div:
+      if (y == 0 || (y == -1 && x == INT64_MIN)) return std::nullopt;
+      return x / y;
+    case ExprOp::Rem:
+      if (y == 0 || (y == -1 && x == INT64_MIN)) return std::nullopt;
+      return x % y;
+    case ExprOp::Shl:
+      if (y < 0 || y > 62) return std::nullopt;
+      if (__builtin_mul_overflow(x, std::int64_t{1} << y, &r)) return std::nullopt;
+      return r;
     case ExprOp::Shr: if (y < 0 || y > 62) return std::nullopt; return x >> y;
     case ExprOp::BitAnd: return x & y;
     case ExprOp::BitOr: return x | y;
@@ -370,6 +384,18 @@ std::optional<std::int64_t> evaluate(const ExprRef& e, const SymbolEnv& env, con
 
 // ---------------------------------------------------------------- Polynomial
 
+namespace {
+// Coefficients wrap as 64-bit two's complement (as the device's 64-bit integer
+// arithmetic does) instead of overflowing, which would be undefined behaviour
+// on source constants the fuzzer or a user makes large.
+std::int64_t wrap_add(std::int64_t a, std::int64_t b) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+std::int64_t wrap_mul(std::int64_t a, std::int64_t b) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
+}
+}  // namespace
+
 Polynomial Polynomial::constant(std::int64_t v) {
   Polynomial p;
   if (v) p.terms[{}] = v;
@@ -384,7 +410,7 @@ Polynomial Polynomial::operator+(const Polynomial& o) const {
   Polynomial r = *this;
   for (const auto& [m, c] : o.terms) {
     auto& slot = r.terms[m];
-    slot += c;
+    slot = wrap_add(slot, c);
     if (slot == 0) r.terms.erase(m);
   }
   return r;
@@ -393,7 +419,7 @@ Polynomial Polynomial::operator-(const Polynomial& o) const { return *this + o.s
 Polynomial Polynomial::scaled(std::int64_t k) const {
   Polynomial r;
   if (k == 0) return r;
-  for (const auto& [m, c] : terms) r.terms[m] = c * k;
+  for (const auto& [m, c] : terms) r.terms[m] = wrap_mul(c, k);
   return r;
 }
 Polynomial Polynomial::operator*(const Polynomial& o) const {
@@ -404,7 +430,7 @@ Polynomial Polynomial::operator*(const Polynomial& o) const {
       m.insert(m.end(), m2.begin(), m2.end());
       std::sort(m.begin(), m.end());
       auto& slot = r.terms[m];
-      slot += c1 * c2;
+      slot = wrap_add(slot, wrap_mul(c1, c2));
       if (slot == 0) r.terms.erase(m);
     }
   return r;
@@ -425,7 +451,7 @@ std::optional<Polynomial> Polynomial::coefficient_of(const Symbol& s) const {
     Monomial rest;
     for (const auto& x : m)
       if (!(x == s)) rest.push_back(x);
-    r.terms[rest] += c;
+    r.terms[rest] = wrap_add(r.terms[rest], c);
   }
   return r;
 }
@@ -437,7 +463,7 @@ std::string Polynomial::to_string() const {
   auto emit = [&](const Monomial& m, std::int64_t c) {
     if (!first) os << (c < 0 ? " - " : " + ");
     else if (c < 0) os << "-";
-    std::int64_t a = c < 0 ? -c : c;
+    const std::uint64_t a = c < 0 ? 0 - static_cast<std::uint64_t>(c) : static_cast<std::uint64_t>(c);
     bool need_coeff = m.empty() || a != 1;
     if (need_coeff) os << a;
     for (size_t i = 0; i < m.size(); ++i) {

@@ -38,6 +38,23 @@ TEST_CASE("evaluation follows C integer semantics") {
   CHECK(evaluate(Expr::binary(ExprOp::Div, Expr::constant(-7), Expr::constant(2)), env) == -3);
 }
 
+TEST_CASE("evaluation gives up on overflow instead of wrapping (UBSan found it under fuzz_analysis)") {
+  const auto big = Expr::constant(INT64_MAX / 2 + 1);
+  auto none = [](const Symbol&) -> std::optional<std::int64_t> { return std::nullopt; };
+  CHECK(evaluate(Expr::binary(ExprOp::Mul, big, Expr::constant(4)), none) == std::nullopt);
+  CHECK(evaluate(Expr::binary(ExprOp::Add, big, big), none) == std::nullopt);
+  CHECK(evaluate(Expr::binary(ExprOp::Sub, Expr::constant(INT64_MIN), Expr::constant(1)), none) == std::nullopt);
+  CHECK(evaluate(Expr::binary(ExprOp::Div, Expr::constant(INT64_MIN), Expr::constant(-1)), none) == std::nullopt);
+  CHECK(evaluate(Expr::binary(ExprOp::Rem, Expr::constant(INT64_MIN), Expr::constant(-1)), none) == std::nullopt);
+  CHECK(evaluate(Expr::binary(ExprOp::Shl, big, Expr::constant(2)), none) == std::nullopt);
+  CHECK(evaluate(Expr::binary(ExprOp::Shl, Expr::constant(3), Expr::constant(4)), none) == 48);
+  CHECK(evaluate(Expr::binary(ExprOp::Mul, Expr::constant(-3), Expr::constant(5)), none) == -15);
+  // Polynomial coefficients wrap (defined) rather than overflow.
+  auto p = to_polynomial(Expr::binary(ExprOp::Mul, Expr::binary(ExprOp::Mul, big, Expr::param("n")),
+                                      Expr::constant(4)));
+  CHECK(p.has_value());
+}
+
 TEST_CASE("polynomial view gives symbolic lane strides") {
   auto tid = Expr::thread_idx(0);
   auto e = Expr::binary(ExprOp::Add,
