@@ -35,8 +35,16 @@ the same analyze() call, with default options, without building the whole
 server); the compile database is then the one found above each file, so pass
 the checkout's own as --db.
 
+With --reach-tsv FILE (needs --explain), every file is analysed a second
+time by `corpus_explain --reach` and its rows are written to FILE: every
+modelled access (`access file line space kind function`) and the lines of
+each function a kernel reaches (`reach kernel file first last`), paths
+relative to the checkout. compare.py --reach uses them to tell a profile row
+at a source access from one the compiler's line table put elsewhere.
+
 usage: check_corpus.py CHECKOUT (--warplens BIN | --explain BIN) --out DIR [--db DIR] [--jobs N]
                        [--only REGEX] [--nvcc-referee] [--findings-tsv FILE] [--headers]
+                       [--reach-tsv FILE]
 """
 import argparse
 import collections
@@ -99,6 +107,24 @@ def check_one(warplens, db, path, timeout, explain=None):
     return out
 
 
+def reach_rows(explain, path, timeout, checkout):
+    """corpus_explain --reach rows of one file, paths relative to the checkout."""
+    r = subprocess.run([explain, "--reach", "--max-time-s", str(int(timeout)), path],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+    if r.returncode != 0:
+        raise RuntimeError(f"corpus_explain --reach {path}: exit {r.returncode}")
+    out = set()
+    for line in r.stdout.decode(errors="replace").splitlines():
+        cells = line.split("\t")
+        if cells[0] == "access" and len(cells) == 6:
+            out.add(("access", os.path.relpath(cells[1], checkout), *cells[2:]))
+        elif cells[0] == "reach" and len(cells) == 5:
+            out.add(("reach", cells[1], os.path.relpath(cells[2], checkout), *cells[3:]))
+        else:
+            raise ValueError(f"not a corpus_explain --reach row: {line[:120]!r}")
+    return out
+
+
 HEADER_SUFFIXES = (".cuh", ".h", ".hpp")
 
 
@@ -151,9 +177,12 @@ def main():
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--nvcc-referee", action="store_true")
     ap.add_argument("--findings-tsv")
+    ap.add_argument("--reach-tsv", help="with --explain: write access and reach rows (see above)")
     ap.add_argument("--headers", action="store_true",
                     help="also check the samples' own headers that define kernels (findings only)")
     a = ap.parse_args()
+    if a.reach_tsv and not a.explain:
+        ap.error("--reach-tsv needs --explain")
 
     checkout = os.path.abspath(a.checkout)
     out_dir = os.path.abspath(a.out)
@@ -264,6 +293,16 @@ def main():
                     line = x["range"]["start"]["line"] + 1
                     access = (x.get("data") or {}).get("access", "")
                     rows.add((path, line, x["code"], SEVERITY.get(x.get("severity"), "?"), access))
+            for row in sorted(rows):
+                f.write("\t".join(str(v) for v in row) + "\n")
+    if a.reach_tsv:
+        targets = [r["file"] for r in results + header_results if r["status"] == "ok"]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+            parts = list(pool.map(lambda p: reach_rows(a.explain, p, a.timeout, checkout), targets))
+        rows = set().union(*parts) if parts else set()
+        with open(a.reach_tsv, "w", encoding="utf-8") as f:
+            f.write("# modelled accesses and kernels' reach on cuda-samples (check_corpus.py --reach-tsv)\n")
+            f.write("# access\tfile\tline\tspace\tkind\tfunction | reach\tkernel\tfile\tfirst\tlast\n")
             for row in sorted(rows):
                 f.write("\t".join(str(v) for v in row) + "\n")
     return 0

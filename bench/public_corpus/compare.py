@@ -16,7 +16,20 @@ alike; --warnings-only counts warnings only).
 Precision = reported and bad / reported, recall = reported and bad / bad,
 both over the lines that have a truth (measured or labelled) only.
 
-usage: compare.py --static FINDINGS.tsv (--measured DIR | --expected LABELS.tsv)
+Line-table artefacts (--reach FILE, check_corpus.py --reach-tsv): the
+compiler's line table sometimes puts a kernel's memory instructions at a line
+with no access of that memory space in the source, often in another function
+(shfl_scan's `shfl_vertical_shfl` has its shared loads at a line of an
+unrelated helper and at the toolkit's `__shfl_up_sync`). No line-by-line tool
+can match such a row. With --reach, a measured row at a line where the model
+has no access of that space and kind is not judged by its line: the rows of a
+kernel put at such lines are pooled per (kernel, code, access) into one
+entry, bad by the same rule on the pooled counts, and reported when the
+analysis has a finding of that code and access on a line of a function the
+kernel reaches that has no measured row of its own (where the instructions
+came from). The pooled entries are listed, so nothing is hidden.
+
+usage: compare.py --static FINDINGS.tsv (--measured DIR [--reach REACH.tsv] | --expected LABELS.tsv)
                   [--warnings-only] [--require|--goal PRECISION RECALL]
                   [--expect CODE=TP/FP/FN ...]
 exit: 0 ok, 1 counts differ from --expect, 3 counts as --expect (or none
@@ -63,8 +76,59 @@ def rows(path):
             yield dict(zip(header, cells))
 
 
-def measured_truth(directory):
+SPACE_CODES = {"global": ("uncoalesced-global",), "shared": ("shared-bank-conflict",),
+               "generic": CODES}  # a generic pointer may be either
+KIND_ACCESSES = {"load": ("load",), "store": ("store",), "atomic": ("load", "store")}
+
+
+def kernel_base(signature):
+    """`void reduce7<int, 256u, true>(int const*, int*, unsigned int)` -> `reduce7`."""
+    angle, paren, cut, open_at = 0, 0, len(signature), None
+    for i, ch in enumerate(signature):
+        if ch == "(" and angle == 0:
+            cut = i
+            break
+        if ch == "(":
+            paren += 1
+        elif ch == ")":
+            paren -= 1
+        elif ch == "<" and paren == 0:
+            if angle == 0:
+                open_at = i
+            angle += 1
+        elif ch == ">" and paren == 0:
+            angle -= 1
+    name = signature[:cut].strip()
+    if open_at is not None and open_at < cut:
+        name = name[:open_at].strip()
+    words = name.split()
+    return words[-1].split("::")[-1] if words else name
+
+
+def load_reach(path):
+    """check_corpus.py --reach-tsv -> (source accesses as truth keys, kernel -> line ranges)."""
+    accesses, reach = set(), collections.defaultdict(list)
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            cells = line.rstrip("\n").split("\t")
+            if cells[0] == "access":
+                _, file, lineno, space, kind, _function = cells
+                for code in SPACE_CODES.get(space, ()):
+                    for access in KIND_ACCESSES.get(kind, ()):
+                        accesses.add((norm(file), int(lineno), code, access))
+            elif cells[0] == "reach":
+                _, kernel, file, first, last = cells
+                reach[kernel].append((norm(file), int(first), int(last)))
+    return accesses, reach
+
+
+def measured_truth(directory, source_accesses=None):
+    """Per-line truth; with source_accesses, rows at lines without such an
+    access pooled per kernel (keys (f"<{kernel}>", 0, code, access))."""
     sums = collections.defaultdict(lambda: [0.0, 0.0])
+    pooled_lines = collections.defaultdict(set)
     files = sorted(glob.glob(os.path.join(directory, "*.tsv")))
     for path in files:
         for r in rows(path):
@@ -76,13 +140,32 @@ def measured_truth(directory):
                 continue
             code, access = KIND[r["kind"]]
             key = (norm(r["file"]), int(r["line"]), code, access)
+            if source_accesses is not None and key not in source_accesses:
+                pooled_lines[(kernel_base(r.get("kernel", "")), code, access)].add(f"{key[0]}:{key[1]}")
+                key = (f"<{kernel_base(r.get('kernel', ''))}>", 0, code, access)
             sums[key][0] += actual
             sums[key][1] += ideal
     truth = {}
     for key, (actual, ideal) in sums.items():
         if ideal > 0:
-            truth[key] = (actual / ideal >= BAD - 1e-9, f"{actual / ideal:.2f}x")
+            note = f"{actual / ideal:.2f}x"
+            if key[1] == 0:
+                note += ", pooled from " + ", ".join(sorted(pooled_lines[(key[0][1:-1], key[2], key[3])]))
+            truth[key] = (actual / ideal >= BAD - 1e-9, note)
     return files, truth
+
+
+def credit_pooled(truth, reported, reach):
+    """A pooled entry counts as reported when a finding of its code and access
+    sits in a function its kernel reaches, on a line with no measured row."""
+    for key in [k for k in truth if k[1] == 0]:
+        kernel, code, access = key[0][1:-1], key[2], key[3]
+        for (file, line, c, acc) in list(reported):
+            if c != code or acc != access or (file, line, c, acc) in truth:
+                continue
+            if any(f == file and first <= line <= last for f, first, last in reach.get(kernel, ())):
+                reported.add(key)
+                break
 
 
 def expected_truth(path):
@@ -108,6 +191,7 @@ def main():
     src = ap.add_mutually_exclusive_group(required=True)
     src.add_argument("--measured")
     src.add_argument("--expected")
+    ap.add_argument("--reach", help="check_corpus.py --reach-tsv output: pool line-table artefacts per kernel")
     ap.add_argument("--warnings-only", action="store_true")
     ap.add_argument("--require", nargs=2, type=float, metavar=("PRECISION", "RECALL"))
     # --goal: the same check, reported only (the exit status ignores it), for
@@ -119,8 +203,17 @@ def main():
         ap.error("--require and --goal are exclusive")
     goal_of = a.require or a.goal
 
+    if a.reach and not a.measured:
+        ap.error("--reach needs --measured")
+    source_accesses, reach = load_reach(a.reach) if a.reach else (None, {})
+    reported = static_findings(a.static, a.warnings_only)
+    if source_accesses is not None:
+        # A finding sits on an access (one reached through a reference
+        # parameter, like the bitonic Comparator's, is listed at the helper's
+        # line by the findings only).
+        source_accesses |= static_findings(a.static, False)
     if a.measured:
-        files, truth = measured_truth(a.measured)
+        files, truth = measured_truth(a.measured, source_accesses)
         if not files:
             print(f"no profiles in {a.measured}: nothing measured (skipped)")
             return 77
@@ -128,7 +221,8 @@ def main():
     else:
         truth = expected_truth(a.expected)
         what = "EXPECTED, NOT MEASURED (labels from the issue and the samples' known behaviour)"
-    reported = static_findings(a.static, a.warnings_only)
+    if a.reach:
+        credit_pooled(truth, reported, reach)
 
     print(f"cuda-samples static findings vs {what}; counting "
           f"{'warnings only' if a.warnings_only else 'warnings and information'}")
@@ -150,9 +244,13 @@ def main():
         if goal_of and (precision < goal_of[0] - 1e-9 or recall < goal_of[1] - 1e-9):
             below_goal.append(f"{code} (precision {precision:.3f}, recall {recall:.3f})")
         for k in sorted(keys):
+            where = f"{k[0]} (line-table artefacts)" if k[1] == 0 else f"{k[0]}:{k[1]}"
             if truth[k][0] != (k in reported):
                 tag = "MISSED" if truth[k][0] else "FALSE ALARM"
-                details.append(f"  {tag:11} {k[0]}:{k[1]} {code}({k[3]}) [{truth[k][1]}]")
+                details.append(f"  {tag:11} {where} {code}({k[3]}) [{truth[k][1]}]")
+            elif k[1] == 0:
+                tag = ("FOUND" if truth[k][0] else "CLEAN") + " (pooled)"
+                details.append(f"  {tag:11} {where} {code}({k[3]}) [{truth[k][1]}]")
     for d in details:
         print(d)
     for e in a.expect:

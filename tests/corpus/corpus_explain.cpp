@@ -6,8 +6,17 @@
 // With --tsv, only the findings, one tab-separated row each:
 // file line(1-based) code severity source access message
 // (bench/public_corpus/check_corpus.py --explain reads them).
+// With --reach, what a line-by-line comparison with a profile needs to tell a
+// source line from a line-table artefact, one tab-separated row each:
+//   access <file> <line> <space> <kind> <function>   every modelled access
+//   reach <kernel> <file> <first> <last>             the lines of each function
+//                                                    a kernel calls (itself too)
+// (check_corpus.py --reach-tsv collects them; bench/public_corpus/compare.py
+// --reach pools the profile rows the compiler put at lines without such an
+// access into their kernel).
 // --max-time-s N: the analysis time limit (AnalysisLimits::max_time, wall
 // clock, default 30 s), which a loaded machine reaches in the parse alone.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -38,10 +47,37 @@ void print_tsv(const std::string& path, const AnalysisResult& r) {
   }
 }
 
+// The functions a kernel reaches through the model's call sites (by key),
+// itself included.
+void print_reach(const std::string& path, const AnalysisResult& r) {
+  const auto& fns = r.model.functions;
+  auto file_of = [&](const Function& f) { return one_line(f.file.empty() ? path : f.file); };
+  for (const auto& f : fns)
+    for (const auto& a : f.accesses)
+      std::printf("access\t%s\t%d\t%s\t%s\t%s\n", file_of(f).c_str(), a.range.start.line + 1, to_string(a.space),
+                  to_string(a.kind), one_line(f.name).c_str());
+  for (const auto& k : fns) {
+    if (k.kind != FunctionKind::Kernel) continue;
+    std::vector<const Function*> todo{&k}, seen;
+    while (!todo.empty()) {
+      const Function* f = todo.back();
+      todo.pop_back();
+      if (std::find(seen.begin(), seen.end(), f) != seen.end()) continue;
+      seen.push_back(f);
+      for (const auto& c : f->calls)
+        for (const auto& g : fns)
+          if (g.key == c.callee_key) todo.push_back(&g);
+    }
+    for (const Function* f : seen)
+      std::printf("reach\t%s\t%s\t%d\t%d\n", one_line(k.name).c_str(), file_of(*f).c_str(),
+                  f->range.start.line + 1, f->range.end.line + 1);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool hover = false, tsv = false;
+  bool hover = false, tsv = false, reach = false;
   AnalysisOptions options;
   for (int a = 1; a < argc; ++a) {
     if (std::string(argv[a]) == "--max-time-s" && a + 1 < argc) {
@@ -52,6 +88,10 @@ int main(int argc, char** argv) {
       hover = true;
       continue;
     }
+    if (std::string(argv[a]) == "--reach") {
+      reach = true;
+      continue;
+    }
     if (std::string(argv[a]) == "--tsv") {
       tsv = true;
       continue;
@@ -60,6 +100,10 @@ int main(int argc, char** argv) {
     std::ostringstream text;
     text << in.rdbuf();
     AnalysisResult r = analyze({argv[a], text.str()}, options);
+    if (reach) {
+      print_reach(argv[a], r);
+      continue;
+    }
     if (tsv) {
       print_tsv(argv[a], r);
       continue;
