@@ -183,7 +183,9 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        S::Structure,
        {{"lanes", {32, 256, 1024, 4, 8, 16}, "threads per row: 32 (a warp), a whole block, or 2..16 (32/lanes rows "
                   "interleaved in a warp: a thread-per-column walk down a matrix stays coalesced)"},
-        {"cache", {0, 8, 16, 32}, "row elements each lane keeps in registers (0: none; longer rows fall back)"}},
+        {"cache", {0, 8, 16, 32}, "row elements each lane keeps in registers (0: none; longer rows fall back)"},
+        {"contiguous", {0, 1}, "with 2..16 lanes: 1 puts a row's lanes next to each other in the warp (short rows "
+                               "walked along: 32/lanes whole rows per warp), 0 interleaves them (column walks)"}},
        {codes::kUncoalescedGlobal}},
       {"column-block",
        "give a thread-per-column walk down a matrix (column sums, A^T x, per-channel statistics) 2-D blocks of 32 "

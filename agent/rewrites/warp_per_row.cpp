@@ -13,6 +13,13 @@
 // of them per row: a full 32-byte sector at 8 floats), and each column gets
 // `lanes` threads instead of one. The shuffles of a row use a mask of its
 // own lanes (the guard is uniform over them, not over the warp).
+// With contiguous=1 (2..16 lanes) a row's lanes are neighbours instead:
+// warp lane t is lane t % lanes of row t / lanes, the formulas of a warp per
+// row. That is the shape for short rows walked along (a template's or a
+// macro's small width): the row's lanes still read consecutive elements,
+// each lane gets several of them, and the shuffle tree is log2(lanes) deep
+// instead of five steps for a handful of elements. Proposed only when every
+// loop's trip count is a compile-time constant of at most 256.
 // With `cache` > 0 a row that fits (at most lanes x cache elements) is read
 // from global memory once: the first loop that reads it keeps its elements
 // in registers and the later loops read them from there (a run-time check
@@ -162,11 +169,31 @@ std::optional<RowCache> row_cache(const KernelContext& ctx, const Match& m, std:
   return best;
 }
 
-// A butterfly over the lanes of a warp. With `stride` > 1 (rows
-// interleaved in the warp) only the lanes `stride` apart combine: the lanes
-// of one row, named by `mask`.
-std::string shuffle_helper(const std::string& name, Combine op, std::int64_t stride = 1) {
-  const std::string mask = stride > 1 ? "mask" : "0xffffffffu";
+// Which lanes of a warp one row's reduction spans: a full warp (xor offsets
+// 16..1), lanes `stride` apart (interleaved rows: offsets 16..stride), or
+// `width` neighbours (contiguous rows: offsets width/2..1). A masked span
+// names its lanes in `mask`, so rows whose guard fails elsewhere in the warp
+// are not waited for.
+struct LaneSpan {
+  int first_offset = 16, last_offset = 1;
+  bool masked = false;
+  std::string describe;
+};
+
+LaneSpan lane_span(std::int64_t lanes, bool contiguous) {
+  if (lanes >= 32) return {16, 1, false, "the 32 lanes of a warp"};
+  if (contiguous)
+    return {static_cast<int>(lanes / 2), 1, true,
+            "the " + std::to_string(lanes) + " neighbouring lanes of a row (named by mask)"};
+  const std::int64_t stride = 32 / lanes;
+  return {16, static_cast<int>(stride), true,
+          "the " + std::to_string(lanes) + " lanes of a row (lanes " + std::to_string(stride) +
+              " apart in the warp, named by mask)"};
+}
+
+// A butterfly over the lanes of `span`, the result in each of them.
+std::string shuffle_helper(const std::string& name, Combine op, const LaneSpan& span) {
+  const std::string mask = span.masked ? "mask" : "0xffffffffu";
   const std::string combine =
       op == Combine::Add     ? "v += __shfl_xor_sync(" + mask + ", v, offset)"
       : op == Combine::Max   ? "v = max(v, __shfl_xor_sync(" + mask + ", v, offset))"
@@ -174,11 +201,11 @@ std::string shuffle_helper(const std::string& name, Combine op, std::int64_t str
       : op == Combine::MaxIf ? "{\n    const T o = __shfl_xor_sync(" + mask + ", v, offset);\n    if (o > v) v = o;\n  }"
                              : "{\n    const T o = __shfl_xor_sync(" + mask + ", v, offset);\n    if (o < v) v = o;\n  }";
   const char* what = op == Combine::Add ? "sum" : op == Combine::Max || op == Combine::MaxIf ? "maximum" : "minimum";
-  if (stride > 1)
-    return std::string("// Added by warplens (warp-per-row): ") + what + " over the " + std::to_string(32 / stride) +
-           " lanes of a row (lanes " + std::to_string(stride) + " apart in the warp, named by mask), in each of them." +
-           "\ntemplate <typename T>\n__device__ __forceinline__ T " + name + "(T v, unsigned mask) {\n  for (int offset = 16; offset >= " +
-           std::to_string(stride) + "; offset >>= 1) " + combine + ";\n  return v;\n}\n\n";
+  if (span.masked)
+    return std::string("// Added by warplens (warp-per-row): ") + what + " over " + span.describe + ", in each of them." +
+           "\ntemplate <typename T>\n__device__ __forceinline__ T " + name + "(T v, unsigned mask) {\n  for (int offset = " +
+           std::to_string(span.first_offset) + "; offset >= " + std::to_string(span.last_offset) +
+           "; offset >>= 1) " + combine + ";\n  return v;\n}\n\n";
   return std::string("// Added by warplens (warp-per-row): ") + what +
          " over the 32 lanes of a warp, in every lane.\ntemplate <typename T>\n__device__ __forceinline__ T " + name +
          "(T v) {\n  for (int offset = 16; offset > 0; offset >>= 1) " + combine + ";\n  return v;\n}\n\n";
@@ -198,20 +225,20 @@ std::string block_helper(const std::string& name, const std::string& warp, Combi
          "(v);\n}\n\n";
 }
 
-// An online softmax's (maximum, rescaled sum) pair over the lanes of a warp
-// (or the lanes `stride` apart of an interleaved row), in every lane: the
-// larger maximum wins and each sum is rescaled to it. A sum whose maximum is
-// the winner is taken as it is (EXP(0) is exactly 1), so a lane that saw no
+// An online softmax's (maximum, rescaled sum) pair over the lanes of `span`,
+// in each of them: the larger maximum wins and each sum is rescaled to it. A
+// sum whose maximum is the winner is taken as it is (EXP(0) is exactly 1), so a lane that saw no
 // element (its maximum still the start, -inf, and its sum 0) never computes
 // -inf - -inf.
-std::string online_warp_helper(const std::string& name, const Accumulator& sum, std::int64_t stride) {
+std::string online_warp_helper(const std::string& name, const Accumulator& sum, const LaneSpan& span) {
   const std::string T = sum.var->getType().getUnqualifiedType().getAsString();
-  const std::string mask = stride > 1 ? "mask" : "0xffffffffu";
+  const std::string mask = span.masked ? "mask" : "0xffffffffu";
   const std::string X = sum.function, E = sum.exp_function;
-  return "// Added by warplens (warp-per-row): an online softmax's (maximum, rescaled sum) over the " +
-         std::to_string(32 / stride) + " lanes of a row, in each of them.\n__device__ __forceinline__ void " + name +
-         "(" + T + "& m, " + T + "& s" + (stride > 1 ? ", unsigned mask" : "") +
-         ") {\n  for (int offset = 16; offset >= " + std::to_string(stride) + "; offset >>= 1) {\n    const " + T +
+  return "// Added by warplens (warp-per-row): an online softmax's (maximum, rescaled sum) over " + span.describe +
+         ", in each of them.\n__device__ __forceinline__ void " + name +
+         "(" + T + "& m, " + T + "& s" + (span.masked ? ", unsigned mask" : "") +
+         ") {\n  for (int offset = " + std::to_string(span.first_offset) + "; offset >= " +
+         std::to_string(span.last_offset) + "; offset >>= 1) {\n    const " + T +
          " mo = __shfl_xor_sync(" + mask + ", m, offset);\n    const " + T + " so = __shfl_xor_sync(" + mask +
          ", s, offset);\n    const " + T + " mn = " + X + "(m, mo);\n    s = (m == mn ? s : s * " + E +
          "(m - mn)) + (mo == mn ? so : so * " + E + "(mo - mn));\n    m = mn;\n  }\n}\n\n";
@@ -264,9 +291,11 @@ class WarpPerRow final : public Rewrite {
     const std::string base = "thread-per-row work in " + std::to_string(m->loops.size()) + " loop(s)" +
                              (example.empty() ? "" : ": lanes of a warp access `" + example + "` a row apart");
     CheckResult r;
-    auto propose = [&](std::int64_t lanes, std::int64_t cached, double factor, const std::string& how) {
+    auto propose = [&](std::int64_t lanes, std::int64_t cached, double factor, const std::string& how,
+                       bool contiguous = false) {
       Proposal p;
       p.step = {name(), {{"lanes", lanes}, {"cache", cached}}};
+      if (contiguous) p.step.params["contiguous"] = 1;
       p.motivation = base + "; " + how;
       p.predicted_gain = gain * factor;
       r.proposals.push_back(p);
@@ -282,6 +311,26 @@ class WarpPerRow final : public Rewrite {
       propose(16, 0, 1.55, "each column `" + column_example + "` walks gets 16 lanes, 2 columns per warp");
       propose(4, 0, 1.5, "each column `" + column_example + "` walks gets 4 lanes, 8 columns per warp (a 32-byte "
                          "sector of floats per row and step)");
+    }
+    // Short rows of a length known at compile time (a template's DIM, a
+    // macro): a whole warp per row leaves most of each shuffle tree to
+    // combine a handful of elements per lane. Groups of neighbouring lanes
+    // give each lane several elements and the warp several rows, with the
+    // row's lanes still reading consecutive elements.
+    std::optional<std::int64_t> row_length;
+    for (const RowLoop& l : m->loops) {
+      auto first = ctx.eval_int(l.counter.init), end = ctx.eval_int(l.end);
+      if (!first || !end || *end < *first) {
+        row_length.reset();
+        break;
+      }
+      row_length = std::max(row_length.value_or(0), *end - *first);
+    }
+    if (warp_ok && column_example.empty() && row_length && *row_length <= 256) {
+      const std::string n = std::to_string(*row_length);
+      propose(8, 0, 1.1, "rows of " + n + " elements: 8 neighbouring lanes per row, 4 rows per warp, shorter "
+                         "shuffle trees", true);
+      propose(16, 0, 1.02, "rows of " + n + " elements: 16 neighbouring lanes per row, 2 rows per warp", true);
     }
     if (warp_ok) propose(32, 0, column_example.empty() ? 1.0 : 0.5, "a warp per row walks each row contiguously");
     if (cache) {
@@ -303,8 +352,13 @@ class WarpPerRow final : public Rewrite {
     auto m = match_row_loops(ctx, error);
     if (!m) return false;
     const std::int64_t lanes = param(step, "lanes"), cached = param(step, "cache");
+    const bool contiguous = param(step, "contiguous") != 0;
     if (lanes < 2 || lanes > 1024 || (lanes & (lanes - 1)) != 0) {
       error = "lanes must be a power of two from 2 to 1024";
+      return false;
+    }
+    if (contiguous && lanes >= 32) {
+      error = "contiguous=1 is for 2..16 lanes per row (a warp or a block is contiguous already)";
       return false;
     }
     if (cached < 0 || cached > 64) {
@@ -312,9 +366,12 @@ class WarpPerRow final : public Rewrite {
       return false;
     }
     const bool block_row = lanes > 32;
-    // Below 32 lanes the warp holds `stride` rows, interleaved: lane t of
-    // the warp is lane t / stride of row t % stride.
-    const std::int64_t stride = lanes < 32 ? 32 / lanes : 1;
+    // Below 32 lanes the warp holds 32 / lanes rows: interleaved, lane t of
+    // the warp is lane t / stride of row t % stride; contiguous, lane t is
+    // lane t % lanes of row t / lanes (the row formulas of a warp per row).
+    const std::int64_t stride = lanes < 32 && !contiguous ? 32 / lanes : 1;
+    const bool masked = lanes < 32;
+    const LaneSpan span = lane_span(lanes, contiguous);
     if (!block_row) {
       auto block = constant_block(ctx);
       if (!block || block->y != 1 || block->z != 1 || block->x % 32 != 0) {
@@ -362,7 +419,13 @@ class WarpPerRow final : public Rewrite {
     const std::string row_indent = "\n" + ctx.indentation_at(m->row.decl->getBeginLoc());
     std::string row_init = "(" + *gid + ") / " + W, lane_init = "static_cast<int>((" + *gid + ") % " + W + ")";
     std::string extra;
-    if (stride > 1) {
+    if (masked && contiguous) {
+      const std::uint32_t pattern = static_cast<std::uint32_t>((std::uint64_t{1} << lanes) - 1);
+      char hex[16];
+      std::snprintf(hex, sizeof hex, "0x%08xu", pattern);
+      extra = row_indent + "const unsigned " + mask + " = " + hex + " << (threadIdx.x % 32 / " + W + " * " + W +
+              ");  // this row's lanes";
+    } else if (stride > 1) {
       const std::string S = std::to_string(stride);
       row_init = "(" + *gid + ") / 32 * " + S + " + (" + *gid + ") % " + S;
       lane_init = "static_cast<int>((" + *gid + ") % 32 / " + S + ")";
@@ -381,7 +444,7 @@ class WarpPerRow final : public Rewrite {
     // stores; what follows may read those stores from another lane, which
     // only a barrier makes visible. The guard is uniform over the lanes of a
     // row, so all of them reach it.
-    const std::string sync = block_row ? "__syncthreads();" : stride > 1 ? "__syncwarp(" + mask + ");" : "__syncwarp();";
+    const std::string sync = block_row ? "__syncthreads();" : masked ? "__syncwarp(" + mask + ");" : "__syncwarp();";
     const Stmt* last = m->region.body.back();
     auto sync_after = [&](const Stmt* s, const std::string& indent) {
       return s == last ? std::string() : "\n" + indent + sync;
@@ -409,10 +472,10 @@ class WarpPerRow final : public Rewrite {
         const std::string helper = block_row ? block_helpers.at(a.op) : warp_helpers.at(a.op);
         if (a.op == Combine::OnlineSum)
           after += "\n" + indent + helper + "(" + a.partner->getNameAsString() + ", " + a.var->getNameAsString() +
-                   (stride > 1 ? ", " + mask : std::string()) + ");";
+                   (masked ? ", " + mask : std::string()) + ");";
         else
           after += "\n" + indent + a.var->getNameAsString() + " = " + helper + "(" + a.var->getNameAsString() +
-                   (stride > 1 ? ", " + mask : std::string()) + ");";
+                   (masked ? ", " + mask : std::string()) + ");";
       }
       const bool cached_loop =
           cache && std::find(cache->loops.begin(), cache->loops.end(), li) != cache->loops.end();
@@ -495,11 +558,11 @@ class WarpPerRow final : public Rewrite {
     std::string helper_text;
     for (const auto& [op, n] : warp_helpers) {
       if (op == Combine::OnlineSum) {
-        helper_text += online_warp_helper(n, *online, stride);
+        helper_text += online_warp_helper(n, *online, span);
         if (block_row) helper_text += online_block_helper(block_helpers[op], n, *online);
         continue;
       }
-      helper_text += shuffle_helper(n, op, stride);
+      helper_text += shuffle_helper(n, op, span);
       if (block_row) helper_text += block_helper(block_helpers[op], n, op);
     }
     if (!helper_text.empty() && !insert_before_kernel(ctx, e, helper_text)) {
@@ -515,6 +578,11 @@ class WarpPerRow final : public Rewrite {
     if (block_row)
       out.notes.push_back("each row is handled by one block of " + W + " threads: the row, and so the guard, is the "
                           "block's, so every thread reaches the barriers of the block reductions");
+    else if (masked && contiguous)
+      out.notes.push_back("each warp (blocks are multiples of 32) handles " + std::to_string(32 / lanes) +
+                          " rows with " + W + " neighbouring lanes each; a row's guard is uniform across its lanes, "
+                          "and its shuffles (xor offsets below " + W + " stay inside the row's aligned group) and "
+                          "__syncwarp name exactly those lanes");
     else if (stride > 1)
       out.notes.push_back("each warp (blocks are multiples of 32) handles " + std::to_string(stride) + " rows with " + W +
                           " lanes each, interleaved; a row's guard is uniform across its lanes, and its shuffles and "
