@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <set>
 
+#include "agent/verifier/element_ops.h"
 #include "agent/verifier/input_generation.h"
 #include "agent/verifier/plan_builder.h"
 #include "tests/unit/agent/verifier_test_support.h"
@@ -117,6 +119,28 @@ TEST_CASE("input sets: integer buffers are kept as captured") {
   std::vector<std::uint8_t> out(64);
   redraw_floats(captured.data(), out.data(), 64, {ElementType::I32, 0}, 5);
   CHECK(out == captured);
+}
+
+TEST_CASE("input sets: a large redraw split across threads equals the element-by-element draw") {
+  // 3M floats after a 2-byte phase and before 3 trailing bytes: several
+  // threads' worth, with edges that must keep their captured bytes.
+  const std::uint64_t count = 3u << 20, phase = 2, bytes = phase + count * 4 + 3;
+  std::vector<std::uint8_t> captured(bytes);
+  for (std::uint64_t b = 0; b < bytes; ++b) captured[b] = static_cast<std::uint8_t>(b * 131 + 7);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const float v = static_cast<float>(i % 1000) - 500.0f;
+    std::memcpy(captured.data() + phase + i * 4, &v, 4);
+  }
+  std::vector<std::uint8_t> got(bytes), want(bytes);
+  redraw_floats(captured.data(), got.data(), bytes, {ElementType::F32, phase}, 1234);
+  std::memcpy(want.data(), captured.data(), bytes);
+  for (std::uint64_t i = 0; i < count; ++i)
+    ops::redraw_element(static_cast<std::uint8_t>(ElementType::F32), captured.data() + phase, want.data() + phase,
+                        count, 1234, i);
+  CHECK(std::equal(got.begin(), got.begin() + phase, captured.begin()));
+  CHECK(std::equal(got.end() - 3, got.end(), captured.end() - 3));
+  CHECK(got == want);
+  CHECK_FALSE(std::equal(got.begin() + phase, got.begin() + phase + 4096, captured.begin() + phase));
 }
 
 TEST_CASE("plan: captured sets first (the timed launch first), then fresh round-robin") {
