@@ -67,8 +67,8 @@ std::optional<Plan> plan(const KernelContext& ctx, std::string& why) {
   if (!m) return std::nullopt;
   for (const RowLoop& l : m->loops)
     for (const Accumulator& a : l.accumulators)
-      if (a.op == Combine::OnlineMax || a.op == Combine::OnlineSum) {
-        why = "an online softmax pair is combined by warp-per-row only";
+      if (a.op == Combine::OnlineMax || a.op == Combine::OnlineSum || a.op == Combine::ArgValue || is_arg_index(a.op)) {
+        why = "an online softmax or arg-max pair is combined by warp-per-row only";
         return std::nullopt;
       }
   Plan p{*m, column_walk(ctx, *m)};

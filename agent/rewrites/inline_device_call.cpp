@@ -16,7 +16,11 @@
 //     function defined in this file (math functions and intrinsics are
 //     declarations only): it only reads memory, so evaluating it before the
 //     rest of the statement reorders only reads;
-//   - takes its parameters by value (or const reference);
+//   - takes its parameters by value (or const reference), or is handed
+//     `&v` for a pointer parameter p that it uses only as `*p` (an out-
+//     parameter: `*best_val = bv;`), v a local of the kernel of exactly the
+//     pointed-to type whose address the kernel takes nowhere else and the
+//     calling statement does not otherwise name;
 // where the call is in a declaration with one variable, or an assignment,
 // that is a statement of a compound statement, outside `?:`, `&&` and `||`
 // (which may skip it), and its arguments have no side effects.
@@ -25,7 +29,10 @@
 // naming a variable of exactly the parameter's type is used directly when f
 // never changes the parameter (so loops over `n` keep the caller's `cols`
 // and the row cache sees the same range); f's locals get fresh names; the
-// call becomes `wl_f`, declared `const R wl_f = static_cast<R>(E);`.
+// call becomes `wl_f`, declared `const R wl_f = static_cast<R>(E);`. An
+// out-parameter's `*p` becomes the caller's `v` itself: f's stores to it
+// happen before the rest of the statement, as they did inside the call, and
+// nothing else can reach v (its address goes nowhere else).
 #include <clang/AST/ParentMapContext.h>
 
 #include <functional>
@@ -69,6 +76,44 @@ bool conditionally_evaluated(ASTContext& ast, const Stmt* call, const Stmt* stat
 
 bool has_side_effects(const Expr* e, ASTContext& ast) { return e->HasSideEffects(ast, /*IncludePossibleEffects=*/true); }
 
+// The pointer parameters of f (its definition) used only as `*p` and never
+// changed: out-parameters, which the inlined code names as the caller's
+// variable.
+std::set<const ParmVarDecl*> out_parameters(const FunctionDecl* def) {
+  std::set<const ParmVarDecl*> candidates;
+  for (const ParmVarDecl* p : def->parameters())
+    if (p->getType()->isPointerType() && !p->getType()->getPointeeType().isConstQualified() &&
+        !p->getType()->getPointeeType()->isVoidType())
+      candidates.insert(p);
+  if (candidates.empty() || !def->getBody()) return candidates;
+  const std::set<const VarDecl*> changed = modified_variables(def->getBody());
+  std::set<const ParmVarDecl*> bad;
+  for (const ParmVarDecl* p : candidates)
+    if (changed.count(p)) bad.insert(p);
+  // Every reference must be the operand of a `*`.
+  std::function<void(const Stmt*, bool)> walk = [&](const Stmt* x, bool under_deref) {
+    if (!x) return;
+    if (const auto* r = dyn_cast<DeclRefExpr>(x))
+      if (const auto* p = dyn_cast<ParmVarDecl>(r->getDecl()); p && candidates.count(p) && !under_deref) bad.insert(p);
+    if (const auto* u = dyn_cast<UnaryOperator>(x); u && u->getOpcode() == UO_Deref) {
+      if (const auto* r = dyn_cast<DeclRefExpr>(u->getSubExpr()->IgnoreParenImpCasts())) return walk(r, true);
+    }
+    for (const Stmt* c : x->children()) walk(c, false);
+  };
+  walk(def->getBody(), false);
+  for (const ParmVarDecl* p : bad) candidates.erase(p);
+  return candidates;
+}
+
+// `*p` with p one of `outs`, or nullptr.
+const ParmVarDecl* out_target(const Expr* e, const std::set<const ParmVarDecl*>& outs) {
+  const auto* u = dyn_cast<UnaryOperator>(e->IgnoreParens());
+  if (!u || u->getOpcode() != UO_Deref) return nullptr;
+  const auto* r = dyn_cast<DeclRefExpr>(u->getSubExpr()->IgnoreParenImpCasts());
+  const auto* p = r ? dyn_cast<ParmVarDecl>(r->getDecl()) : nullptr;
+  return p && outs.count(p) ? p : nullptr;
+}
+
 // Why f cannot be inlined, or "" when it can.
 std::string helper_problem(const FunctionDecl* f, const ParsedFile& file) {
   if (!f->hasAttr<CUDADeviceAttr>() || f->hasAttr<CUDAGlobalAttr>()) return "not a __device__ function";
@@ -107,7 +152,9 @@ std::string helper_problem(const FunctionDecl* f, const ParsedFile& file) {
   if (!problem.empty()) return problem;
   if (contains_barrier(body) || uses_warp_primitives(body) || uses_atomics(body))
     return "synchronises, uses warp primitives or atomics";
-  // Stores: only into its own locals (plain variables, not through them).
+  // Stores: only into its own locals (plain variables, not through them),
+  // or through an out-parameter (the call site checks its argument).
+  const std::set<const ParmVarDecl*> outs = out_parameters(def);
   std::function<void(const Stmt*)> stores = [&](const Stmt* s) {
     if (!s || !problem.empty()) return;
     const Expr* target = nullptr;
@@ -115,7 +162,7 @@ std::string helper_problem(const FunctionDecl* f, const ParsedFile& file) {
     if (const auto* uo = dyn_cast<UnaryOperator>(s); uo && uo->isIncrementDecrementOp()) target = uo->getSubExpr();
     if (const auto* op = dyn_cast<CXXOperatorCallExpr>(s); op && op->isAssignmentOp() && op->getNumArgs() > 0)
       target = op->getArg(0);
-    if (target) {
+    if (target && !out_target(target, outs)) {
       const auto* ref = dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts());
       const auto* v = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
       if (!v || !v->hasLocalStorage() || v->getType()->isReferenceType()) problem = "stores outside its locals";
@@ -124,6 +171,67 @@ std::string helper_problem(const FunctionDecl* f, const ParsedFile& file) {
   };
   stores(body);
   return problem;
+}
+
+// The local `v` of an argument `&v`, or nullptr.
+const VarDecl* address_of_local(const Expr* arg) {
+  const auto* u = dyn_cast<UnaryOperator>(arg->IgnoreParenImpCasts());
+  if (!u || u->getOpcode() != UO_AddrOf) return nullptr;
+  const auto* r = dyn_cast<DeclRefExpr>(u->getSubExpr()->IgnoreParens());
+  const auto* v = r ? dyn_cast<VarDecl>(r->getDecl()) : nullptr;
+  return v && v->hasLocalStorage() && !isa<ParmVarDecl>(v) && !v->getType()->isReferenceType() &&
+                 !v->getType().isVolatileQualified()
+             ? v
+             : nullptr;
+}
+
+// Why the arguments of f's out-parameters at `call` do not make them the
+// caller's variables, or "" when they do: `&v`, v a local of exactly the
+// pointed-to type, its address taken nowhere else in the kernel, not named
+// elsewhere in the calling statement, one variable per out-parameter. A
+// pointer parameter f stores through that is not an out-parameter was
+// already refused by helper_problem.
+std::string out_argument_problem(const KernelContext& ctx, const FunctionDecl* def, const CallExpr* call,
+                                 const Stmt* statement) {
+  const std::set<const ParmVarDecl*> outs = out_parameters(def);
+  std::set<const VarDecl*> bound;
+  for (unsigned k = 0; k < def->getNumParams() && k < call->getNumArgs(); ++k) {
+    const ParmVarDecl* p = def->getParamDecl(k);
+    if (!outs.count(p)) continue;
+    // Only an out-parameter f stores through needs a local; one it only
+    // reads stays a pointer copy, as any other parameter.
+    bool stored = false;
+    std::function<void(const Stmt*)> find = [&](const Stmt* x) {
+      if (!x || stored) return;
+      if (const auto* bo = dyn_cast<BinaryOperator>(x); bo && bo->isAssignmentOp() && out_target(bo->getLHS(), {p}))
+        stored = true;
+      if (const auto* uo = dyn_cast<UnaryOperator>(x); uo && uo->isIncrementDecrementOp() && out_target(uo->getSubExpr(), {p}))
+        stored = true;
+      for (const Stmt* c : x->children()) find(c);
+    };
+    find(def->getBody());
+    if (!stored) continue;
+    const VarDecl* v = address_of_local(call->getArg(k));
+    const std::string pn = "`" + p->getNameAsString() + "`";
+    if (!v) return "stores through " + pn + ", whose argument is not `&` of a local variable";
+    if (!ctx.ctx().hasSameUnqualifiedType(v->getType(), p->getType()->getPointeeType()))
+      return "stores through " + pn + ", whose argument `&" + v->getNameAsString() + "` has another type";
+    if (!bound.insert(v).second) return "is handed `&" + v->getNameAsString() + "` twice";
+    int taken = 0, named = 0;
+    std::function<void(const Stmt*)> count = [&](const Stmt* x) {
+      if (!x) return;
+      if (const auto* u = dyn_cast<UnaryOperator>(x); u && u->getOpcode() == UO_AddrOf)
+        if (const auto* r = dyn_cast<DeclRefExpr>(u->getSubExpr()->IgnoreParens()); r && r->getDecl() == v) ++taken;
+      if (const auto* r = dyn_cast<DeclRefExpr>(x); r && r->getDecl() == v) ++named;
+      for (const Stmt* c : x->children()) count(c);
+    };
+    count(ctx.body);
+    if (taken != 1) return "is handed `&" + v->getNameAsString() + "`, whose address the kernel also takes elsewhere";
+    named = 0;
+    count(statement);
+    if (named != 1) return "is handed `&" + v->getNameAsString() + "` by a statement that also names it";
+  }
+  return "";
 }
 
 std::optional<Site> find_site(const KernelContext& ctx, std::string& why) {
@@ -156,6 +264,13 @@ std::optional<Site> find_site(const KernelContext& ctx, std::string& why) {
         if (ok && conditionally_evaluated(ctx.ctx(), call, statement)) {
           ok = false;
           last_problem = "the call of `" + f->getNameAsString() + "` is under ?:, && or ||";
+        }
+        if (ok) {
+          const std::string problem = out_argument_problem(ctx, f->getDefinition(), call, statement);
+          if (!problem.empty()) {
+            ok = false;
+            last_problem = "`" + f->getNameAsString() + "` " + problem;
+          }
         }
         for (const Expr* a : call->arguments())
           if (ok && has_side_effects(a, ctx.ctx())) {
@@ -237,8 +352,26 @@ class InlineDeviceCall final : public Rewrite {
     const std::string fname = f->getNameAsString();
     std::map<const ValueDecl*, std::string> names;
     std::string text = "// Inlined by warplens (inline-device-call): `" + *ctx.text(site->call) + "`.\n";
+    // Out-parameters: every `*p` in f becomes the caller's variable.
+    const std::set<const ParmVarDecl*> outs = out_parameters(f);
+    std::map<const Stmt*, std::string> nodes;
+    std::vector<std::string> out_names;
     for (unsigned k = 0; k < f->getNumParams(); ++k) {
       const ParmVarDecl* p = f->getParamDecl(k);
+      const VarDecl* v = outs.count(p) ? address_of_local(site->call->getArg(k)) : nullptr;
+      if (!v || !ctx.ctx().hasSameUnqualifiedType(v->getType(), p->getType()->getPointeeType())) continue;
+      std::function<void(const Stmt*)> derefs = [&](const Stmt* x) {
+        if (!x) return;
+        if (const auto* e = dyn_cast<Expr>(x); e && out_target(e, {p}) == p) nodes[x] = v->getNameAsString();
+        for (const Stmt* c : x->children()) derefs(c);
+      };
+      derefs(body);
+      names[p] = v->getNameAsString();
+      out_names.push_back("`" + p->getNameAsString() + "` as `" + v->getNameAsString() + "`");
+    }
+    for (unsigned k = 0; k < f->getNumParams(); ++k) {
+      const ParmVarDecl* p = f->getParamDecl(k);
+      if (names.count(p)) continue;  // an out-parameter
       const Expr* arg = site->call->getArg(k);
       auto arg_text = ctx.text(arg);
       if (!arg_text) {
@@ -267,7 +400,7 @@ class InlineDeviceCall final : public Rewrite {
     };
     locals(body);
     for (auto it = body->body_begin(); it + 1 != body->body_end(); ++it) {
-      auto t = text_with_replacements(fctx, *it, names, {}, /*rename_declarations=*/true);
+      auto t = text_with_replacements(fctx, *it, names, nodes, /*rename_declarations=*/true);
       auto semi = statement_terminator(fctx, *it);
       if (!t || !semi) {
         error = "`" + fname + "` is spelled with macros";
@@ -276,7 +409,7 @@ class InlineDeviceCall final : public Rewrite {
       text += indent + *t + *semi + "\n";
     }
     const Expr* ret = cast<ReturnStmt>(body->body_back())->getRetValue();
-    auto ret_text = ret ? text_with_renames(fctx, ret, names) : std::nullopt;
+    auto ret_text = ret ? text_with_replacements(fctx, ret, names, nodes) : std::nullopt;
     if (!ret_text) {
       error = "`" + fname + "`'s return value is spelled with macros";
       return false;
@@ -293,6 +426,13 @@ class InlineDeviceCall final : public Rewrite {
                         "was not under ?:, && or ||, and its arguments have no side effects");
     out.notes.push_back("each parameter is a copy of its argument (or the caller's variable itself, of the same type, "
                         "when `" + fname + "` never changes it); its locals have fresh names");
+    if (!out_names.empty()) {
+      std::string list;
+      for (const std::string& n : out_names) list += (list.empty() ? "" : ", ") + n;
+      out.notes.push_back("out-parameters written through `*p` are the caller's variables (" + list +
+                          "): their addresses go nowhere else in the kernel and the calling statement names them only "
+                          "in the call, so storing to them before the rest of the statement is what the call did");
+    }
     return true;
   }
 };

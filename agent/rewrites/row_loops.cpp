@@ -20,8 +20,18 @@ const char* combine_stem(Combine op) {
     case Combine::Min: case Combine::MinIf: return "min";
     case Combine::OnlineMax: return "online_max";
     case Combine::OnlineSum: return "online";
+    case Combine::ArgValue: return "arg_value";
+    case Combine::ArgMaxFirst: return "argmax";
+    case Combine::ArgMaxLast: return "argmax_last";
+    case Combine::ArgMinFirst: return "argmin";
+    case Combine::ArgMinLast: return "argmin_last";
   }
   return "?";
+}
+
+bool is_arg_index(Combine op) {
+  return op == Combine::ArgMaxFirst || op == Combine::ArgMaxLast || op == Combine::ArgMinFirst ||
+         op == Combine::ArgMinLast;
 }
 
 bool declared_inside(const Stmt* s, const VarDecl* v) {
@@ -240,6 +250,59 @@ std::optional<Accumulator> update_of(const Stmt* s, const std::set<const VarDecl
     else return std::nullopt;
     if (var_of(call->getArg(0)) == v) return *value = call->getArg(1), Accumulator{v, op, n, nullptr, ""};
     if (var_of(call->getArg(1)) == v) return *value = call->getArg(0), Accumulator{v, op, n, nullptr, ""};
+  }
+  return std::nullopt;
+}
+
+// An arg-max or arg-min update over the loop counter `k`:
+//   if (e > best) { best = e; at = k; }    (either order in the braces;
+// `best < e` alike; `>=`/`<=` keep the last extreme; `<` the minimum), e
+// the same expression in the condition and the assignment, reading neither
+// variable. `value` receives e. Two accumulators: best (ArgValue) and at
+// (the index, whose partner is best), or nullopt.
+std::optional<std::pair<Accumulator, Accumulator>> arg_update_of(const Stmt* s, const std::set<const VarDecl*>& outer,
+                                                                 const VarDecl* k, const Expr** value) {
+  const auto* ifs = dyn_cast<IfStmt>(s);
+  if (!ifs || ifs->getElse() || ifs->getInit() || ifs->getConditionVariable()) return std::nullopt;
+  const auto* cs = dyn_cast<CompoundStmt>(ifs->getThen());
+  if (!cs || cs->size() != 2) return std::nullopt;
+  auto var_of = [&](const clang::Expr* e) -> const VarDecl* {
+    const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    const auto* v = r ? dyn_cast<VarDecl>(r->getDecl()) : nullptr;
+    return v && outer.count(v) ? v : nullptr;
+  };
+  const auto* cmp = dyn_cast<BinaryOperator>(ifs->getCond()->IgnoreParenImpCasts());
+  if (!cmp || !cmp->isRelationalOp()) return std::nullopt;
+  const auto* first = dyn_cast<BinaryOperator>(cs->body_front());
+  const auto* second = dyn_cast<BinaryOperator>(cs->body_back());
+  if (!first || !second || first->getOpcode() != BO_Assign || second->getOpcode() != BO_Assign) return std::nullopt;
+  for (int order = 0; order < 2; ++order) {
+    const BinaryOperator* set_best = order ? second : first;
+    const BinaryOperator* set_at = order ? first : second;
+    const VarDecl* best = var_of(set_best->getLHS());
+    const VarDecl* at = var_of(set_at->getLHS());
+    const auto* kref = dyn_cast<DeclRefExpr>(set_at->getRHS()->IgnoreParenImpCasts());
+    if (!best || !at || best == at || !kref || kref->getDecl() != k || !at->getType()->isIntegerType()) continue;
+    const clang::Expr* e = nullptr;
+    bool greater = false, inclusive = false;
+    if (var_of(cmp->getRHS()) == best) {
+      e = cmp->getLHS();
+      greater = cmp->getOpcode() == BO_GT || cmp->getOpcode() == BO_GE;
+    } else if (var_of(cmp->getLHS()) == best) {
+      e = cmp->getRHS();
+      greater = cmp->getOpcode() == BO_LT || cmp->getOpcode() == BO_LE;
+    } else {
+      continue;
+    }
+    inclusive = cmp->getOpcode() == BO_GE || cmp->getOpcode() == BO_LE;
+    llvm::FoldingSetNodeID a, b;
+    e->IgnoreParenImpCasts()->Profile(a, best->getASTContext(), /*Canonical=*/true);
+    set_best->getRHS()->IgnoreParenImpCasts()->Profile(b, best->getASTContext(), /*Canonical=*/true);
+    if (a != b || refers_to(e, best) || refers_to(e, at)) continue;
+    *value = set_best->getRHS();
+    const Combine op = greater ? (inclusive ? Combine::ArgMaxLast : Combine::ArgMaxFirst)
+                               : (inclusive ? Combine::ArgMinLast : Combine::ArgMinFirst);
+    return std::make_pair(Accumulator{best, Combine::ArgValue, "", nullptr, ""}, Accumulator{at, op, "", best, ""});
   }
   return std::nullopt;
 }
@@ -488,6 +551,17 @@ std::optional<RowLoop> row_loop(const KernelContext& ctx, const ForStmt* loop, c
   std::function<void(const Stmt*)> walk = [&](const Stmt* s) {
     if (!s || !ok) return;
     const Expr* value = nullptr;
+    if (auto pair = arg_update_of(s, modified, k, &value)) {
+      for (const Accumulator* acc : {&pair->first, &pair->second}) {
+        auto it = std::find_if(rl.accumulators.begin(), rl.accumulators.end(),
+                               [&](const Accumulator& x) { return x.var == acc->var; });
+        if (it != rl.accumulators.end()) ok = false;  // updated twice: not one arg-max
+        rl.accumulators.push_back(*acc);
+      }
+      for (const VarDecl* other : modified)
+        if (refers_to(value, other)) ok = false;
+      return walk(value);
+    }
     if (auto acc = update_of(s, modified, &value)) {
       for (const VarDecl* other : modified)
         if (refers_to(value, other)) ok = false;
@@ -507,6 +581,39 @@ std::optional<RowLoop> row_loop(const KernelContext& ctx, const ForStmt* loop, c
     return std::nullopt;
   }
   return rl;
+}
+
+// An arg-max's index must enter its loop below the loop's first counter
+// value, so that the start pair loses every tie the way the sequential loop
+// has it lose (strict: the start is earlier, and kept; inclusive: any
+// element replaces it), whichever lane's elements it meets: the index is
+// declared with a constant, the counter starts at a larger constant, and no
+// statement of the row before the loop changes the index.
+bool arg_starts_below(const KernelContext& ctx, const std::vector<const Stmt*>& body, const RowLoop& rl,
+                      std::string& why) {
+  for (const Accumulator& a : rl.accumulators) {
+    if (!is_arg_index(a.op)) continue;
+    const std::string n = a.var->getNameAsString();
+    clang::Expr::EvalResult start, begin;
+    const clang::Expr* init = a.var->getInit();
+    if (!init || !init->EvaluateAsInt(start, ctx.ctx()) ||
+        !rl.counter.init->EvaluateAsInt(begin, ctx.ctx())) {
+      why = "the index `" + n + "` of an arg-max, or its loop's start, is not a compile-time constant";
+      return false;
+    }
+    if (!(start.Val.getInt().getExtValue() < begin.Val.getInt().getExtValue())) {
+      why = "the index `" + n + "` of an arg-max does not start below its loop's first counter value";
+      return false;
+    }
+    for (const Stmt* s : body) {
+      if (s == rl.loop) break;
+      if (modified_variables(s).count(a.var)) {
+        why = "the index `" + n + "` of an arg-max is changed before its loop";
+        return false;
+      }
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -544,6 +651,7 @@ std::optional<Match> match_row_loops(const KernelContext& ctx, std::string& why)
     if (const auto* loop = dyn_cast<ForStmt>(s)) {
       auto rl = row_loop(ctx, loop, declared, why);
       if (!rl) return std::nullopt;
+      if (!arg_starts_below(ctx, m.region.body, *rl, why)) return std::nullopt;
       m.loops.push_back(*rl);
       continue;
     }

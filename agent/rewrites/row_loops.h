@@ -21,7 +21,17 @@ namespace warplens::agent::rw {
 // (`T mn = fmaxf(m, e); s = s * expf(m - mn) + expf(e - mn); m = mn;`):
 // the running maximum m and the sum s rescaled to it. They combine as a
 // pair (the sum's `partner` is its maximum), never alone.
-enum class Combine { Add, Max, Min, MaxIf, MinIf, OnlineMax, OnlineSum };
+// ArgValue/Arg*: an arg-max or arg-min, `if (e > best) { best = e; at = k; }`
+// with k the loop's counter: the index `at` carries the op (its `partner`
+// is the value `best`, which is ArgValue and combines with it). First: a
+// strict comparison, so the earliest extreme wins ties; Last: `>=`/`<=`,
+// the latest. Lanes combine (value, index) pairs: the better value, or on a
+// tie the earlier (later) index, which is the sequential answer when every
+// lane starts from the same pair with an index below the loop's start.
+enum class Combine { Add, Max, Min, MaxIf, MinIf, OnlineMax, OnlineSum, ArgValue, ArgMaxFirst, ArgMaxLast, ArgMinFirst, ArgMinLast };
+
+// Whether `op` is the index half of an arg-max/arg-min pair.
+bool is_arg_index(Combine op);
 
 const char* combine_stem(Combine op);
 

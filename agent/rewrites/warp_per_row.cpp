@@ -34,8 +34,10 @@
 //       - reduction loops `for (k = S; k < E; ++k)` (counter declared in the
 //         header or before the loop) that only update accumulators declared
 //         before them, with `acc += e` / `acc = acc + e` or `acc = fmaxf(acc, e)`
-//         (max/min alike), or an online softmax pair (`T mn = fmaxf(m, e);
-//         s = s * expf(m - mn) + expf(e - mn); m = mn;`), read-only
+//         (max/min alike), an online softmax pair (`T mn = fmaxf(m, e);
+//         s = s * expf(m - mn) + expf(e - mn); m = mn;`), or an arg-max
+//         (`if (e > best) { best = e; at = k; }`, `at` declared with a
+//         constant below the loop's constant start), read-only
 //       - element-wise loops that modify no outer variable and write each
 //         array (followed through pointer locals to its parameter) at one
 //         element `base + k`, reading what they write only there
@@ -244,8 +246,42 @@ std::string online_warp_helper(const std::string& name, const Accumulator& sum, 
          "(m - mn)) + (mo == mn ? so : so * " + E + "(mo - mn));\n    m = mn;\n  }\n}\n\n";
 }
 
-// The same over a block: each warp's pair in a shared slot, every warp
-// combines the slots (padding lanes take slot 0's maximum with a zero sum).
+// An arg-max/arg-min's (value, index) pair over the lanes of `span`, in
+// each of them: the better value wins, a tie goes to the earlier index
+// (First) or the later (Last). Every lane's pair is the start pair or one of
+// its elements taken by the kernel's own comparison (never a NaN element),
+// so without a NaN start the choice is a total order and every lane ends
+// with the same pair; with a NaN start no lane ever left it.
+std::string arg_warp_helper(const std::string& name, Combine op, const LaneSpan& span) {
+  const bool max = op == Combine::ArgMaxFirst || op == Combine::ArgMaxLast;
+  const bool first = op == Combine::ArgMaxFirst || op == Combine::ArgMinFirst;
+  const std::string mask = span.masked ? "mask" : "0xffffffffu";
+  return std::string("// Added by warplens (warp-per-row): the ") + (max ? "largest" : "smallest") + " value and its " +
+         (first ? "first" : "last") + " index over " + span.describe + ", in each of them.\n"
+         "template <typename T, typename I>\n__device__ __forceinline__ void " + name + "(T& v, I& i" +
+         (span.masked ? ", unsigned mask" : "") + ") {\n  for (int offset = " + std::to_string(span.first_offset) +
+         "; offset >= " + std::to_string(span.last_offset) + "; offset >>= 1) {\n    const T ov = __shfl_xor_sync(" +
+         mask + ", v, offset);\n    const I oi = __shfl_xor_sync(" + mask + ", i, offset);\n    if (ov " +
+         (max ? ">" : "<") + " v || (ov == v && oi " + (first ? "<" : ">") +
+         " i)) {\n      v = ov;\n      i = oi;\n    }\n  }\n}\n\n";
+}
+
+// The same over a block: the warps' pairs meet in shared slots; padding
+// lanes repeat slot 0, which cannot change the choice.
+std::string arg_block_helper(const std::string& name, const std::string& warp, Combine op) {
+  const bool max = op == Combine::ArgMaxFirst || op == Combine::ArgMaxLast;
+  return std::string("// Added by warplens (warp-per-row): the ") + (max ? "largest" : "smallest") +
+         " value and its index over the threads of a block, in every thread.\ntemplate <typename T, typename I>\n"
+         "__device__ __forceinline__ void " + name + "(T& v, I& i) {\n  __shared__ T wl_slot_v[32];\n"
+         "  __shared__ I wl_slot_i[32];\n  " + warp + "(v, i);\n  __syncthreads();\n  if (threadIdx.x % 32 == 0) {\n"
+         "    wl_slot_v[threadIdx.x / 32] = v;\n    wl_slot_i[threadIdx.x / 32] = i;\n  }\n  __syncthreads();\n"
+         "  const bool real = threadIdx.x % 32 < blockDim.x / 32;\n  v = real ? wl_slot_v[threadIdx.x % 32] : "
+         "wl_slot_v[0];\n  i = real ? wl_slot_i[threadIdx.x % 32] : wl_slot_i[0];\n  " + warp + "(v, i);\n}\n\n";
+}
+
+// An online softmax pair over a block: each warp's pair in a shared slot,
+// every warp combines the slots (padding lanes take slot 0's maximum with a
+// zero sum).
 std::string online_block_helper(const std::string& name, const std::string& warp, const Accumulator& sum) {
   const std::string T = sum.var->getType().getUnqualifiedType().getAsString();
   return "// Added by warplens (warp-per-row): an online softmax's (maximum, rescaled sum) over the threads of a "
@@ -392,7 +428,7 @@ class WarpPerRow final : public Rewrite {
     const Accumulator* online = nullptr;  // the first online pair's sum: its helpers' type and functions
     for (const RowLoop& l : m->loops)
       for (const Accumulator& a : l.accumulators) {
-        if (a.op == Combine::OnlineMax) continue;  // combined with its sum
+        if (a.op == Combine::OnlineMax || a.op == Combine::ArgValue) continue;  // combined with its partner
         if (a.op == Combine::OnlineSum) {
           if (online && (online->var->getType().getCanonicalType().getUnqualifiedType() !=
                              a.var->getType().getCanonicalType().getUnqualifiedType() ||
@@ -468,9 +504,9 @@ class WarpPerRow final : public Rewrite {
       }
       std::string after = l.accumulators.empty() || l.writes ? sync_after(l.loop, indent) : "";
       for (const Accumulator& a : l.accumulators) {
-        if (a.op == Combine::OnlineMax) continue;  // its sum's helper updates both
+        if (a.op == Combine::OnlineMax || a.op == Combine::ArgValue) continue;  // its partner's helper updates both
         const std::string helper = block_row ? block_helpers.at(a.op) : warp_helpers.at(a.op);
-        if (a.op == Combine::OnlineSum)
+        if (a.op == Combine::OnlineSum || is_arg_index(a.op))
           after += "\n" + indent + helper + "(" + a.partner->getNameAsString() + ", " + a.var->getNameAsString() +
                    (masked ? ", " + mask : std::string()) + ");";
         else
@@ -562,6 +598,11 @@ class WarpPerRow final : public Rewrite {
         if (block_row) helper_text += online_block_helper(block_helpers[op], n, *online);
         continue;
       }
+      if (is_arg_index(op)) {
+        helper_text += arg_warp_helper(n, op, span);
+        if (block_row) helper_text += arg_block_helper(block_helpers[op], n, op);
+        continue;
+      }
       helper_text += shuffle_helper(n, op, span);
       if (block_row) helper_text += block_helper(block_helpers[op], n, op);
     }
@@ -590,7 +631,7 @@ class WarpPerRow final : public Rewrite {
     else
       out.notes.push_back("each row is handled by one full warp (blocks are multiples of 32); the row guard is uniform "
                           "across the warp");
-    out.notes.push_back("reductions combine only by sum, max or min (or as an online softmax pair), and every lane receives the total; element-wise "
+    out.notes.push_back("reductions combine only by sum, max or min (or as an online softmax or arg-max pair), and every lane receives the total; element-wise "
                         "loops write one element per iteration (followed through pointer locals to the parameter) and "
                         "read what they write only there; stores outside loops run once, in lane 0; statements that "
                         "change locals only run in every lane on equal values; " + sync +
@@ -611,6 +652,17 @@ class WarpPerRow final : public Rewrite {
       for (const Accumulator& a : l.accumulators)
         if ((a.op == Combine::Add || a.op == Combine::OnlineSum) && reorders_rounding(a.var->getType()))
           out.reassociation = combine_reassociations(out.reassociation, sum_terms(ctx, l.end));
+    for (const RowLoop& l : m->loops)
+      for (const Accumulator& a : l.accumulators)
+        if (is_arg_index(a.op)) {
+          const bool first = a.op == Combine::ArgMaxFirst || a.op == Combine::ArgMinFirst;
+          out.notes.push_back("`" + a.partner->getNameAsString() + "` and `" + a.var->getNameAsString() +
+                              "` are an arg-" + (a.op == Combine::ArgMaxFirst || a.op == Combine::ArgMaxLast ? "max" : "min") +
+                              " over the loop's counter: each lane walks its elements in increasing order from the "
+                              "same start pair, whose index is below the loop's start, so pairs combine by the better "
+                              "value and, on a tie, the " + (first ? "earlier" : "later") + " index, as the sequential "
+                              "loop's " + (first ? "strict" : "inclusive") + " comparison decides");
+        }
     if (online)
       out.notes.push_back("the loop over `" + online->partner->getNameAsString() + "` and `" +
                           online->var->getNameAsString() + "` is an online softmax (the maximum so far, and the sum of " +
