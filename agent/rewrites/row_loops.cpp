@@ -190,6 +190,35 @@ bool shuffle_type(QualType t) {
   }
 }
 
+// A relational condition between `acc` and an expression e (either side)
+// whose guarded `acc = e` assigns the same e, not reading acc: e, and
+// whether the condition holds when e is greater than acc. Else nullopt.
+struct Compared {
+  const clang::Expr* e = nullptr;
+  bool greater = false;
+};
+std::optional<Compared> compared_with(const BinaryOperator* cmp, const BinaryOperator* assign, const VarDecl* acc) {
+  auto is_acc = [&](const clang::Expr* x) {
+    const auto* r = dyn_cast<DeclRefExpr>(x->IgnoreParenImpCasts());
+    return r && r->getDecl() == acc;
+  };
+  Compared c;
+  if (is_acc(cmp->getRHS())) {
+    c.e = cmp->getLHS();
+    c.greater = cmp->getOpcode() == BO_GT || cmp->getOpcode() == BO_GE;
+  } else if (is_acc(cmp->getLHS())) {
+    c.e = cmp->getRHS();
+    c.greater = cmp->getOpcode() == BO_LT || cmp->getOpcode() == BO_LE;
+  } else {
+    return std::nullopt;
+  }
+  llvm::FoldingSetNodeID a, b;
+  c.e->IgnoreParenImpCasts()->Profile(a, acc->getASTContext(), /*Canonical=*/true);
+  assign->getRHS()->IgnoreParenImpCasts()->Profile(b, acc->getASTContext(), /*Canonical=*/true);
+  if (a != b || refers_to(c.e, acc)) return std::nullopt;
+  return c;
+}
+
 // The accumulator an update statement combines into, or nullopt.
 std::optional<Accumulator> update_of(const Stmt* s, const std::set<const VarDecl*>& outer, const Expr** value) {
   auto var_of = [&](const clang::Expr* e) -> const VarDecl* {
@@ -213,24 +242,10 @@ std::optional<Accumulator> update_of(const Stmt* s, const std::set<const VarDecl
     const auto* cmp = dyn_cast<BinaryOperator>(ifs->getCond()->IgnoreParenImpCasts());
     if (!assign || assign->getOpcode() != BO_Assign || !cmp || !cmp->isRelationalOp()) return std::nullopt;
     const VarDecl* v = var_of(assign->getLHS());
-    if (!v) return std::nullopt;
-    const clang::Expr* e = nullptr;
-    bool greater = false;  // the condition holds when e is greater than acc
-    if (var_of(cmp->getRHS()) == v) {
-      e = cmp->getLHS();
-      greater = cmp->getOpcode() == BO_GT || cmp->getOpcode() == BO_GE;
-    } else if (var_of(cmp->getLHS()) == v) {
-      e = cmp->getRHS();
-      greater = cmp->getOpcode() == BO_LT || cmp->getOpcode() == BO_LE;
-    } else {
-      return std::nullopt;
-    }
-    llvm::FoldingSetNodeID a, b;
-    e->IgnoreParenImpCasts()->Profile(a, v->getASTContext(), /*Canonical=*/true);
-    assign->getRHS()->IgnoreParenImpCasts()->Profile(b, v->getASTContext(), /*Canonical=*/true);
-    if (a != b || refers_to(e, v)) return std::nullopt;
+    auto c = v ? compared_with(cmp, assign, v) : std::nullopt;
+    if (!c) return std::nullopt;
     *value = assign->getRHS();
-    return Accumulator{v, greater ? Combine::MaxIf : Combine::MinIf, "", nullptr, ""};
+    return Accumulator{v, c->greater ? Combine::MaxIf : Combine::MinIf, "", nullptr, ""};
   }
   const auto* bo = dyn_cast<BinaryOperator>(s);
   if (!bo || bo->getOpcode() != BO_Assign) return std::nullopt;
@@ -283,22 +298,9 @@ std::optional<std::pair<Accumulator, Accumulator>> arg_update_of(const Stmt* s, 
     const VarDecl* at = var_of(set_at->getLHS());
     const auto* kref = dyn_cast<DeclRefExpr>(set_at->getRHS()->IgnoreParenImpCasts());
     if (!best || !at || best == at || !kref || kref->getDecl() != k || !at->getType()->isIntegerType()) continue;
-    const clang::Expr* e = nullptr;
-    bool greater = false, inclusive = false;
-    if (var_of(cmp->getRHS()) == best) {
-      e = cmp->getLHS();
-      greater = cmp->getOpcode() == BO_GT || cmp->getOpcode() == BO_GE;
-    } else if (var_of(cmp->getLHS()) == best) {
-      e = cmp->getRHS();
-      greater = cmp->getOpcode() == BO_LT || cmp->getOpcode() == BO_LE;
-    } else {
-      continue;
-    }
-    inclusive = cmp->getOpcode() == BO_GE || cmp->getOpcode() == BO_LE;
-    llvm::FoldingSetNodeID a, b;
-    e->IgnoreParenImpCasts()->Profile(a, best->getASTContext(), /*Canonical=*/true);
-    set_best->getRHS()->IgnoreParenImpCasts()->Profile(b, best->getASTContext(), /*Canonical=*/true);
-    if (a != b || refers_to(e, best) || refers_to(e, at)) continue;
+    auto c = compared_with(cmp, set_best, best);
+    if (!c || refers_to(c->e, at)) continue;
+    const bool greater = c->greater, inclusive = cmp->getOpcode() == BO_GE || cmp->getOpcode() == BO_LE;
     *value = set_best->getRHS();
     const Combine op = greater ? (inclusive ? Combine::ArgMaxLast : Combine::ArgMaxFirst)
                                : (inclusive ? Combine::ArgMinLast : Combine::ArgMinFirst);
