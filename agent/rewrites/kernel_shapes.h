@@ -166,10 +166,12 @@ std::optional<std::string> statement_text(const KernelContext& ctx, const clang:
 // A statement at the top level of the kernel that reduces a __shared__ array
 // over the whole block into slot 0: a tree loop proven by symbolic execution
 // (warp_shuffle_reduction.cpp), or the shuffle block that rewrite generates.
+enum class ReductionOp { Sum, Max, Min };
 struct BlockReduction {
   const clang::Stmt* statement = nullptr;
   const clang::VarDecl* shared = nullptr;
-  bool is_sum = false;
+  ReductionOp op = ReductionOp::Sum;
+  std::string function;  // how Max/Min combine two values: fmaxf, max, fmin...
 };
 std::optional<BlockReduction> find_block_reduction(const KernelContext& ctx, std::string& why);
 

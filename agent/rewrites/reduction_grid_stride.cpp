@@ -1,18 +1,26 @@
-// reduction-grid-stride: in a block reduction whose block results are added
-// atomically into one location, each thread first accumulates many elements
-// (a grid-stride loop, optionally with 16-byte loads) instead of loading one,
-// and the launch becomes a persistent grid. Since addition is the only way
-// the elements meet (the thread's accumulation, the block's sum, the atomic
-// add into a location that does not depend on the block), any distribution of
-// the elements over threads and blocks gives the same total, up to the order
-// of floating-point additions.
+// reduction-grid-stride: in a block reduction whose block results are
+// combined atomically into one location, each thread first accumulates many
+// elements (a grid-stride loop, optionally with 8/16-byte loads) instead of
+// loading one, and the launch becomes a persistent grid. Since one
+// associative, commutative operation is the only way the elements meet (the
+// thread's accumulation, the block's reduction, the atomic into a location
+// that does not depend on the block), any distribution of the elements over
+// threads and blocks gives the same result (sums: up to the order of
+// floating-point additions; max/min: exactly).
 //
 // Applies to:
-//   sdata[threadIdx.x] = (i < n) ? V(i) : 0;     (or if/else), i the global index
+//   sdata[threadIdx.x] = (i < n) ? V(i) : P;      (or if/else), i the global index
 //   __syncthreads();
-//   <a block sum of sdata into sdata[0]>          (proven, see find_block_reduction)
-//   if (threadIdx.x == 0) atomicAdd(P, sdata[0]);  P independent of the block
-// with i used nowhere else and no other global writes.
+//   <a block sum/max/min of sdata into sdata[0]>   (proven, see find_block_reduction)
+//   if (threadIdx.x == 0) atomicOp(A, sdata[0]);   A independent of the block
+// with i used nowhere else and no other global writes. atomicOp is atomicAdd
+// for a sum (P must be 0), atomicMax/atomicMin for a max/min. A thread's
+// accumulator starts at P, so P must not change any result: for a max, P is
+// the element type's lowest value (-INFINITY, INT_MIN, 0 unsigned) or V is
+// an absolute value (fabsf, abs...) and P <= 0; a min mirrors it. A max/min
+// of floats may reach the atomic as its bits (`__float_as_int(sdata[0])`)
+// when every value is proven >= +0 (V an absolute value, P = +0), where the
+// bits order as the floats do.
 #include "agent/rewrites/kernel_shapes.h"
 #include "agent/rewrites/rewrite.h"
 
@@ -30,9 +38,60 @@ struct Match {
   const clang::Expr* value = nullptr;    // V(i)
   const clang::Expr* bound = nullptr;    // n
   BlockReduction reduction;
-  const ParmVarDecl* vector_source = nullptr;  // V(i) is exactly in[i]
+  const clang::Expr* padding = nullptr;  // P
+  // V(i) reads exactly one element `in[i]` (the only use of i in V): the
+  // element a wide load can fetch, and the read V's copies replace.
+  const ParmVarDecl* vector_source = nullptr;
+  const ArraySubscriptExpr* vector_read = nullptr;
   std::string type;
 };
+
+// A math function whose result is never negative (NaN aside).
+bool is_absolute_value(const clang::Expr* e) {
+  const auto* call = dyn_cast<CallExpr>(e->IgnoreParenImpCasts());
+  if (!call || !call->getDirectCallee() || call->getNumArgs() != 1) return false;
+  const std::string n = call->getDirectCallee()->getNameAsString();
+  // (Not sqrt: sqrt(-0.0) is -0.0, whose bits order below +0's.)
+  return n == "fabsf" || n == "fabs" || n == "abs" || n == "labs" || n == "llabs" || n == "__habs" || n == "expf" ||
+         n == "exp" || n == "__expf";
+}
+
+// P converted to the accumulator type `t`: can a thread's accumulator start
+// at P without changing any max (min) result? Only when P is at or below
+// (above) every value of the type, or V is never negative and P <= 0.
+// `bits_ok` says whether P is also +0 or above, so that with V >= 0 every
+// value's bit pattern orders as the value does.
+bool padding_is_neutral(const KernelContext& ctx, ReductionOp op, QualType t, const clang::Expr* value,
+                        const clang::Expr* padding, bool& nonnegative) {
+  nonnegative = false;
+  if (padding->isValueDependent()) return false;
+  Expr::EvalResult r;
+  if (!padding->EvaluateAsRValue(r, ctx.ctx())) return false;
+  const bool v_nonneg = is_absolute_value(value) || value->getType()->isUnsignedIntegerType();
+  if (t->isRealFloatingType()) {
+    llvm::APFloat f(0.0);
+    if (r.Val.isFloat()) f = r.Val.getFloat();
+    else if (r.Val.isInt()) f = llvm::APFloat(static_cast<double>(r.Val.getInt().getSExtValue()));
+    else return false;
+    nonnegative = v_nonneg && !f.isNegative() && !f.isNaN();
+    if (f.isNaN()) return false;
+    if (op == ReductionOp::Max) return (f.isInfinity() && f.isNegative()) || (v_nonneg && (f.isZero() || f.isNegative()));
+    return f.isInfinity() && !f.isNegative();
+  }
+  if (!t->isIntegerType() || !r.Val.isInt()) return false;
+  const llvm::APSInt& v = r.Val.getInt();
+  const unsigned width = static_cast<unsigned>(ctx.ctx().getTypeSize(t));
+  const bool is_unsigned = t->isUnsignedIntegerType();
+  llvm::APSInt p = v.extOrTrunc(width);
+  p.setIsUnsigned(is_unsigned);
+  if (llvm::APSInt::compareValues(p.extend(width + 1), v.extend(std::max(v.getBitWidth(), width) + 1)) != 0)
+    return false;  // P does not fit the type: its conversion is not P
+  nonnegative = v_nonneg && !p.isNegative();
+  const llvm::APSInt lowest = llvm::APSInt::getMinValue(width, is_unsigned),
+                     highest = llvm::APSInt::getMaxValue(width, is_unsigned);
+  if (op == ReductionOp::Max) return p == lowest || (v_nonneg && (p.isZero() || p.isNegative()));
+  return p == highest;
+}
 
 bool is_zero(const KernelContext& ctx, const clang::Expr* e) {
   Expr::EvalResult r;
@@ -65,8 +124,8 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
   }
   m.index = m.vars[0];
   auto red = find_block_reduction(ctx, why);
-  if (!red || !red->is_sum) {
-    if (why.empty()) why = "no block sum";
+  if (!red) {
+    if (why.empty()) why = "no block reduction";
     return std::nullopt;
   }
   m.reduction = *red;
@@ -90,28 +149,30 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
   m.load = user;
   if (const auto* bo = dyn_cast<BinaryOperator>(user); bo && bo->getOpcode() == BO_Assign) {
     const auto* co = dyn_cast<ConditionalOperator>(bo->getRHS()->IgnoreParenImpCasts());
-    if (!co || !is_zero(ctx, co->getFalseExpr())) {
-      why = "the load is not `(i < n) ? value : 0`";
+    if (!co) {
+      why = "the load is not `(i < n) ? value : padding`";
       return std::nullopt;
     }
     m.slot = bo->getLHS();
     m.value = co->getTrueExpr();
+    m.padding = co->getFalseExpr();
     m.bound = bound_of(co->getCond(), m.index);
   } else if (const auto* iff = dyn_cast<IfStmt>(user); iff && iff->getElse()) {
     auto t = statements_of(iff->getThen()), e = statements_of(iff->getElse());
     const auto* ta = t.size() == 1 ? dyn_cast<BinaryOperator>(t[0]) : nullptr;
     const auto* ea = e.size() == 1 ? dyn_cast<BinaryOperator>(e[0]) : nullptr;
-    if (!ta || !ea || ta->getOpcode() != BO_Assign || ea->getOpcode() != BO_Assign || !is_zero(ctx, ea->getRHS()) ||
+    if (!ta || !ea || ta->getOpcode() != BO_Assign || ea->getOpcode() != BO_Assign ||
         ctx.text(ta->getLHS()) != ctx.text(ea->getLHS())) {
-      why = "the load is not `if (i < n) s = value; else s = 0;`";
+      why = "the load is not `if (i < n) s = value; else s = padding;`";
       return std::nullopt;
     }
     m.slot = ta->getLHS();
     m.value = ta->getRHS();
+    m.padding = ea->getRHS();
     m.bound = bound_of(iff->getCond(), m.index);
   }
-  if (!m.slot || !m.bound) {
-    why = "no `(i < n) ? value : 0` load into shared memory";
+  if (!m.slot || !m.bound || !m.padding) {
+    why = "no `(i < n) ? value : padding` load into shared memory";
     return std::nullopt;
   }
   const auto* slot = dyn_cast<ArraySubscriptExpr>(m.slot->IgnoreParenImpCasts());
@@ -126,12 +187,32 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
     why = "the bound differs between threads";
     return std::nullopt;
   }
-  // The only global writes: atomicAdd into a block-independent address.
-  for (const Access& a : collect_accesses(ctx.body))
-    if (!a.is_shared && a.write) {
-      why = "the kernel stores to global memory (only atomic adds of the block sum are allowed)";
+  QualType st = sh->getType();
+  if (const auto* at = dyn_cast<ArrayType>(st.getTypePtr()->getUnqualifiedDesugaredType())) st = at->getElementType();
+  st = st.getUnqualifiedType();
+  m.type = st.getAsString();
+  // The padding must leave every result unchanged, as the accumulators start at it.
+  bool nonnegative = false;
+  if (red->op == ReductionOp::Sum) {
+    if (!is_zero(ctx, m.padding)) {
+      why = "a block sum whose out-of-range lanes load something other than 0";
       return std::nullopt;
     }
+  } else if (!padding_is_neutral(ctx, red->op, st, m.value, m.padding, nonnegative)) {
+    why = std::string("the out-of-range lanes' value is not neutral for a ") +
+          (red->op == ReductionOp::Max ? "max" : "min") +
+          " (it must be the type's " + (red->op == ReductionOp::Max ? "lowest" : "highest") +
+          " value, or <= 0 under an absolute value)";
+    return std::nullopt;
+  }
+  // The only global writes: atomics of the block result into a block-independent address.
+  for (const Access& a : collect_accesses(ctx.body))
+    if (!a.is_shared && a.write) {
+      why = "the kernel stores to global memory (only atomics of the block result are allowed)";
+      return std::nullopt;
+    }
+  const char* atomic_name =
+      red->op == ReductionOp::Sum ? "atomicAdd" : (red->op == ReductionOp::Max ? "atomicMax" : "atomicMin");
   bool atomics_ok = true, saw_atomic = false;
   std::function<void(const Stmt*)> walk = [&](const Stmt* s) {
     if (!s) return;
@@ -139,7 +220,7 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
       const std::string n = call->getDirectCallee()->getNameAsString();
       if (n.rfind("atomic", 0) == 0) {
         saw_atomic = true;
-        if (n != "atomicAdd" || call->getNumArgs() != 2) atomics_ok = false;
+        if (n != atomic_name || call->getNumArgs() != 2) atomics_ok = false;
         else {
           ExprRef addr = ctx.lower(call->getArg(0));
           if (mentions(addr, [](const Symbol& y) {
@@ -148,8 +229,15 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
               }) ||
               is_lane_varying(addr))
             atomics_ok = false;
-          const auto* arg = dyn_cast<ArraySubscriptExpr>(call->getArg(1)->IgnoreParenImpCasts());
-          if (!arg || ctx.eval_int(arg->getIdx()) != std::optional<std::int64_t>(0)) atomics_ok = false;
+          // The block result itself, or (a max/min of values >= +0) its bits.
+          const clang::Expr* arg = call->getArg(1)->IgnoreParenImpCasts();
+          if (const auto* cast = dyn_cast<CallExpr>(arg); cast && cast->getDirectCallee() && cast->getNumArgs() == 1) {
+            const std::string c = cast->getDirectCallee()->getNameAsString();
+            if ((c == "__float_as_int" || c == "__float_as_uint") && red->op != ReductionOp::Sum && nonnegative)
+              arg = cast->getArg(0)->IgnoreParenImpCasts();
+          }
+          const auto* slot0 = dyn_cast<ArraySubscriptExpr>(arg);
+          if (!slot0 || ctx.eval_int(slot0->getIdx()) != std::optional<std::int64_t>(0)) atomics_ok = false;
         }
       }
     }
@@ -157,7 +245,8 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
   };
   walk(ctx.body);
   if (!saw_atomic || !atomics_ok) {
-    why = "block results are not combined with atomicAdd(p, sdata[0]) into a block-independent location";
+    why = std::string("block results are not combined with ") + atomic_name +
+          "(p, sdata[0]) into a block-independent location";
     return std::nullopt;
   }
   // Nothing else depends on the block index or the grid size.
@@ -177,15 +266,23 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
       return std::nullopt;
     }
   }
-  QualType st = sh->getType();
-  if (const auto* at = dyn_cast<ArrayType>(st.getTypePtr()->getUnqualifiedDesugaredType())) st = at->getElementType();
-  m.type = st.getUnqualifiedType().getAsString();
-  if (const auto* a = dyn_cast<ArraySubscriptExpr>(m.value->IgnoreParenImpCasts())) {
-    const auto* ref = dyn_cast<DeclRefExpr>(strip(a->getIdx()));
-    const auto* base = dyn_cast<DeclRefExpr>(a->getBase()->IgnoreParenImpCasts());
-    if (ref && ref->getDecl() == m.index.var && base)
-      if (const auto* p = dyn_cast<ParmVarDecl>(base->getDecl())) m.vector_source = p;
-  }
+  // A wide load needs V's element read: the only use of i in V, at [i] of a pointer parameter.
+  std::vector<const ArraySubscriptExpr*> reads;
+  std::function<void(const Stmt*)> find_reads = [&](const Stmt* s) {
+    if (!s) return;
+    if (const auto* a = dyn_cast<ArraySubscriptExpr>(s)) {
+      const auto* ref = dyn_cast<DeclRefExpr>(strip(a->getIdx()));
+      if (ref && ref->getDecl() == m.index.var) reads.push_back(a);
+    }
+    for (const Stmt* c : s->children()) find_reads(c);
+  };
+  find_reads(m.value);
+  if (reads.size() == 1 && references_to(m.value, m.index.var).size() == 1)
+    if (const auto* base = dyn_cast<DeclRefExpr>(reads[0]->getBase()->IgnoreParenImpCasts()))
+      if (const auto* p = dyn_cast<ParmVarDecl>(base->getDecl()); p && p->getType()->isPointerType()) {
+        m.vector_source = p;
+        m.vector_read = reads[0];
+      }
   return m;
 }
 
@@ -228,25 +325,33 @@ class ReductionGridStride final : public Rewrite {
       error = "the loaded value is not a plain array element of a suitable size";
       return false;
     }
-    auto slot = ctx.text(m->slot), value = ctx.text(m->value), bound = ctx.text(m->bound);
-    if (!slot || !value || !bound) {
+    auto slot = ctx.text(m->slot), value = ctx.text(m->value), bound = ctx.text(m->bound),
+         padding = ctx.text(m->padding);
+    if (!slot || !value || !bound || !padding) {
       error = "the load crosses a macro";
       return false;
     }
+    const ReductionOp op = m->reduction.op;
     const std::string iname = m->index.var->getNameAsString();
     const std::string itype = m->index.var->getType().getUnqualifiedType().getAsString();
     const std::string acc = fresh_name(ctx.file, "acc"), kk = fresh_name(ctx.file, "k"), t = fresh_name(ctx.file, "t"),
                       stride = fresh_name(ctx.file, "stride"), n = fresh_name(ctx.file, "n");
+    // One element's contribution to the thread's accumulator.
+    auto accumulate = [&](const std::string& v) {
+      if (op == ReductionOp::Sum) return acc + " += " + v + ";";
+      return acc + " = " + m->reduction.function + "(" + acc + ", static_cast<" + m->type + ">(" + v + "));";
+    };
     std::string text = "{\n";
     text += "    // Rewritten by warplens (reduction-grid-stride): each thread accumulates a grid-stride\n";
     text += "    // share of the elements before the block reduction.\n";
-    text += "    " + m->type + " " + acc + " = " + m->type + "(0);\n";
+    if (op == ReductionOp::Sum) text += "    " + m->type + " " + acc + " = " + m->type + "(0);\n";
+    else text += "    " + m->type + " " + acc + " = static_cast<" + m->type + ">(" + *padding + ");\n";
     text += "    const long long " + n + " = static_cast<long long>(" + *bound + ");\n";
     text += "    const long long " + t + " = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
     text += "    const long long " + stride + " = static_cast<long long>(gridDim.x) * blockDim.x;\n";
     std::string scalar_loop = "for (long long " + kk + " = START; " + kk + " < " + n + "; " + kk + " += " + stride +
                               ") {\n      const " + itype + " " + iname + " = static_cast<" + itype + ">(" + kk +
-                              ");\n      " + acc + " += " + *value + ";\n    }\n";
+                              ");\n      " + accumulate(*value) + "\n    }\n";
     auto loop_from = [&](const std::string& start) {
       std::string s = scalar_loop;
       s.replace(s.find("START"), 5, start);
@@ -256,14 +361,32 @@ class ReductionGridStride final : public Rewrite {
       const std::string src = m->vector_source->getNameAsString(), w = std::to_string(vec);
       const std::string ptype = m->vector_source->getType()->getPointeeType().getUnqualifiedType().getAsString();
       const std::string q = fresh_name(ctx.file, "q"), e = fresh_name(ctx.file, "e"), nv = fresh_name(ctx.file, "nv");
-      std::string sum = e + "[0]";
-      for (int c = 1; c < vec; ++c) sum += " + " + e + "[" + std::to_string(c) + "]";
+      // V with its element read replaced by the c-th loaded element.
+      const bool plain = m->value->IgnoreParenImpCasts() == m->vector_read;
+      std::vector<std::string> parts;
+      for (int c = 0; c < vec; ++c) {
+        const std::string element = e + "[" + std::to_string(c) + "]";
+        auto v = plain ? std::optional<std::string>(element)
+                       : text_with_replacements(ctx, m->value, {}, {{m->vector_read, element}});
+        if (!v) {
+          error = "the loaded value is spelled in a macro";
+          return false;
+        }
+        parts.push_back(plain ? *v : "(" + *v + ")");
+      }
       text += "    const long long " + nv + " = reinterpret_cast<unsigned long long>(" + src + ") % " +
               std::to_string(16) + " == 0 ? " + n + " / " + w + " : 0;\n";
       text += "    for (long long " + q + " = " + t + "; " + q + " < " + nv + "; " + q + " += " + stride + ") {\n";
       text += "      " + ptype + " " + e + "[" + w + "];\n";
       text += "      wl_vector_load<" + w + ">(" + e + ", " + src + " + " + q + " * " + w + ");\n";
-      text += "      " + acc + " += " + sum + ";\n    }\n";
+      if (op == ReductionOp::Sum) {
+        std::string sum = parts[0];
+        for (std::size_t c = 1; c < parts.size(); ++c) sum += " + " + parts[c];
+        text += "      " + accumulate(sum) + "\n    }\n";
+      } else {
+        for (const std::string& part : parts) text += "      " + accumulate(part) + "\n";
+        text += "    }\n";
+      }
       text += "    " + loop_from(nv + " * " + w + " + " + t);
     } else {
       text += "    " + loop_from(t);
@@ -284,12 +407,24 @@ class ReductionGridStride final : public Rewrite {
     change.persistent_blocks_per_sm = static_cast<int>(k);
     if (!rewrite_launches(ctx, change, out.edits, error)) return false;
     out.launch_changes.push_back(change);
-    out.notes.push_back("elements meet only through additions (thread, block sum, atomicAdd into a block-independent "
-                        "address): any distribution over threads gives the same total, up to rounding order");
-    out.notes.push_back("grid-stride accumulation: every element below the bound is added once, for any grid");
-    // Each thread's running sum covers other elements than before: the
-    // total's rounding order changes (terms: the elements read).
-    if (m->type == "float" || m->type == "double" || m->type == "half" || m->type == "__half" || m->type == "__nv_bfloat16") out.reassociation = ReassociatedTerms{};
+    if (op == ReductionOp::Sum) {
+      out.notes.push_back("elements meet only through additions (thread, block sum, atomicAdd into a block-independent "
+                          "address): any distribution over threads gives the same total, up to rounding order");
+      out.notes.push_back("grid-stride accumulation: every element below the bound is added once, for any grid");
+      // Each thread's running sum covers other elements than before: the
+      // total's rounding order changes (terms: the elements read).
+      if (m->type == "float" || m->type == "double" || m->type == "half" || m->type == "__half" ||
+          m->type == "__nv_bfloat16")
+        out.reassociation = ReassociatedTerms{};
+    } else {
+      const std::string what = op == ReductionOp::Max ? "max" : "min";
+      out.notes.push_back("elements meet only through " + m->reduction.function + " (thread, block " + what +
+                          ", atomic " + what + " into a block-independent address): any distribution over threads "
+                          "gives the same result, exactly");
+      out.notes.push_back("each accumulator starts at the out-of-range lanes' value `" + *padding +
+                          "`, which cannot change a " + what + " of these values");
+      out.notes.push_back("grid-stride accumulation: every element below the bound is read once, for any grid");
+    }
     return true;
   }
 };

@@ -302,7 +302,11 @@ class WarpShuffleReduction final : public Rewrite {
     const std::string shuffle = "    for (int " + o + " = 16; " + o + " > 0; " + o + " >>= 1) " + v + " = " +
                                 combine(v, "__shfl_down_sync(0xffffffffu, " + v + ", " + o + ")") + ";\n";
     std::string text = "{\n";
-    text += std::string("    // Rewritten by warplens (warp-shuffle-reduction, ") + (m->update.op == Op::Add ? "sum" : "max/min") +
+    // The kind names the combining function so that find_block_reduction can
+    // read the generated block back (reduction-grid-stride builds on it).
+    text += "    // Rewritten by warplens (warp-shuffle-reduction, " +
+            (m->update.op == Op::Add ? std::string("sum") : (m->update.op == Op::Max ? "max " : "min ") + m->update.function) +
+            "): reduce within each warp with shuffles,\n";
             "): reduce within each warp with shuffles,\n";
     text += "    // then the warps' partial results with the first warp; " + sh + "[0] holds the result.\n";
     text += "    " + m->type + " " + v + " = " + sh + "[threadIdx.x];\n";
@@ -334,16 +338,38 @@ class WarpShuffleReduction final : public Rewrite {
 }  // namespace
 
 std::optional<BlockReduction> find_block_reduction(const KernelContext& ctx, std::string& why) {
-  if (auto m = match(ctx, why)) return BlockReduction{m->loop, m->shared, m->update.op == Op::Add};
-  // The block this rewrite generated (it was proven when it was generated).
+  if (auto m = match(ctx, why)) {
+    const ReductionOp op =
+        m->update.op == Op::Add ? ReductionOp::Sum : (m->update.op == Op::Max ? ReductionOp::Max : ReductionOp::Min);
+    return BlockReduction{m->loop, m->shared, op, m->update.function};
+  }
+  // The block this rewrite generated (it was proven when it was generated);
+  // its comment names the kind: `sum`, `max fmaxf`, `min fminf`.
+  static const std::string kTag = "Rewritten by warplens (warp-shuffle-reduction, ";
   for (const Stmt* top : ctx.body->body()) {
     const auto* c = dyn_cast<CompoundStmt>(top);
     if (!c) continue;
     auto text = ctx.text(c);
-    if (!text || text->find("Rewritten by warplens (warp-shuffle-reduction, sum)") == std::string::npos) continue;
+    const std::size_t at = text ? text->find(kTag) : std::string::npos;
+    if (at == std::string::npos) continue;
+    const std::size_t from = at + kTag.size(), close = text->find(')', from);
+    if (close == std::string::npos) continue;
+    const std::string kind = text->substr(from, close - from);
+    BlockReduction r;
+    r.statement = c;
+    if (kind == "sum") {
+      r.op = ReductionOp::Sum;
+    } else if (kind.rfind("max ", 0) == 0 || kind.rfind("min ", 0) == 0) {
+      r.op = kind[1] == 'a' ? ReductionOp::Max : ReductionOp::Min;
+      r.function = kind.substr(4);
+    } else {
+      continue;
+    }
     for (const Access& a : collect_accesses(c))
-      if (a.is_shared && a.write && a.indices.size() == 1 && ctx.eval_int(a.indices[0]) == std::optional<std::int64_t>(0))
-        return BlockReduction{c, dyn_cast<VarDecl>(a.base), true};
+      if (a.is_shared && a.write && a.indices.size() == 1 && ctx.eval_int(a.indices[0]) == std::optional<std::int64_t>(0)) {
+        r.shared = dyn_cast<VarDecl>(a.base);
+        return r;
+      }
   }
   return std::nullopt;
 }
