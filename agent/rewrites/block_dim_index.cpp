@@ -1,14 +1,15 @@
 // block-dim-index: a global index written with the block size as a constant
 // (`blockIdx.x * BLOCK_SIZE + threadIdx.x` with a macro, a template
-// parameter or a constexpr) is spelled `blockIdx.x * blockDim.x +
-// threadIdx.x`, so that the rewrites built on global indices (block-size,
-// tiles, register tiles, warp per row, ...) see it, and keep it right when
-// they change the block.
+// parameter or a constexpr), or a block index alone standing for one
+// (`int row = blockIdx.y;` in a kernel launched with one thread along y), is
+// spelled `blockIdx.x * blockDim.x + threadIdx.x`, so that the rewrites
+// built on global indices (block-size, tiles, register tiles, warp per row,
+// 2-D coarsening, ...) see it, and keep it right when they change the block.
 //
 // Safe when every launch of the kernel in the file (every instantiation's,
 // for a template) has that block size along that dimension, as a constant:
-// there blockDim.d == C, so the two spellings give the same index in every
-// thread. The kernel must also not read thread or block coordinates
+// there blockDim.d == C (for a block index alone, C = 1 and threadIdx.d is
+// 0), so the two spellings give the same index in every thread. The kernel must also not read thread or block coordinates
 // anywhere else (then nothing else depends on C being the block size),
 // and the rewrite changes only those initialisers.
 #include "agent/rewrites/kernel_shapes.h"
@@ -27,12 +28,15 @@ struct ConstantBlockIndex {
   std::int64_t block = 0;  // the constant C
 };
 
-// `blockIdx.d * C + threadIdx.d` (any order) with a positive constant C.
+// `blockIdx.d * C + threadIdx.d` (any order) with a positive constant C, or
+// `blockIdx.d` alone (C = 1: the global index when blocks are 1 thread
+// along d).
 std::optional<std::pair<int, std::int64_t>> constant_block_form(const KernelContext& ctx, const Expr* init) {
   auto p = ctx.polynomial(init);
   if (!p) return std::nullopt;
   for (int d = 0; d < 3; ++d) {
     const Symbol bx = builtin_symbol(SymbolKind::BlockIdx, d), tx = builtin_symbol(SymbolKind::ThreadIdx, d);
+    if (p->terms == Polynomial::symbol(bx).terms) return std::make_pair(d, std::int64_t{1});
     auto c = coefficient(*p, bx);
     if (!c || !c->is_constant() || c->constant_term() <= 0) continue;
     const Polynomial want = Polynomial::symbol(bx) * Polynomial::constant(c->constant_term()) + Polynomial::symbol(tx);
@@ -61,7 +65,8 @@ std::vector<ConstantBlockIndex> constant_block_indices(const KernelContext& ctx)
 std::optional<std::vector<ConstantBlockIndex>> plan(const KernelContext& ctx, std::string& why) {
   auto found = constant_block_indices(ctx);
   if (found.empty()) {
-    why = "no global index spelled with a constant block size (`blockIdx.x * BLOCK + threadIdx.x`)";
+    why = "no global index spelled with a constant block size (`blockIdx.x * BLOCK + threadIdx.x`) or as a "
+          "block index alone (`blockIdx.y`)";
     return std::nullopt;
   }
   std::set<int> dims;
@@ -130,8 +135,12 @@ class BlockDimIndex final : public Rewrite {
         error = out.edits.error();
         return false;
       }
-      out.notes.push_back("`" + f.var->getNameAsString() + "`: every launch has " + std::to_string(f.block) +
-                          " threads along " + d + ", the constant the index multiplied blockIdx." + d + " by");
+      if (f.block == 1)
+        out.notes.push_back("`" + f.var->getNameAsString() + "`: every launch has one thread along " + d +
+                            ", so blockIdx." + d + " is the global index along " + d);
+      else
+        out.notes.push_back("`" + f.var->getNameAsString() + "`: every launch has " + std::to_string(f.block) +
+                            " threads along " + d + ", the constant the index multiplied blockIdx." + d + " by");
     }
     out.notes.push_back("thread and block coordinates are read only in global index variables; nothing else "
                         "changes (the constant's other uses stay)");
