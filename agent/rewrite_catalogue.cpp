@@ -29,8 +29,8 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        /*enabling=*/true},
       {"block-dim-index",
        "spell a global index written with the block size as a constant (`blockIdx.x * BLOCK + threadIdx.x`, a "
-       "macro or template parameter) with blockDim, when every launch has that block size, so that the rewrites "
-       "built on global indices apply",
+       "macro or template parameter), or a block index alone (`row = blockIdx.y` with one thread along y), with "
+       "blockDim, when every launch has that block size, so that the rewrites built on global indices apply",
        S::Structure,
        {},
        {}},

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -15,14 +14,10 @@
 #include <memory>
 #include <optional>
 #include <sstream>
-#include <thread>
-#include <tuple>
 
 #include "agent/candidate_store.h"
-#include "agent/capture_verifier.h"
 #include "agent/job.h"
 #include "agent/llm/llm_config.h"
-#include "agent/program_verifier.h"
 #include "agent/report.h"
 #include "agent/search.h"
 #include "analysis/analyzer.h"
@@ -31,6 +26,7 @@
 #include "cli/options.h"
 #include "common/file_read.h"
 #include "workflows/analyze_file.h"
+#include "workflows/candidate_sets.h"
 #include "workflows/optimize.h"
 
 namespace warplens::cli {
@@ -326,16 +322,14 @@ int candidates_only(const Options& o) {
   return set.candidates.empty() ? 1 : 0;
 }
 
-struct SetOutcome {
-  CandidateSet set;
-  OptimizeResult result;
-  std::optional<ProgramReport> original;
-  double bytes = 0;
-  double best_ms = 0;
-};
-
+// `--verify-dir`: the workflow judges the directories (workflows/candidate_sets.h);
+// this door reads the PyTorch times, writes the reports and prints the summary.
 int verify_dirs(const Options& o) {
-  std::map<std::string, std::pair<std::optional<double>, std::optional<double>>> torch_times;
+  workflows::CandidateSetsRequest request;
+  request.dirs = o.verify_dirs;
+  request.captures = o.captures;
+  request.max_candidates = o.max_candidates;
+  request.verify = verify_choice(o);
   if (!o.pytorch_times.empty()) {
     auto t = read_text(o.pytorch_times);
     try {
@@ -347,145 +341,44 @@ int verify_dirs(const Options& o) {
         std::optional<double> e, c;
         if (v.contains("eager_ms") && v["eager_ms"].is_number()) e = v["eager_ms"].get<double>();
         if (v.contains("compiled_ms") && v["compiled_ms"].is_number()) c = v["compiled_ms"].get<double>();
-        torch_times[name] = {e, c};
+        request.torch_times[name] = {e, c};
       }
     } catch (const std::exception& e) {
       std::fprintf(stderr, "warplens optimize: --pytorch-times %s: %s\n", o.pytorch_times.c_str(), e.what());
       return 2;
     }
   }
-  std::vector<SetOutcome> outcomes;
-  for (const auto& d : o.verify_dirs) {
-    std::string error;
-    auto set = read_candidate_set(d, error);
-    if (!set) {
-      std::fprintf(stderr, "warplens optimize: %s\n", error.c_str());
-      return 2;
-    }
-    if (static_cast<int>(set->candidates.size()) > o.max_candidates)
-      set->candidates.resize(static_cast<std::size_t>(o.max_candidates));  // best predicted first
-    outcomes.push_back({std::move(*set), {}, std::nullopt, 0, 0});
-  }
-  auto torch_for = [&](const SetOutcome& out, const std::string& dir) {
-    const std::string name = out.set.name.empty() ? fs::path(dir).filename().string() : out.set.name;
-    auto it = torch_times.find(name);
-    return it == torch_times.end() ? std::pair<std::optional<double>, std::optional<double>>{} : it->second;
-  };
   auto log = [](const std::string& s) { std::fprintf(stderr, "warplens optimize: %s\n", s.c_str()); };
-  // Per directory, what the summary needs, whichever verifier judged it.
-  struct Judged {
-    std::string verifier;
-    std::vector<CandidateVerdict> verdicts;
-    double wall_seconds = 0, baseline_ms = 0;
-    std::string error;
-    std::optional<double> eager_ms, compiled_ms;
-  };
-  std::vector<Judged> judged(outcomes.size());
-  if (o.captures.empty()) {
-    std::vector<std::unique_ptr<ProgramVerifier>> verifiers;
-    std::vector<ProgramBatchItem> items;
-    for (std::size_t i = 0; i < outcomes.size(); ++i) {
-      ProgramVerifierOptions po = workflows::program_verifier_options(verify_choice(o));
-      for (const auto& inc : absolute_include_dirs(outcomes[i].set)) po.include_dirs.push_back(inc);
-      std::tie(po.eager_ms, po.compiled_ms) = torch_for(outcomes[i], o.verify_dirs[i]);
-      verifiers.push_back(std::make_unique<ProgramVerifier>(original_of(outcomes[i].set), po));
-      ProgramBatchItem item;
-      item.verifier = verifiers.back().get();
-      item.candidates = outcomes[i].set.candidates;
-      items.push_back(std::move(item));
-    }
-    const int jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    verify_programs(items, jobs, o.gpu_jobs, g_stop.get_token(), log);
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      const ProgramVerifier& v = *items[i].verifier;
-      judged[i] = {v.name(), items[i].verdicts, items[i].wall_seconds, v.baseline_ms(), v.original_error(),
-                   v.options().eager_ms, v.options().compiled_ms};
-      outcomes[i].original = v.original_report();
-    }
-  } else {
-    // The split-machine path: candidates written with --candidates-only on a
-    // machine with Clang, replayed here on launches captured from the program.
-    std::vector<std::unique_ptr<CaptureVerifier>> verifiers;
-    std::vector<CaptureBatchItem> items;
-    for (std::size_t i = 0; i < outcomes.size(); ++i) {
-      const CandidateSet& set = outcomes[i].set;
-      CaptureVerifierOptions co;
-      co.capture_dir = fs::absolute(o.captures[i]);
-      co.original_source = original_of(set).path;
-      co.include_dirs = absolute_include_dirs(set);
-      for (const auto& inc : o.includes) co.include_dirs.push_back(fs::absolute(inc).string());
-      std::tie(co.eager_ms, co.compiled_ms) = torch_for(outcomes[i], o.verify_dirs[i]);
-      co.input_sets = o.sets;
-      co.timed_runs = o.runs;
-      co.timeout_s = std::min(o.timeout_s, 120.0);
-      verifiers.push_back(std::make_unique<CaptureVerifier>(co));
-      items.push_back({verifiers.back().get(), set.candidates, {}, 0, ""});
-    }
-    verify_captured(items, g_stop.get_token(), log);
-    for (std::size_t i = 0; i < items.size(); ++i)
-      judged[i] = {items[i].verifier->name(), items[i].verdicts, items[i].wall_seconds, items[i].baseline_ms(),
-                   items[i].error, items[i].verifier->options().eager_ms, items[i].verifier->options().compiled_ms};
+  workflows::CandidateSetsOutcome outcome;
+  try {
+    outcome = workflows::verify_candidate_sets(request, g_stop.get_token(), log);
+  } catch (const workflows::CandidateSetsError& e) {
+    std::fprintf(stderr, "warplens optimize: %s\n", e.what());
+    return 2;
   }
-  bool any_error = false, any_winner = false;
-  double log_sum = 0;
-  int counted = 0;
   json summary = json::array();
-  for (std::size_t i = 0; i < outcomes.size(); ++i) {
-    SetOutcome& out = outcomes[i];
-    const Judged& j = judged[i];
-    OptimizeResult& r = out.result;
-    r.file = out.set.source_path;
-    r.kernel = out.set.kernel;
-    r.policy = "builtin (pre-generated)";
-    r.verifier = j.verifier;
-    r.wall_seconds = j.wall_seconds;
-    std::vector<double> verify_seconds;
-    for (std::size_t k = 0; k < out.set.candidates.size() && k < j.verdicts.size(); ++k) {
-      r.gpu_seconds += j.verdicts[k].gpu_seconds;
-      r.tried.push_back({out.set.candidates[k], j.verdicts[k]});
-      if (j.verdicts[k].verify_seconds > 0) verify_seconds.push_back(j.verdicts[k].verify_seconds);
-    }
-    r.stop_reason = g_stop.stop_requested() ? StopReason::Cancelled : StopReason::PolicyExhausted;
-    if (!j.error.empty()) {
-      r.stop_reason = StopReason::Error;
-      r.error = j.error;
-      any_error = true;
-    }
-    finalize_result(r, out.set.original_text);
-    out.bytes = out.original ? out.original->bytes : 0;
-    const double base = j.baseline_ms;
-    double best_speedup = 1.0;
-    int best_level = -1;
-    for (const auto& t : r.tried) best_level = std::max(best_level, to_int(t.verdict.level));
-    if (!r.offers.empty()) {
-      any_winner = true;
-      best_speedup = r.offers.front().speedup;
-    }
-    out.best_ms = base > 0 ? base / best_speedup : 0;
-    if (base > 0) {
-      log_sum += std::log(best_speedup);
-      ++counted;
-    }
-    std::sort(verify_seconds.begin(), verify_seconds.end());
-    const double median_verify = verify_seconds.empty() ? 0 : verify_seconds[verify_seconds.size() / 2];
+  for (const workflows::VerifiedCandidateSet& out : outcome.sets) {
+    const OptimizeResult& r = out.result;
     json row = {{"name", out.set.name},
                 {"kernel", out.set.kernel},
-                {"original_ms", base},
+                {"original_ms", out.baseline_ms},
                 {"best_ms", out.best_ms},
-                {"best_speedup", best_speedup},
+                {"best_speedup", out.best_speedup},
                 {"best_plan", r.offers.empty() ? "(original)" : r.offers.front().plan},
-                {"best_level", best_level},
+                {"best_level", out.best_level},
                 {"candidates", r.tried.size()},
                 {"verified_faster", r.offers.size()},
                 {"wall_seconds", r.wall_seconds},
                 {"gpu_seconds", r.gpu_seconds},
                 {"bytes", out.bytes},
-                {"verifier", j.verifier},
-                {"median_verify_seconds", median_verify},
+                {"verifier", out.verifier},
+                {"median_verify_seconds", out.median_verify_seconds},
                 {"error", r.error}};
-    if (j.eager_ms) row["eager_ms"] = *j.eager_ms, row["speedup_vs_eager"] = out.best_ms > 0 ? *j.eager_ms / out.best_ms : 0;
-    if (j.compiled_ms)
-      row["compiled_ms"] = *j.compiled_ms, row["speedup_vs_compile"] = out.best_ms > 0 ? *j.compiled_ms / out.best_ms : 0;
+    if (out.eager_ms)
+      row["eager_ms"] = *out.eager_ms, row["speedup_vs_eager"] = out.best_ms > 0 ? *out.eager_ms / out.best_ms : 0;
+    if (out.compiled_ms)
+      row["compiled_ms"] = *out.compiled_ms,
+      row["speedup_vs_compile"] = out.best_ms > 0 ? *out.compiled_ms / out.best_ms : 0;
     if (o.bandwidth_gbs > 0 && out.best_ms > 0 && out.bytes > 0)
       row["roofline_pct"] = 100.0 * (out.bytes / (out.best_ms * 1e-3)) / (o.bandwidth_gbs * 1e9);
     summary.push_back(row);
@@ -495,7 +388,8 @@ int verify_dirs(const Options& o) {
       write_or_warn(fs::path(o.report) / (out.set.name + ".json"), render_json(r));
     }
   }
-  const double geomean = counted ? std::exp(log_sum / counted) : 0;
+  const double geomean = outcome.geomean_speedup;
+  const int counted = outcome.counted;
   json all = {{"format", "warplens-optimize-summary/1"}, {"geomean_speedup", geomean}, {"bandwidth_gbs", o.bandwidth_gbs},
               {"programs", summary}};
   std::ostringstream md;
@@ -524,8 +418,8 @@ int verify_dirs(const Options& o) {
   if (o.json) std::printf("%s\n", all.dump(2).c_str());
   else std::printf("%s", md.str().c_str());
   if (g_stop.stop_requested()) return 130;
-  if (any_error) return 2;
-  return any_winner ? 0 : 1;
+  if (outcome.any_error) return 2;
+  return outcome.any_winner ? 0 : 1;
 }
 
 // The LLM policy's settings: the --llm-* options, else the WARPLENS_LLM_*
