@@ -33,8 +33,16 @@ namespace {
 using namespace clang;
 using clang::Expr;
 
+// An array the element's work reaches at [R + x]: a pointer parameter, or a
+// pointer field of a struct parameter passed by value (`a.out`).
 struct ElementArray {
-  const ParmVarDecl* param = nullptr;
+  const ParmVarDecl* param = nullptr;  // null for a field
+  const ParmVarDecl* holder = nullptr; // a field's struct parameter (`a`)
+  const ValueDecl* field = nullptr;    // and the field (`out`)
+  std::string spelling;                // how the code names it: `out`, `a.out`
+  std::string root_name;               // the analysis' name of the root, `out`, `a.out`
+  QualType element;                    // what it points to
+  bool restrict_qualified = false;
   std::optional<Polynomial> index;
   std::vector<const ArraySubscriptExpr*> uses;
   bool read = false, written = false, written_unconditionally = false;
@@ -44,9 +52,134 @@ struct ElementArray {
 struct Plan {
   Grid2D grid;
   std::vector<ElementArray> arrays;
+  // The arrays may overlap (not proven distinct): what makes the vector
+  // path right is that the work reads no array after writing another.
+  bool overlap_by_race_argument = false;
+  // The work's leading declarations that the arrays' subscripts name (`int
+  // id = ids[row];` for `tok[(size_t)id * dim + x]`): repeated before the
+  // vector accesses, at the group's first x.
+  std::vector<const Stmt*> hoisted;
   const Expr* x_bound = nullptr;
   const Expr* y_bound = nullptr;
 };
+
+// Whether `e` can change along x: it names threadIdx.x, blockIdx.x, or a
+// value the lowering could not place (a local of unknown origin, a loop
+// counter, a loop-carried value).
+bool may_vary_along_x(const ExprRef& e) {
+  return mentions(e, [](const Symbol& s) {
+    if (s.kind == SymbolKind::ThreadIdx || s.kind == SymbolKind::BlockIdx) return s.dim == 0;
+    return s.kind != SymbolKind::Param && s.kind != SymbolKind::BlockDim && s.kind != SymbolKind::GridDim &&
+           s.kind != SymbolKind::WarpSize;
+  });
+}
+
+constexpr const char* kRowAtom = "#row:";
+
+// How many times `s` names field `field` of parameter `holder` (`a.out`).
+std::size_t field_references(const Stmt* s, const ParmVarDecl* holder, const ValueDecl* field) {
+  std::size_t n = 0;
+  std::function<void(const Stmt*)> walk = [&](const Stmt* x) {
+    if (!x) return;
+    if (const auto* m = dyn_cast<MemberExpr>(x); m && m->getMemberDecl() == field)
+      if (const auto* r = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()); r && r->getDecl() == holder) ++n;
+    for (const Stmt* c : x->children()) walk(c);
+  };
+  walk(s);
+  return n;
+}
+
+// Whether `body` assigns to parameter `p` or one of its fields, or takes
+// the address of either.
+bool changes_parameter(const Stmt* body, const ParmVarDecl* p) {
+  auto names_p = [&](const clang::Expr* e) {
+    e = e->IgnoreParenImpCasts();
+    while (const auto* m = dyn_cast<MemberExpr>(e)) e = m->getBase()->IgnoreParenImpCasts();
+    const auto* r = dyn_cast<DeclRefExpr>(e);
+    return r && r->getDecl() == p;
+  };
+  bool found = false;
+  std::function<void(const Stmt*)> walk = [&](const Stmt* x) {
+    if (!x || found) return;
+    if (const auto* bo = dyn_cast<BinaryOperator>(x); bo && bo->isAssignmentOp() && names_p(bo->getLHS())) found = true;
+    if (const auto* uo = dyn_cast<UnaryOperator>(x);
+        uo && (uo->isIncrementDecrementOp() || uo->getOpcode() == UO_AddrOf) && names_p(uo->getSubExpr()))
+      found = true;
+    if (const auto* call = dyn_cast<CallExpr>(x))  // bound to a reference parameter: may be changed
+      if (const FunctionDecl* f = call->getDirectCallee())
+        for (unsigned i = 0; i < call->getNumArgs() && i < f->getNumParams(); ++i)
+          if (f->getParamDecl(i)->getType()->isReferenceType() &&
+              !f->getParamDecl(i)->getType().getNonReferenceType().isConstQualified() && names_p(call->getArg(i)))
+            found = true;
+    for (const Stmt* c : x->children()) walk(c);
+  };
+  walk(body);
+  return found;
+}
+
+// Whether the element's work, statement by statement, reads global memory
+// only before its first global store, or from the very array it stored to:
+// each writing statement is one plain or compound assignment to an array
+// element (its right side is evaluated before the store).
+bool reads_before_writes(const KernelContext& ctx, const std::vector<const Stmt*>& body) {
+  std::set<std::string> written;
+  for (const Stmt* s : body) {
+    std::set<std::string> reads, writes;
+    for (const Access& a : accesses_in(ctx, s)) {
+      if (a.is_shared) continue;
+      auto addr = ctx.address(a.expr);
+      const std::string name = addr ? addr->root_name : ctx.text(a.expr->getBase()).value_or("?");
+      if (a.read) reads.insert(name);
+      if (a.write) writes.insert(name);
+    }
+    for (const std::string& r : reads)
+      for (const std::string& w : written)
+        if (r != w) return false;
+    if (!writes.empty()) {
+      const auto* bo = dyn_cast<BinaryOperator>(s);
+      if (writes.size() != 1 || !bo || !bo->isAssignmentOp()) return false;
+      for (const Access& a : accesses_in(ctx, bo->getRHS()))
+        if (a.write) return false;
+    }
+    written.insert(writes.begin(), writes.end());
+  }
+  return true;
+}
+
+// to_polynomial, except that a sub-expression it cannot expand (a value
+// loaded from memory, a division, a call) becomes one opaque symbol when it
+// cannot vary along x: `tok[(size_t)ids[row] * dim + x]` is x + (atom * dim).
+// Equal sub-expressions become the same symbol.
+std::optional<Polynomial> polynomial_along_x(const ExprRef& e) {
+  if (!e) return std::nullopt;
+  switch (e->op) {
+    case ExprOp::Const: return Polynomial::constant(e->value);
+    case ExprOp::Sym: return Polynomial::symbol(e->symbol);
+    case ExprOp::Neg: {
+      auto a = polynomial_along_x(e->operands[0]);
+      if (!a) return std::nullopt;
+      return a->scaled(-1);
+    }
+    case ExprOp::Add:
+    case ExprOp::Sub:
+    case ExprOp::Mul: {
+      auto a = polynomial_along_x(e->operands[0]);
+      auto b = polynomial_along_x(e->operands[1]);
+      if (!a || !b) return std::nullopt;
+      if (e->op == ExprOp::Add) return *a + *b;
+      if (e->op == ExprOp::Sub) return *a - *b;
+      return *a * *b;
+    }
+    default: break;
+  }
+  if (auto p = to_polynomial(e)) return p;
+  if (e->op == ExprOp::Recur || may_vary_along_x(e)) return std::nullopt;
+  Symbol atom;
+  atom.kind = SymbolKind::Local;
+  atom.name = kRowAtom + to_string(e);
+  atom.uniform = false;
+  return Polynomial::symbol(atom);
+}
 
 std::optional<Plan> plan(const KernelContext& ctx, std::int64_t width, std::string& why) {
   Plan p;
@@ -93,7 +226,7 @@ std::optional<Plan> plan(const KernelContext& ctx, std::int64_t width, std::stri
         why = "shared memory";
         return std::nullopt;
       }
-      auto poly = a.flat_index ? to_polynomial(a.flat_index) : std::nullopt;
+      auto poly = a.flat_index ? polynomial_along_x(a.flat_index) : std::nullopt;
       auto cx = poly ? poly->coefficient_of(tx) : std::nullopt;
       if (!poly || !cx) {
         why = "`" + ctx.text(a.expr).value_or("?") + "` is not an affine index";
@@ -110,40 +243,73 @@ std::optional<Plan> plan(const KernelContext& ctx, std::int64_t width, std::stri
         }
         continue;  // a row or scalar broadcast: stays as written
       }
+      // The array: a pointer parameter, or a pointer field of a by-value
+      // struct parameter, named in the subscript itself (`out[..]`, `a.out[..]`).
+      auto addr = ctx.address(a.expr);
       const auto* param = dyn_cast_or_null<ParmVarDecl>(a.root);
-      if (!is_constant(*cx, 1) || !a.root_is_param || !param || a.member || a.base != param) {
+      const clang::Expr* base = a.expr->getBase()->IgnoreParenImpCasts();
+      const auto* base_ref = dyn_cast<DeclRefExpr>(base);
+      const auto* base_field = dyn_cast<MemberExpr>(base);
+      const auto* field_of = base_field ? dyn_cast<DeclRefExpr>(base_field->getBase()->IgnoreParenImpCasts()) : nullptr;
+      const bool plain = param && base_ref && base_ref->getDecl() == param && !a.member;
+      const bool field = !plain && !a.member && addr && addr->kind == clang_frontend::RootKind::Param && base_field &&
+                         !base_field->isArrow() && field_of && isa<ParmVarDecl>(field_of->getDecl()) &&
+                         !field_of->getDecl()->getType()->isReferenceType() &&
+                         base->getType()->isPointerType();
+      if (!is_constant(*cx, 1) || !a.root_is_param || !(plain || field)) {
         why = "`" + ctx.text(a.expr).value_or("?") + "` is not `array[P * y + x + c]` on a parameter";
         return std::nullopt;
       }
-      auto cy = poly->coefficient_of(ty);
-      Polynomial rest = cy ? *poly - *cy * gy - gx : *poly;
-      bool uniform_rest = cy && is_uniform(*cy);
+      // Everything but x must stay the same along x: the group's W elements
+      // are then W consecutive elements of the array.
+      const Polynomial rest = *poly - gx;
+      bool along_x_only = true;
       for (const auto& [mono, c] : rest.terms)
-        for (const Symbol& sym : mono) uniform_rest &= sym.kind == SymbolKind::Param || sym.kind == SymbolKind::WarpSize;
-      if (!uniform_rest) {
+        for (const Symbol& sym : mono) {
+          if ((sym.kind == SymbolKind::ThreadIdx || sym.kind == SymbolKind::BlockIdx) && sym.dim == 0)
+            along_x_only = false;
+          if (sym.kind == SymbolKind::Local && sym.name.rfind(kRowAtom, 0) != 0) along_x_only = false;
+          if (sym.kind == SymbolKind::LoopCounter || sym.kind == SymbolKind::Iteration) along_x_only = false;
+        }
+      if (!along_x_only) {
         why = "`" + ctx.text(a.expr).value_or("?") + "` is not at `P * y + x + c` with P and c uniform";
         return std::nullopt;
       }
-      auto it = std::find_if(p.arrays.begin(), p.arrays.end(), [&](const ElementArray& e) { return e.param == param; });
+      auto spelled = ctx.text(base);
+      if (!spelled) {
+        why = "`" + ctx.text(a.expr).value_or("?") + "` names its array in a macro";
+        return std::nullopt;
+      }
+      const std::string root_name = addr ? addr->root_name : *spelled;
+      auto it = std::find_if(p.arrays.begin(), p.arrays.end(),
+                             [&](const ElementArray& e) { return e.root_name == root_name && e.spelling == *spelled; });
       if (it == p.arrays.end()) {
         ElementArray e;
-        e.param = param;
+        e.param = plain ? param : nullptr;
+        if (!plain) {
+          e.holder = cast<ParmVarDecl>(field_of->getDecl());
+          e.field = base_field->getMemberDecl();
+        }
+        e.spelling = *spelled;
+        e.root_name = root_name;
         e.index = poly;
-        QualType t = param->getType()->getPointeeType();
+        e.element = base->getType()->getPointeeType();
+        e.restrict_qualified = base->getType().isRestrictQualified();
+        const QualType t = e.element;
         if (!t->isArithmeticType() || t->isBooleanType()) {
-          why = "`" + param->getNameAsString() + "` does not point to numbers";
+          why = "`" + e.spelling + "` does not point to numbers";
           return std::nullopt;
         }
         e.bytes = static_cast<std::int64_t>(ctx.ctx().getTypeSize(t) / 8);
         const std::int64_t v = e.bytes * width;
         if (v != 8 && v != 16 && v != 32) {
-          why = "`" + param->getNameAsString() + "` has " + std::to_string(e.bytes) + "-byte elements";
+          why = "`" + e.spelling + "` has " + std::to_string(e.bytes) + "-byte elements";
           return std::nullopt;
         }
         p.arrays.push_back(e);
         it = p.arrays.end() - 1;
       } else if (it->index->terms != poly->terms) {
-        why = "`" + param->getNameAsString() + "` is accessed at two different elements";
+        why = "`" + it->spelling + "` is accessed at two different elements";
         return std::nullopt;
       }
       it->uses.push_back(a.expr);
@@ -162,21 +328,76 @@ std::optional<Plan> plan(const KernelContext& ctx, std::int64_t width, std::stri
   // The arrays are reached only through those subscripts.
   for (const ElementArray& e : p.arrays) {
     std::size_t refs = 0;
-    for (const Stmt* s : grid->region.body) refs += references_to(s, e.param).size();
+    for (const Stmt* s : grid->region.body)
+      refs += e.param ? references_to(s, e.param).size() : field_references(s, e.holder, e.field);
     if (refs != e.uses.size()) {
-      why = "`" + e.param->getNameAsString() + "` is used other than by its element subscript";
+      why = "`" + e.spelling + "` is used other than by its element subscript";
+      return std::nullopt;
+    }
+    // A field holds the same pointer in every thread only while the kernel
+    // leaves its struct alone.
+    if (e.holder && changes_parameter(ctx.body, e.holder)) {
+      why = "the kernel changes or takes the address of `" + e.holder->getNameAsString() + "`";
       return std::nullopt;
     }
   }
-  bool any_written = false, all_restrict = true;
+  bool any_written = false, all_restrict = true, all_params = true;
   std::vector<const ParmVarDecl*> params;
   for (const ElementArray& e : p.arrays) {
     any_written |= e.written;
-    all_restrict &= e.param->getType().isRestrictQualified();
-    params.push_back(e.param);
+    all_restrict &= e.restrict_qualified;
+    all_params &= e.param != nullptr;
+    if (e.param) params.push_back(e.param);
   }
-  if (p.arrays.size() > 1 && any_written && !all_restrict && !launches_pass_distinct_pointers(ctx, params, why)) {
-    why = "cannot rule out overlapping arrays: " + why;
+  if (p.arrays.size() > 1 && any_written && !all_restrict) {
+    std::string distinct_why;
+    if (!all_params || !launches_pass_distinct_pointers(ctx, params, distinct_why)) {
+      // Overlapping arrays: an element one thread writes and another reads
+      // is a data race in the original, so only a thread's own elements can
+      // be shared between arrays, and loading the group first reads what the
+      // original read as long as the work reads no array after writing
+      // another.
+      if (!reads_before_writes(ctx, grid->region.body)) {
+        why = "cannot rule out overlapping arrays" +
+              (all_params ? ": " + distinct_why : std::string(" (fields of a struct argument)")) +
+              ", and the element's work reads an array after writing another";
+        return std::nullopt;
+      }
+      p.overlap_by_race_argument = true;
+    }
+  }
+  // The subscripts may name locals the work declares: those declarations
+  // (and the ones before them) are repeated before the vector accesses.
+  std::set<const VarDecl*> needed;
+  for (const ElementArray& e : p.arrays) {
+    std::function<void(const Stmt*)> walk = [&](const Stmt* x) {
+      if (!x) return;
+      if (const auto* r = dyn_cast<DeclRefExpr>(x))
+        if (const auto* v = dyn_cast<VarDecl>(r->getDecl()); v && v->isLocalVarDecl()) needed.insert(v);
+      for (const Stmt* c : x->children()) walk(c);
+    };
+    walk(e.uses.front());
+  }
+  std::size_t last = 0;
+  bool leading = true;
+  std::set<const VarDecl*> found;
+  for (std::size_t i = 0; i < grid->region.body.size(); ++i) {
+    const auto* ds = dyn_cast<DeclStmt>(grid->region.body[i]);
+    if (!ds) leading = false;
+    if (!ds) continue;
+    for (const Decl* d : ds->decls())
+      if (const auto* v = dyn_cast<VarDecl>(d); v && needed.count(v)) {
+        if (!leading) {
+          why = "a subscript names `" + v->getNameAsString() + "`, declared after the work's first statement";
+          return std::nullopt;
+        }
+        found.insert(v);
+        last = i + 1;
+      }
+  }
+  for (std::size_t i = 0; i < last; ++i) p.hoisted.push_back(grid->region.body[i]);
+  if (!p.hoisted.empty() && !only_pure_declarations(ctx, p.hoisted)) {
+    why = "the declarations a subscript needs have effects";
     return std::nullopt;
   }
   return p;
@@ -226,7 +447,8 @@ class Coarsen2D final : public Rewrite {
     std::vector<std::string> regs;
     std::map<const Stmt*, std::string> to_regs;
     for (const ElementArray& e : p->arrays) {
-      regs.push_back(fresh_name(ctx.file, e.param->getNameAsString()));
+      std::string stem = e.param ? e.param->getNameAsString() : e.field->getNameAsString();
+      regs.push_back(fresh_name(ctx.file, stem));
       for (const ArraySubscriptExpr* u : e.uses) to_regs[u] = regs.back() + "[" + c + "]";
     }
     std::string vector_body, scalar_body;
@@ -256,23 +478,51 @@ class Coarsen2D final : public Rewrite {
       }
       b += "  " + *t + "\n";
     }
+    // The declarations the subscripts need, at the group's first x.
+    std::string hoisted;
+    for (const Stmt* s : p->hoisted) {
+      auto t = ctx.text(s);
+      if (!t) {
+        error = "a declaration is spelled in a macro";
+        return false;
+      }
+      hoisted += *t + "\n";
+    }
+    auto indented = [&](const std::string& text, const std::string& indent) {
+      std::string r;
+      std::size_t from = 0;
+      while (from < text.size()) {
+        const std::size_t nl = text.find('\n', from);
+        r += indent + text.substr(from, nl - from) + "\n";
+        from = nl == std::string::npos ? text.size() : nl + 1;
+      }
+      return r;
+    };
     // The group's first element of each array, and whether it may be vectorised.
-    b += "  bool " + vec + " = false;\n  {\n    const " + xt + " " + xn + " = " + x0 + ";\n";
-    b += "    " + vec + " = " + xn + " + " + std::to_string(width - 1) + " < " + *xb + " && " + yn + " < " + *yb;
+    std::string aligned;
     for (const ElementArray& e : p->arrays) {
       auto first = ctx.text(e.uses.front());
       if (!first) {
         error = "an access is spelled in a macro";
         return false;
       }
-      b += " &&\n          reinterpret_cast<unsigned long long>(&(" + *first + ")) % " +
-           std::to_string(e.bytes * width) + " == 0";
+      aligned += " &&\n          reinterpret_cast<unsigned long long>(&(" + *first + ")) % " +
+                 std::to_string(e.bytes * width) + " == 0";
     }
-    b += ";\n  }\n";
-    b += "  if (" + vec + ") {\n    const " + xt + " " + xn + " = " + x0 + ";\n";
+    const std::string in_bounds = xn + " + " + std::to_string(width - 1) + " < " + *xb + " && " + yn + " < " + *yb;
+    b += "  bool " + vec + " = false;\n  {\n    const " + xt + " " + xn + " = " + x0 + ";\n";
+    if (hoisted.empty()) {
+      b += "    " + vec + " = " + in_bounds + aligned + ";\n  }\n";
+    } else {
+      // Only where the original ran them: under the guard, for the whole group.
+      b += "    if (" + in_bounds + ") {\n" + indented(hoisted, "      ") + "      " + vec + " = true" + aligned +
+           ";\n    }\n  }\n";
+    }
+    b += "  if (" + vec + ") {\n    const " + xt + " " + xn + " = " + x0 + ";\n" + indented(hoisted, "    ");
     for (std::size_t k = 0; k < p->arrays.size(); ++k) {
       const ElementArray& e = p->arrays[k];
-      const std::string type = pointee_spelling(e.param);
+      const std::string type =
+          e.param ? pointee_spelling(e.param) : e.element.getUnqualifiedType().getAsString(ctx.ctx().getPrintingPolicy());
       b += "    " + type + " " + regs[k] + "[" + W + "];\n";
       if (e.read || !e.written_unconditionally)
         b += "    wl_vector_load<" + W + ">(" + regs[k] + ", &(" + *ctx.text(e.uses.front()) + "));\n";
@@ -304,9 +554,16 @@ class Coarsen2D final : public Rewrite {
                         ": every x the original grid covered is handled once, under the original guard");
     out.notes.push_back("each array is accessed only at the thread's own element (P * y + x + c); vector accesses only "
                         "when the whole group is in bounds and aligned (checked at run time)");
+    if (p->overlap_by_race_argument)
+      out.notes.push_back("the arrays may overlap: an element one thread writes and another reads would be a data race "
+                          "in the original, so only a thread's own elements can be shared, and the work reads no array "
+                          "after writing another, so loading the group first reads what the original read");
+    if (!p->hoisted.empty())
+      out.notes.push_back("the pure declarations the subscripts name are repeated at the group's first x, only where the "
+                          "guard holds for the whole group (as the original ran them)");
     for (const ElementArray& e : p->arrays)
       if (e.written && !e.written_unconditionally)
-        out.notes.push_back("`" + e.param->getNameAsString() + "` is written conditionally: loaded first so untouched "
+        out.notes.push_back("`" + e.spelling + "` is written conditionally: loaded first so untouched "
                             "elements are stored back unchanged");
     return true;
   }
