@@ -307,7 +307,6 @@ class WarpShuffleReduction final : public Rewrite {
     text += "    // Rewritten by warplens (warp-shuffle-reduction, " +
             (m->update.op == Op::Add ? std::string("sum") : (m->update.op == Op::Max ? "max " : "min ") + m->update.function) +
             "): reduce within each warp with shuffles,\n";
-            "): reduce within each warp with shuffles,\n";
     text += "    // then the warps' partial results with the first warp; " + sh + "[0] holds the result.\n";
     text += "    " + m->type + " " + v + " = " + sh + "[threadIdx.x];\n";
     text += shuffle;
