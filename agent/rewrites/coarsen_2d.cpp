@@ -173,7 +173,16 @@ std::optional<Polynomial> polynomial_along_x(const ExprRef& e) {
     default: break;
   }
   if (auto p = to_polynomial(e)) return p;
-  if (e->op == ExprOp::Recur || may_vary_along_x(e)) return std::nullopt;
+  // A value the lowering could not model at all (Opaque, not known
+  // warp-uniform) may hide x: never an atom.
+  std::function<bool(const ExprRef&)> unmodelled = [&](const ExprRef& n) {
+    if (!n) return false;
+    if (n->op == ExprOp::Recur || (n->op == ExprOp::Opaque && !n->uniform)) return true;
+    for (const ExprRef& o : n->operands)
+      if (unmodelled(o)) return true;
+    return false;
+  };
+  if (unmodelled(e) || may_vary_along_x(e)) return std::nullopt;
   Symbol atom;
   atom.kind = SymbolKind::Local;
   atom.name = kRowAtom + to_string(e);
