@@ -478,35 +478,43 @@ std::string Polynomial::to_string() const {
   return os.str();
 }
 
-std::optional<Polynomial> to_polynomial(const ExprRef& e) {
+std::optional<Polynomial> to_polynomial(const ExprRef& e) { return to_polynomial(e, nullptr); }
+
+std::optional<Polynomial> to_polynomial(const ExprRef& e,
+                                        const std::function<std::optional<Symbol>(const ExprRef&)>& atom) {
   if (!e) return std::nullopt;
+  auto opaque = [&]() -> std::optional<Polynomial> {
+    if (!atom) return std::nullopt;
+    if (auto s = atom(e)) return Polynomial::symbol(*s);
+    return std::nullopt;
+  };
   switch (e->op) {
     case ExprOp::Const: return Polynomial::constant(e->value);
     case ExprOp::Sym: return Polynomial::symbol(e->symbol);
     case ExprOp::Neg: {
-      auto a = to_polynomial(e->operands[0]);
+      auto a = to_polynomial(e->operands[0], atom);
       if (!a) return std::nullopt;
       return a->scaled(-1);
     }
     case ExprOp::Add:
     case ExprOp::Sub:
     case ExprOp::Mul: {
-      auto a = to_polynomial(e->operands[0]);
-      auto b = to_polynomial(e->operands[1]);
+      auto a = to_polynomial(e->operands[0], atom);
+      auto b = to_polynomial(e->operands[1], atom);
       if (!a || !b) return std::nullopt;
       if (e->op == ExprOp::Add) return *a + *b;
       if (e->op == ExprOp::Sub) return *a - *b;
       return *a * *b;
     }
     case ExprOp::Shl: {
-      auto a = to_polynomial(e->operands[0]);
+      auto a = to_polynomial(e->operands[0], atom);
       auto b = to_polynomial(e->operands[1]);
-      if (!a || !b || !b->is_constant()) return std::nullopt;
+      if (!a || !b || !b->is_constant()) return opaque();
       auto k = b->constant_term();
-      if (k < 0 || k > 40) return std::nullopt;
+      if (k < 0 || k > 40) return opaque();
       return a->scaled(std::int64_t{1} << k);
     }
-    default: return std::nullopt;
+    default: return opaque();
   }
 }
 

@@ -163,5 +163,10 @@ struct Polynomial {
 // nullopt when the tree uses operators outside + - * (and shifts/mults by
 // constants), or loads/calls/opaque values.
 std::optional<Polynomial> to_polynomial(const ExprRef& e);
+// The same, except that a sub-tree it cannot expand is handed to `atom`,
+// which may name it as one symbol (`ids[row]` in `ids[row] * dim + x`) or
+// refuse (nullopt: then so does the whole).
+std::optional<Polynomial> to_polynomial(const ExprRef& e,
+                                        const std::function<std::optional<Symbol>(const ExprRef&)>& atom);
 
 }  // namespace warplens

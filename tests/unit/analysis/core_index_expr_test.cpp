@@ -72,3 +72,30 @@ TEST_CASE("polynomial view gives symbolic lane strides") {
   REQUIRE(sq);
   CHECK_FALSE(sq->coefficient_of(Symbol{SymbolKind::ThreadIdx, 0, "", false}));
 }
+
+TEST_CASE("polynomial view with atoms: sub-trees it cannot expand become the symbols the caller names") {
+  // (row % n) * cols + threadIdx.x: the remainder is not a polynomial.
+  auto tid = Expr::thread_idx(0);
+  auto rem = Expr::binary(ExprOp::Rem, Expr::block_idx(1), Expr::param("n"));
+  auto e = Expr::binary(ExprOp::Add, Expr::binary(ExprOp::Mul, rem, Expr::param("cols")), tid);
+  CHECK_FALSE(to_polynomial(e));
+  int asked = 0;
+  auto p = to_polynomial(e, [&](const ExprRef& sub) -> std::optional<Symbol> {
+    ++asked;
+    return Symbol{SymbolKind::Local, 0, "#" + to_string(sub), false};
+  });
+  REQUIRE(p);
+  CHECK(asked == 1);  // only the sub-tree that could not be expanded
+  auto c = p->coefficient_of(Symbol{SymbolKind::ThreadIdx, 0, "", false});
+  REQUIRE(c);
+  CHECK(c->is_constant());
+  CHECK(c->constant_term() == 1);
+  // A refusing callback refuses the whole; a polynomial never asks.
+  CHECK_FALSE(to_polynomial(e, [](const ExprRef&) { return std::optional<Symbol>{}; }));
+  asked = 0;
+  CHECK(to_polynomial(Expr::binary(ExprOp::Add, tid, Expr::param("k")), [&](const ExprRef&) {
+    ++asked;
+    return std::optional<Symbol>{};
+  }));
+  CHECK(asked == 0);
+}
