@@ -353,6 +353,12 @@ std::vector<Modification> modifications(const Stmt* body) {
   std::vector<Modification> out;
   auto mark = [&](const Expr* e, const Stmt* site, bool lasting) {
     e = e->IgnoreParenImpCasts();
+    // A field of a variable held by value (`a.out = p`, `&b.x`) is part of
+    // the variable: changing it changes the variable.
+    while (const auto* m = dyn_cast<MemberExpr>(e)) {
+      if (m->isArrow()) return;
+      e = m->getBase()->IgnoreParenImpCasts();
+    }
     if (const auto* r = dyn_cast<DeclRefExpr>(e))
       if (const auto* v = dyn_cast<VarDecl>(r->getDecl())) out.push_back({v, site, lasting});
   };

@@ -122,7 +122,8 @@ struct Access {
 std::vector<Access> collect_accesses(const clang::Stmt* root);
 
 // Variables whose value changes after their declaration inside `body`
-// (assigned, incremented, address taken, bound to a non-const reference).
+// (assigned, incremented, address taken, bound to a non-const reference;
+// the variable or a field of it held by value: `a.n = 0` changes `a`).
 std::set<const clang::VarDecl*> modified_variables(const clang::Stmt* body);
 
 // Whether `v` holds the same value at `second` as at `first` (which comes

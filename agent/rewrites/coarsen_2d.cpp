@@ -89,34 +89,6 @@ std::size_t field_references(const Stmt* s, const ParmVarDecl* holder, const Val
   return n;
 }
 
-// Whether `body` assigns to parameter `p` or one of its fields, or takes
-// the address of either.
-bool changes_parameter(const Stmt* body, const ParmVarDecl* p) {
-  auto names_p = [&](const clang::Expr* e) {
-    e = e->IgnoreParenImpCasts();
-    while (const auto* m = dyn_cast<MemberExpr>(e)) e = m->getBase()->IgnoreParenImpCasts();
-    const auto* r = dyn_cast<DeclRefExpr>(e);
-    return r && r->getDecl() == p;
-  };
-  bool found = false;
-  std::function<void(const Stmt*)> walk = [&](const Stmt* x) {
-    if (!x || found) return;
-    if (const auto* bo = dyn_cast<BinaryOperator>(x); bo && bo->isAssignmentOp() && names_p(bo->getLHS())) found = true;
-    if (const auto* uo = dyn_cast<UnaryOperator>(x);
-        uo && (uo->isIncrementDecrementOp() || uo->getOpcode() == UO_AddrOf) && names_p(uo->getSubExpr()))
-      found = true;
-    if (const auto* call = dyn_cast<CallExpr>(x))  // bound to a reference parameter: may be changed
-      if (const FunctionDecl* f = call->getDirectCallee())
-        for (unsigned i = 0; i < call->getNumArgs() && i < f->getNumParams(); ++i)
-          if (f->getParamDecl(i)->getType()->isReferenceType() &&
-              !f->getParamDecl(i)->getType().getNonReferenceType().isConstQualified() && names_p(call->getArg(i)))
-            found = true;
-    for (const Stmt* c : x->children()) walk(c);
-  };
-  walk(body);
-  return found;
-}
-
 // Whether the element's work, statement by statement, reads global memory
 // only before its first global store, or from the very array it stored to:
 // each writing statement is one plain or compound assignment to an array
@@ -146,33 +118,11 @@ bool reads_before_writes(const KernelContext& ctx, const std::vector<const Stmt*
   return true;
 }
 
-// to_polynomial, except that a sub-expression it cannot expand (a value
-// loaded from memory, a division, a call) becomes one opaque symbol when it
-// cannot vary along x: `tok[(size_t)ids[row] * dim + x]` is x + (atom * dim).
-// Equal sub-expressions become the same symbol.
+// The subscript as a polynomial in which a sub-expression that cannot be
+// expanded (a value loaded from memory, a division, a call) is one opaque
+// symbol when it cannot vary along x: `tok[(size_t)ids[row] * dim + x]` is
+// x + (atom * dim). Equal sub-expressions become the same symbol.
 std::optional<Polynomial> polynomial_along_x(const ExprRef& e) {
-  if (!e) return std::nullopt;
-  switch (e->op) {
-    case ExprOp::Const: return Polynomial::constant(e->value);
-    case ExprOp::Sym: return Polynomial::symbol(e->symbol);
-    case ExprOp::Neg: {
-      auto a = polynomial_along_x(e->operands[0]);
-      if (!a) return std::nullopt;
-      return a->scaled(-1);
-    }
-    case ExprOp::Add:
-    case ExprOp::Sub:
-    case ExprOp::Mul: {
-      auto a = polynomial_along_x(e->operands[0]);
-      auto b = polynomial_along_x(e->operands[1]);
-      if (!a || !b) return std::nullopt;
-      if (e->op == ExprOp::Add) return *a + *b;
-      if (e->op == ExprOp::Sub) return *a - *b;
-      return *a * *b;
-    }
-    default: break;
-  }
-  if (auto p = to_polynomial(e)) return p;
   // A value the lowering could not model at all (Opaque, not known
   // warp-uniform) may hide x: never an atom.
   std::function<bool(const ExprRef&)> unmodelled = [&](const ExprRef& n) {
@@ -182,12 +132,14 @@ std::optional<Polynomial> polynomial_along_x(const ExprRef& e) {
       if (unmodelled(o)) return true;
     return false;
   };
-  if (unmodelled(e) || may_vary_along_x(e)) return std::nullopt;
-  Symbol atom;
-  atom.kind = SymbolKind::Local;
-  atom.name = kRowAtom + to_string(e);
-  atom.uniform = false;
-  return Polynomial::symbol(atom);
+  return to_polynomial(e, [&](const ExprRef& sub) -> std::optional<Symbol> {
+    if (unmodelled(sub) || may_vary_along_x(sub)) return std::nullopt;
+    Symbol atom;
+    atom.kind = SymbolKind::Local;
+    atom.name = kRowAtom + to_string(sub);
+    atom.uniform = false;
+    return atom;
+  });
 }
 
 std::optional<Plan> plan(const KernelContext& ctx, std::int64_t width, std::string& why) {
@@ -345,7 +297,7 @@ std::optional<Plan> plan(const KernelContext& ctx, std::int64_t width, std::stri
     }
     // A field holds the same pointer in every thread only while the kernel
     // leaves its struct alone.
-    if (e.holder && changes_parameter(ctx.body, e.holder)) {
+    if (e.holder && ctx.modified.count(e.holder)) {
       why = "the kernel changes or takes the address of `" + e.holder->getNameAsString() + "`";
       return std::nullopt;
     }
