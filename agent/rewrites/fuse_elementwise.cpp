@@ -16,8 +16,10 @@
 //     configurations (grid, block, shared memory, stream), or separated
 //     only by error checks (`CHECK(cudaGetLastError());`: statements that
 //     call nothing but the CUDA error and synchronisation queries and the
-//     C printing and exit functions, and name no variable of their own
-//     function), which stay where they are;
+//     C printing and exit functions, or the program's own checking function
+//     whose body is such a check (`check(cudaGetLastError(), "launch");`),
+//     and name no variable of their own function), which stay where they
+//     are;
 //   - the temporary is a local variable of the launching function whose only
 //     other uses are its allocation and cudaFree: no copy, no other kernel,
 //     nothing after B reads it.
@@ -79,12 +81,25 @@ const Stmt* next_statement(const ParsedFile& f, const Stmt* s) {
 // and exit functions, and names no variable but its own locals, stderr and
 // stdout, so it cannot read or write what the kernels use; moving the
 // second launch before it changes nothing it sees but the error it reports
-// (the fused launch's).
-bool is_error_check(const Stmt* s) {
+// (the fused launch's). A call of the program's own checking function
+// (`check(cudaGetLastError(), "launch");`, a macro's `gpuAssert(code,
+// __FILE__, __LINE__)`) counts when that function's body is such a check
+// too, its parameters counting as its own locals (what it is handed is
+// walked here, as the call's arguments).
+bool is_error_check(const Stmt* s, std::set<const Decl*> own = {}, int depth = 0) {
   static const std::set<std::string> allowed = {
       "cudaGetLastError", "cudaPeekAtLastError", "cudaDeviceSynchronize", "cudaStreamSynchronize",
       "cudaGetErrorString", "cudaGetErrorName", "printf", "fprintf", "puts", "fputs", "fflush", "exit", "abort"};
-  std::set<const Decl*> own;
+  // The program's own checking function: defined here, a host function,
+  // not variadic, its body a check with its parameters as its own.
+  auto own_check = [&](const FunctionDecl* fd) {
+    const FunctionDecl* def = fd ? fd->getDefinition() : nullptr;
+    if (!def || !def->getBody() || depth >= 2 || def->isVariadic() || def->hasAttr<CUDADeviceAttr>() ||
+        def->hasAttr<CUDAGlobalAttr>() || isa<CXXMethodDecl>(def))
+      return false;
+    std::set<const Decl*> params(def->param_begin(), def->param_end());
+    return is_error_check(def->getBody(), std::move(params), depth + 1);
+  };
   std::function<void(const Stmt*)> declared = [&](const Stmt* x) {
     if (!x) return;
     if (const auto* ds = dyn_cast<DeclStmt>(x))
@@ -98,7 +113,7 @@ bool is_error_check(const Stmt* s) {
     if (isa<CUDAKernelCallExpr>(x) || isa<LambdaExpr>(x) || isa<CXXOperatorCallExpr>(x)) ok = false;
     if (const auto* call = dyn_cast<CallExpr>(x)) {
       const FunctionDecl* fd = call->getDirectCallee();
-      if (!fd || !allowed.count(fd->getNameAsString())) ok = false;
+      if (!fd || (!allowed.count(fd->getNameAsString()) && !own_check(fd))) ok = false;
     }
     if (const auto* r = dyn_cast<DeclRefExpr>(x)) {
       const ValueDecl* d = r->getDecl();
