@@ -9,7 +9,9 @@
 // floating-point additions; max/min: exactly).
 //
 // Applies to:
-//   sdata[threadIdx.x] = (i < n) ? V(i) : P;      (or if/else), i the global index
+//   sdata[threadIdx.x] = (i < n) ? V(i) : P;      (or if/else, or `T v = P;
+//                                                  if (i < n) v = V(i); sdata[tid] = v;`
+//                                                  with v used nowhere else), i the global index
 //   __syncthreads();
 //   <a block sum/max/min of sdata into sdata[0]>   (proven, see find_block_reduction)
 //   if (threadIdx.x == 0) atomicOp(A, sdata[0]);   A independent of the block
@@ -21,6 +23,8 @@
 // of floats may reach the atomic as its bits (`__float_as_int(sdata[0])`)
 // when every value is proven >= +0 (V an absolute value, P = +0), where the
 // bits order as the floats do.
+#include <algorithm>
+
 #include "agent/rewrites/kernel_shapes.h"
 #include "agent/rewrites/rewrite.h"
 
@@ -34,6 +38,7 @@ struct Match {
   std::vector<IndexVar> vars;
   IndexVar index;
   const Stmt* load = nullptr;            // the statement that fills sdata[tid]
+  const Stmt* load_last = nullptr;       // its last statement (`T v = P; if (...) v = V; s[tid] = v;`)
   const clang::Expr* slot = nullptr;     // sdata[tid] (the destination)
   const clang::Expr* value = nullptr;    // V(i)
   const clang::Expr* bound = nullptr;    // n
@@ -115,6 +120,57 @@ const clang::Expr* bound_of(const clang::Expr* cond, const IndexVar& iv) {
   return r;
 }
 
+// `T v = P; if (i < n) v = V; slot = v;`, three consecutive statements of
+// the kernel's body with v named nowhere else: the same load as `slot = (i
+// < n) ? V : P;` when v has the slot's type (no rounding in between).
+bool padded_local_load(const KernelContext& ctx, const IfStmt* iff, Match& m, std::string& why) {
+  why = "the load is not `T v = padding; if (i < n) v = value; sdata[tid] = v;`";
+  const auto body = std::vector<const Stmt*>(ctx.body->body_begin(), ctx.body->body_end());
+  const auto at = std::find(body.begin(), body.end(), iff);
+  if (at == body.end() || at == body.begin() || std::next(at) == body.end() || iff->getInit() ||
+      iff->getConditionVariable())
+    return false;
+  const auto* decl = dyn_cast<DeclStmt>(*std::prev(at));
+  const auto* v = decl && decl->isSingleDecl() ? dyn_cast<VarDecl>(decl->getSingleDecl()) : nullptr;
+  if (!v || !v->hasLocalStorage() || v->isStaticLocal() || !v->getInit() || !v->getType()->isArithmeticType())
+    return false;
+  auto names_v = [&](const clang::Expr* e) {
+    const auto* r = dyn_cast_or_null<DeclRefExpr>(e ? e->IgnoreParenImpCasts() : nullptr);
+    return r && r->getDecl() == v;
+  };
+  auto then = statements_of(iff->getThen());
+  const auto* set = then.size() == 1 ? dyn_cast<BinaryOperator>(then[0]) : nullptr;
+  const auto* store = dyn_cast<BinaryOperator>(*std::next(at));
+  if (!set || set->getOpcode() != BO_Assign || !names_v(set->getLHS()) || !store ||
+      store->getOpcode() != BO_Assign || !names_v(store->getRHS()))
+    return false;
+  // v is read or written by these two statements only.
+  int uses = 0;
+  std::function<void(const Stmt*)> count = [&](const Stmt* x) {
+    if (!x) return;
+    if (const auto* r = dyn_cast<DeclRefExpr>(x); r && r->getDecl() == v) ++uses;
+    for (const Stmt* c : x->children()) count(c);
+  };
+  count(ctx.body);
+  if (uses != 2) {
+    why = "the padded local `" + v->getNameAsString() + "` is used outside its load";
+    return false;
+  }
+  if (ctx.ctx().getCanonicalType(v->getType().getUnqualifiedType()) !=
+      ctx.ctx().getCanonicalType(store->getLHS()->getType().getUnqualifiedType())) {
+    why = "the padded local `" + v->getNameAsString() + "` has another type than the reduced array";
+    return false;
+  }
+  m.load = decl;
+  m.load_last = store;
+  m.slot = store->getLHS();
+  m.value = set->getRHS();
+  m.padding = v->getInit();
+  m.bound = bound_of(iff->getCond(), m.index);
+  why.clear();
+  return true;
+}
+
 std::optional<Match> match(const KernelContext& ctx, std::string& why) {
   Match m;
   m.vars = global_index_vars(ctx);
@@ -170,7 +226,10 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
     m.value = ta->getRHS();
     m.padding = ea->getRHS();
     m.bound = bound_of(iff->getCond(), m.index);
+  } else if (const auto* iff = dyn_cast<IfStmt>(user); iff && !iff->getElse()) {
+    if (!padded_local_load(ctx, iff, m, why)) return std::nullopt;
   }
+  if (!m.load_last) m.load_last = m.load;
   if (!m.slot || !m.bound || !m.padding) {
     why = "no `(i < n) ? value : padding` load into shared memory";
     return std::nullopt;
@@ -251,7 +310,7 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
   }
   // Nothing else depends on the block index or the grid size.
   for (const Stmt* top : ctx.body->body()) {
-    if (top == m.index.decl || top == m.load) continue;
+    if (top == m.index.decl || top == m.load || top == m.load_last) continue;
     bool grid_dependent = false;
     std::function<void(const Stmt*)> look = [&](const Stmt* s) {
       if (!s || grid_dependent) return;
@@ -392,7 +451,7 @@ class ReductionGridStride final : public Rewrite {
       text += "    " + loop_from(t);
     }
     text += "    " + *slot + " = " + acc + ";\n  }";
-    const unsigned begin = ctx.offset(m->load->getBeginLoc()), end = ctx.offset_after_statement(m->load);
+    const unsigned begin = ctx.offset(m->load->getBeginLoc()), end = ctx.offset_after_statement(m->load_last);
     if (!out.edits.replace_offsets(begin, end, text)) {
       error = out.edits.error();
       return false;
