@@ -510,8 +510,21 @@ std::optional<CeilQuotient> ceil_quotient(const ParsedFile& f, const Expr* g) {
 }
 
 // Does a launch with this grid and block start at least `bound` threads along `dim`?
+// `e` is field `field` of the value `arg` holds (`d.N` at the grid where the
+// launch passes `d`, the variable keeping its value between the two).
+bool same_field_value(const ParsedFile& f, const Expr* e, const Expr* arg, const FieldDecl* field) {
+  const auto* m = dyn_cast<MemberExpr>(strip(e));
+  if (!m || m->isArrow() || !m->getMemberDecl() ||
+      m->getMemberDecl()->getCanonicalDecl() != field->getCanonicalDecl())
+    return false;
+  const auto* base = dyn_cast<DeclRefExpr>(strip_construct(m->getBase()));
+  const auto* passed = dyn_cast<DeclRefExpr>(strip_construct(arg));
+  return base && passed && same_value(f, base, passed);
+}
+
 bool covers(const ParsedFile& f, const Expr* grid, const Expr* block, int dim, const Expr* bound_arg,
-            std::optional<std::int64_t> bconst, std::string& why, int depth = 0) {
+            std::optional<std::int64_t> bconst, std::string& why, int depth = 0,
+            const FieldDecl* bound_field = nullptr) {
   if (depth > 8) return false;
   if (const CallExpr* r = reshaped_launch(grid)) {
     bool swap = false;
@@ -524,14 +537,14 @@ bool covers(const ParsedFile& f, const Expr* grid, const Expr* block, int dim, c
     }
     const int source = swap && dim < 2 ? 1 - dim : dim;
     // The reshaped launch starts at least the threads the inner launch started along `source`.
-    return covers(f, r->getArg(0), r->getArg(1), source, bound_arg, bconst, why, depth + 1);
+    return covers(f, r->getArg(0), r->getArg(1), source, bound_arg, bconst, why, depth + 1, bound_field);
   }
   auto blockv = eval_dim3(f, strip_casts_and_copies(block));
   const std::int64_t bextent = !blockv ? 0 : dim == 0 ? blockv->x : dim == 1 ? blockv->y : blockv->z;
   const Expr* gc = grid ? grid_component(f, strip_casts_and_copies(grid), dim) : nullptr;
   if (blockv && gc) {
     auto g = host_int(f, gc);
-    std::optional<std::int64_t> n = bconst ? bconst : host_int(f, bound_arg);
+    std::optional<std::int64_t> n = bconst ? bconst : bound_field ? std::nullopt : host_int(f, bound_arg);
     if (g && n) {
       if (*g * bextent >= *n) return true;
       why = "a launch starts fewer threads than the bound";
@@ -548,7 +561,9 @@ bool covers(const ParsedFile& f, const Expr* grid, const Expr* block, int dim, c
   if (auto q = ceil_quotient(f, follow_local(f, gc))) {
     const bool divisor_is_block = blockv ? host_int(f, q->divisor) == std::optional<std::int64_t>(bextent)
                                          : same_value(f, q->divisor, bc);
-    if (divisor_is_block && bound_arg && same_value(f, q->dividend, bound_arg)) return true;
+    if (divisor_is_block && bound_arg &&
+        (bound_field ? same_field_value(f, q->dividend, bound_arg, bound_field) : same_value(f, q->dividend, bound_arg)))
+      return true;
   }
   why = "cannot prove that a launch's grid covers the bound (expected a grid of (n + block - 1) / block)";
   return false;
@@ -693,6 +708,18 @@ bool launches_cover(const KernelContext& ctx, int dim, const Expr* bound, std::s
   const auto* bref = dyn_cast<DeclRefExpr>(b);
   const ParmVarDecl* bparam = bref ? dyn_cast<ParmVarDecl>(bref->getDecl()) : nullptr;
   auto bconst = ctx.eval_int(bound);
+  // A field of a structure passed by value (`d.N`, `MatDims d`), neither the
+  // parameter nor any of its fields changed in the kernel: the launch's
+  // grid must cover that field of what the launch passes.
+  const FieldDecl* bfield = nullptr;
+  if (const auto* m = dyn_cast<MemberExpr>(b); m && !bparam && !bconst && !m->isArrow())
+    if (const auto* base = dyn_cast<DeclRefExpr>(strip(m->getBase())))
+      if (const auto* p = dyn_cast<ParmVarDecl>(base->getDecl());
+          p && ctx.param_index(p) >= 0 && p->getType()->isRecordType() && !ctx.modified.count(p))
+        if (const auto* fd = dyn_cast<FieldDecl>(m->getMemberDecl()); fd && fd->getType()->isIntegerType()) {
+          bparam = p;
+          bfield = fd;
+        }
   // A product of parameters and constants (`batch * DIM`, `rows * cols`,
   // `N * C * H * W`, or a kernel local holding one): the grid must cover
   // it as a product.
@@ -707,7 +734,7 @@ bool launches_cover(const KernelContext& ctx, int dim, const Expr* bound, std::s
   for (const CUDAKernelCallExpr* l : ctx.launches) {
     LaunchConfig c = launch_config(l);
     const Expr* bound_arg = bparam ? l->getArg(static_cast<unsigned>(ctx.param_index(bparam))) : nullptr;
-    if (!covers(ctx.file, c.grid, c.block, dim, bound_arg, bconst, why)) {
+    if (!covers(ctx.file, c.grid, c.block, dim, bound_arg, bconst, why, 0, bfield)) {
       if (why.find("bound") != std::string::npos && bound)
         why += " `" + ctx.text(bound).value_or("?") + "`";
       return false;
