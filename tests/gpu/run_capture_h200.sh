@@ -154,6 +154,13 @@ inject=$(find "$build" -name 'libwarplens_inject.so' | head -1)
 export WARPLENS_INJECT_LIB=$inject WARPLENS_REPLAY=$bin/warplens-replay
 log "built in $(elapsed) s"
 nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader >"$R/gpu.txt" 2>&1
+# The roofline for memory-bound winners: device-to-device copy bandwidth
+# (read + write bytes), measured on this card in this run.
+copy_gbs=""
+if nvcc -O3 -arch="$arch" -o "$G/optimize_bandwidth" "$root/tests/gpu/optimize_bandwidth.cu" >"$R/bandwidth.log" 2>&1 &&
+   "$G/optimize_bandwidth" >>"$R/bandwidth.log" 2>&1; then
+  copy_gbs=$(awk '/^bandwidth_gbs/ {print $2}' "$R/bandwidth.log" | tail -1)
+fi
 
 torch_args=()
 [ -n "${TORCH_TIMES:-}" ] && torch_args=(--pytorch-times "$TORCH_TIMES")
@@ -212,6 +219,17 @@ for entry in "${rows[@]}"; do
   python3 - "$P" "$name" "$args" "$cap_rc" "$cap_s" "$opt_rc" "$(( $(date +%s) - t_prog ))" "$own_re" <<'PY'
 import json, os, re, sys
 P, name, args, cap_rc, cap_s, opt_rc, secs, own_re = sys.argv[1:]
+def name_of_kernel(mangled):
+    k = kernel_table.get(name, "")
+    return bool(k) and re.search(r"(^|[^0-9])%d%s|(^|[ :])%s[<(]|^%s$" % (len(k), re.escape(k), re.escape(k), re.escape(k)), mangled)
+kernel_table = {}
+try:
+    for line in open(os.environ.get("PROGRAM_TABLE", "/dev/null")):
+        f = line.rstrip("\n").split("\t")
+        if len(f) > 2 and not line.startswith("#"):
+            kernel_table[f[0]] = f[2]
+except OSError:
+    pass
 row = {"name": name, "args": args, "capture_exit": int(cap_rc), "capture_seconds": int(cap_s),
        "optimize_exit": int(opt_rc), "seconds": int(secs)}
 try:
@@ -221,6 +239,13 @@ try:
     row["captured_blocks"] = [l.get("block") for l in m.get("launches", [])]
     row["refusals"] = [r["reason"] for r in m.get("refusals", [])]
     row["program_completed"] = bool(m.get("complete"))
+    # The bytes the optimised kernel's launch can move at least: its
+    # argument allocations, each read or written once (the last captured
+    # launch of that kernel). Over the best time this is the achieved
+    # bandwidth the summary sets against the measured copy bandwidth.
+    last = [l for l in m.get("launches", []) if name_of_kernel(l.get("kernel", ""))]
+    if last:
+        row["launch_bytes"] = sum(a.get("bytes", 0) for a in last[-1].get("allocations", []))
 except Exception as e:
     row["capture_error"] = str(e)
 try:
@@ -254,10 +279,11 @@ done
 selfcheck_json=$root/tests/fixtures/optimize/h200-run6/summary.json
 [ -n "${PROGRAM_TABLE:-}" ] && selfcheck_json=""
 python3 - "$R" "$selfcheck_json" "${left_over[*]:-}" "$max" "${#rows[@]}" "${GEOMEAN_GOAL:-3.5}" \
-  "${skipped_rows[*]:-}" >"$R/summary.txt" <<'PY'
+  "${skipped_rows[*]:-}" "$copy_gbs" >"$R/summary.txt" <<'PY'
 import json, math, os, sys
-R, selfcheck_path, left_over, max_c, n_table, goal, skipped = sys.argv[1:]
+R, selfcheck_path, left_over, max_c, n_table, goal, skipped, copy_gbs = sys.argv[1:]
 n_table, goal = int(n_table), float(goal)
+copy_gbs = float(copy_gbs) if copy_gbs else None
 selfcheck = {}
 if selfcheck_path:
     try:
@@ -275,8 +301,8 @@ if selfcheck_path:
     print("| program | sizes | capture MB | best speedup | self-check | ratio | level | candidates | s/candidate | plan |")
     print("|---|---|---|---|---|---|---|---|---|---|")
 else:
-    print("| program | capture MB | captured block | original ms | best ms | best speedup | own best ms | vs own best | level | candidates | s/candidate | plan |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| program | capture MB | captured block | original ms | best ms | best speedup | best GB/s | % of copy | own best ms | vs own best | level | candidates | s/candidate | plan |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 logs, ok_ratio, counted = 0.0, 0, 0
 own_logs, own_counted = 0.0, 0
 f = lambda v, fmt: fmt % v if v else "-"
@@ -302,9 +328,13 @@ for r in rows:
     else:
         blk = (r.get("captured_blocks") or [None])[0]
         blk_s = "x".join(str(b) for b in blk[:2]) if blk else "-"
-        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |" % (
+        gbs = r["launch_bytes"] / (r["best_ms"] * 1e6) if r.get("launch_bytes") and r.get("best_ms") else None
+        r["best_gbs"] = gbs
+        r["share_of_copy"] = gbs / copy_gbs if gbs and copy_gbs else None
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |" % (
             r["name"], mb, blk_s,
             f(r.get("original_ms"), "%.4f"), f(r.get("best_ms"), "%.4f"), f(sp, "%.2fx"),
+            f(gbs, "%.0f"), f(r["share_of_copy"] and 100 * r["share_of_copy"], "%.0f%%"),
             f(r.get("own_best_ms"), "%.4f"), f(r.get("speedup_vs_own_best"), "%.2fx"),
             r.get("best_level", "-"), r.get("candidates", "-"), f(per, "%.1f"), r.get("best_plan", "-"), err))
 geo = math.exp(logs / counted) if counted else 0
@@ -317,11 +347,15 @@ if not selfcheck_path:
           "(where the program printed its own times)" % (own_geo, own_counted))
 else:
     print("programs at >= 0.9x the self-checking path's speedup: %d of %d" % (ok_ratio, len(rows)))
+if copy_gbs:
+    print("device-to-device copy bandwidth on this card: %.0f GB/s (read + write); best GB/s counts the "
+          "optimised launch's argument allocations once each over the best time" % copy_gbs)
 if skipped:
     print("candidates only, not run on the GPU (the table's expect is -): %s" % skipped)
 if left_over:
     print("NOT RUN (time budget of this call): %s -> run again with PROGRAMS=\"%s\"" % (left_over, left_over))
 json.dump({"format": "warplens-capture-run/1", "max_candidates": int(max_c), "geomean_speedup": geo,
+           "copy_bandwidth_gbs": copy_gbs,
            "geomean_vs_own_best": own_geo if not selfcheck_path else None,
            "programs": rows, "not_run": left_over.split(), "candidates_only": skipped.split()},
           open(os.path.join(R, "summary.json"), "w"), indent=1)
