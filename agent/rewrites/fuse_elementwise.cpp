@@ -23,9 +23,18 @@
 //   - the temporary is a local variable of the launching function whose only
 //     other uses are its allocation and cudaFree: no copy, no other kernel,
 //     nothing after B reads it.
+// The 2-D form (two_d_plan): A and B 2-D kernels over the same (x, y) with
+// the same configuration and bounds, A's work pure declarations and one
+// `tmp[S] = E` under exactly its bounds, B reading tmp only at S of its own
+// (x, y) inside its guard, A reading no array B writes.
 // The fused kernel takes A's parameters followed by B's minus the temporary
 // (the FusionDeclaration tells a replaying verifier the same).
+#include <functional>
+#include <regex>
+#include <set>
+
 #include "agent/rewrites/kernel_shapes.h"
+#include "agent/rewrites/fuse_plan.h"
 #include "agent/rewrites/launch_pairs.h"
 #include "agent/rewrites/rewrite.h"
 
@@ -35,20 +44,10 @@ namespace {
 using namespace clang;
 using clang::Expr;
 
-using Pair = LaunchPair;
 
-struct Plan {
-  const FunctionDecl* a = nullptr;
-  const FunctionDecl* b = nullptr;
-  std::vector<Pair> pairs;
-  int tmp_in_a = -1, tmp_in_b = -1;
-  const BinaryOperator* a_store = nullptr;
-  std::vector<const VarDecl*> a_locals;  // A's locals E uses, in declaration order
-  IndexVar a_index;
-  std::vector<const ArraySubscriptExpr*> b_reads;
-};
 
-std::optional<Plan> plan(KernelContext& ctx, std::string& why) {
+
+std::optional<FusionPlan> plan(KernelContext& ctx, std::string& why) {
   const ParsedFile& f = ctx.file;
   std::map<std::pair<const FunctionDecl*, const FunctionDecl*>, std::vector<Pair>> candidates;
   for (const CUDAKernelCallExpr* l : all_launches(f)) {
@@ -66,7 +65,7 @@ std::optional<Plan> plan(KernelContext& ctx, std::string& why) {
     return std::nullopt;
   }
   for (auto& [kernels, pairs] : candidates) {
-    Plan p;
+    FusionPlan p;
     p.a = kernels.first->getDefinition();
     p.b = kernels.second->getDefinition();
     p.pairs = pairs;
@@ -75,9 +74,18 @@ std::optional<Plan> plan(KernelContext& ctx, std::string& why) {
       continue;
     }
     KernelContext ca(ctx.file, p.a), cb(ctx.file, p.b);
+    // Two 2-D kernels over the same (x, y): the 2-D form.
+    auto two_d = [&](const std::string& one_d_why) {
+      if (one_d_why.find("1-D global index") == std::string::npos) return false;
+      std::string why2;
+      if (two_d_plan(ctx, ca, cb, p, why2)) return true;
+      why += "; as 2-D kernels: " + why2;
+      return false;
+    };
     auto ea = match_elementwise(ca, why, /*allow_gathers=*/true, /*allow_grid_stride_loop=*/true);
     if (!ea) {
       why = "`" + p.a->getNameAsString() + "` is not element-wise: " + why;
+      if (two_d(why)) return p;
       continue;
     }
     auto eb = match_elementwise(cb, why, /*allow_gathers=*/true, /*allow_grid_stride_loop=*/true);
@@ -311,7 +319,12 @@ class FuseElementwise final : public Rewrite {
         return false;
       }
       std::map<const ValueDecl*, std::string> names = a_names;
-      names[p->a_index.var] = "(" + *idx + ")";
+      if (p->two_d) {
+        names[p->a_x] = p->b_x->getNameAsString();
+        names[p->a_y] = p->b_y->getNameAsString();
+      } else {
+        names[p->a_index.var] = "(" + *idx + ")";
+      }
       // A's locals, each its initialiser at this element, as its own type.
       for (const VarDecl* v : p->a_locals) {
         auto init = text_with_renames(ca, v->getInit(), names);
@@ -386,7 +399,12 @@ class FuseElementwise final : public Rewrite {
     decl.elided = p->tmp_in_a;
     out.fusion = decl;
     out.result_kernel = fused;
-    out.notes.push_back("both kernels are element-wise over the same index and bound; the launches are consecutive "
+    if (p->two_d)
+      out.notes.push_back("both kernels are 2-D over the same (x, y) with the same bounds and configuration; the second "
+                          "reads the temporary only at the element the first's thread (x, y) wrote, and the first "
+                          "reads no array the second writes");
+    else
+      out.notes.push_back("both kernels are element-wise over the same index and bound; the launches are consecutive "
                         "with identical configurations");
     out.notes.push_back("the temporary's only other uses are its allocation and cudaFree: nothing else reads it");
     out.notes.push_back("the temporary stays allocated and is passed to the fused kernel, unused");
