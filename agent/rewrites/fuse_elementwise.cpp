@@ -13,7 +13,9 @@
 //     initialiser converted to its type);
 //     B only reads tmp, at [i];
 //   - the two launches are consecutive statements with identical
-//     configurations (grid, block, shared memory, stream), or separated
+//     configurations (grid, block, shared memory, stream) -- or other grids
+//     and blocks on the same stream when B is the user's grid-stride loop
+//     (right for any grid) and A's launches cover its bound -- or separated
 //     only by error checks (`CHECK(cudaGetLastError());`: statements that
 //     call nothing but the CUDA error and synchronisation queries and the
 //     C printing and exit functions, or the program's own checking function
@@ -175,12 +177,29 @@ std::optional<FusionPlan> plan(KernelContext& ctx, std::string& why) {
     }
     const VarDecl* tmp_var = nullptr;
     bool pairs_ok = true;
+    // Launches with other grids or blocks still fuse when B is the user's
+    // grid-stride loop (right for any grid: the fused launch keeps A's
+    // configuration) and A's launches provably cover its bound (A wrote
+    // every element B reads); the stream must be the same.
+    std::optional<bool> a_covers;
+    auto stream_text = [&](const CUDAKernelCallExpr* l) {
+      const clang::Expr* st = launch_config(l).stream;
+      return st ? ctx.text(st).value_or("?") : std::string();
+    };
     for (const Pair& pr : p.pairs) {
       const std::string c1 = config_text(ctx, pr.first), c2 = config_text(ctx, pr.second);
       if (c1.empty() || c1 != c2) {
-        why = "the two launches differ in grid, block, shared memory or stream";
-        pairs_ok = false;
-        break;
+        bool any_grid = false;
+        if (!c1.empty() && !c2.empty() && eb->user_loop && stream_text(pr.first) == stream_text(pr.second)) {
+          std::string cover_why;
+          if (!a_covers) a_covers = ea->user_loop || launches_cover(ca, 0, ea->bound, cover_why);
+          any_grid = *a_covers;
+        }
+        if (!any_grid) {
+          why = "the two launches differ in grid, block, shared memory or stream";
+          pairs_ok = false;
+          break;
+        }
       }
       const VarDecl* v = local_var(pr.first->getArg(static_cast<unsigned>(p.tmp_in_a)));
       if (!v) {
