@@ -27,6 +27,14 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        {},
        {},
        /*enabling=*/true},
+      {"pointer-walk",
+       "spell a pointer the kernel steps once per loop iteration (`p += cols;` at the end of the body) from the "
+       "loop's counter (`p[(long long)(r - 0) * cols]`), so that the rewrites built on a loop's subscripts "
+       "(column-block, warp-per-row) see the elements it reads",
+       S::Structure,
+       {},
+       {},
+       /*enabling=*/true},
       {"block-dim-index",
        "spell a global index written with the block size as a constant (`blockIdx.x * BLOCK + threadIdx.x`, a "
        "macro or template parameter), or a block index alone (`row = blockIdx.y` with one thread along y), with "
@@ -230,7 +238,7 @@ std::optional<DeclaredLaunch> declared_launch(const RewriteStep& step) {
   LaunchChange c;
   if (r == "pad-shared" || r == "restrict-const" || r == "vectorize-struct" || r == "vectorize-loop" ||
       r == "launch-bounds" || r == "unroll" || r == "warp-shuffle-reduction" || r == "interleave-chunks" ||
-      r == "register-accumulator" || r == "block-dim-index" || r == "inline-device-call")
+      r == "register-accumulator" || r == "block-dim-index" || r == "inline-device-call" || r == "pointer-walk")
     return d;
   if (r == "unflatten-index") {
     // The grid comes from the kernel's own M and N (which parameters: the

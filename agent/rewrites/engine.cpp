@@ -11,6 +11,7 @@ namespace rw {
 
 // One accessor per rewrite file.
 const Rewrite& inline_device_call_rewrite();
+const Rewrite& pointer_walk_rewrite();
 const Rewrite& block_dim_index_rewrite();
 const Rewrite& unflatten_index_rewrite();
 const Rewrite& register_accumulator_rewrite();
@@ -44,6 +45,7 @@ const std::vector<const Rewrite*>& clang_rewrites() {
   // Catalogue order (rewrite_catalogue.cpp).
   static const std::vector<const Rewrite*> all = {
       &inline_device_call_rewrite(),
+      &pointer_walk_rewrite(),
       &block_dim_index_rewrite(),
       &unflatten_index_rewrite(),
       &register_accumulator_rewrite(),
