@@ -23,6 +23,20 @@ bool only_names(const Stmt* s, const std::set<const ValueDecl*>& allowed) {
 
 }  // namespace
 
+std::optional<std::string> accumulation_text(const KernelContext& ctx, const MatmulShape& m, const std::string& acc,
+                                             const std::map<const Stmt*, std::string>& loads) {
+  if (!m.temp) {
+    auto value = text_with_replacements(ctx, m.value, {}, loads);
+    if (!value) return std::nullopt;
+    return acc + " += " + *value + ";";
+  }
+  auto init = text_with_replacements(ctx, m.temp->getInit(), {}, loads);
+  auto value = ctx.text(m.value);
+  if (!init || !value) return std::nullopt;
+  return "{ const " + m.temp->getType().getUnqualifiedType().getAsString() + " " + m.temp->getNameAsString() + " = " +
+         *init + "; " + acc + " += " + *value + "; }";
+}
+
 std::string statement_with_semicolon(const KernelContext& ctx, const Stmt* s) {
   auto t = statement_text(ctx, s);
   if (!t) throw std::runtime_error("source text inside a macro");
@@ -111,8 +125,17 @@ std::optional<MatmulShape> match_matmul(const KernelContext& ctx, std::string& w
     return std::nullopt;
   }
   auto body = statements_of(m.loop->getBody());
+  // `T d = <operands>; acc += E(d);`: one scalar temporary, never changed.
+  if (body.size() == 2)
+    if (const auto* ds = dyn_cast<DeclStmt>(body[0]); ds && ds->isSingleDecl())
+      if (const auto* v = dyn_cast<VarDecl>(ds->getSingleDecl());
+          v && v->getInit() && v->getType()->isScalarType() && !v->getType()->isReferenceType() &&
+          !v->isStaticLocal() && !ctx.modified.count(v) && !v->getInit()->HasSideEffects(ctx.ctx(), true)) {
+        m.temp = v;
+        body.erase(body.begin());
+      }
   if (body.size() != 1) {
-    why = "the loop body is not a single accumulation";
+    why = "the loop body is not a single accumulation (or one temporary and an accumulation)";
     return std::nullopt;
   }
   m.update = body[0];
@@ -137,8 +160,13 @@ std::optional<MatmulShape> match_matmul(const KernelContext& ctx, std::string& w
     why = "the loop is not `acc += expression` with a local accumulator";
     return std::nullopt;
   }
-  // Exactly two per-thread loads in E: A[f(row, k)] and B[g(k, col)].
-  auto loads = accesses_in(ctx, m.value);
+  // Exactly two per-thread loads in E (or in the temporary's initialiser,
+  // E then reading memory nowhere else): A[f(row, k)] and B[g(k, col)].
+  if (m.temp && !accesses_in(ctx, m.value).empty()) {
+    why = "the accumulation reads memory besides its temporary";
+    return std::nullopt;
+  }
+  auto loads = accesses_in(ctx, m.temp ? m.temp->getInit() : m.value);
   if (loads.size() != 2) {
     why = "the accumulated expression does not read exactly two operands";
     return std::nullopt;
@@ -206,9 +234,14 @@ std::optional<MatmulShape> match_matmul(const KernelContext& ctx, std::string& w
   for (const Stmt* s : m.pre)
     for (const Decl* d : cast<DeclStmt>(s)->decls())
       if (const auto* v = dyn_cast<VarDecl>(d)) allowed.insert(v);
-  if (!only_names(m.value, allowed) ||
-      references_to(m.value, k).size() != references_to(m.a.load, k).size() + references_to(m.b.load, k).size()) {
+  const Expr* operands = m.temp ? m.temp->getInit() : m.value;
+  if (!only_names(operands, allowed) ||
+      references_to(operands, k).size() != references_to(m.a.load, k).size() + references_to(m.b.load, k).size()) {
     why = "the accumulated expression uses k or locals outside the operands";
+    return std::nullopt;
+  }
+  if (m.temp && (!only_names(m.value, {m.temp}) || references_to(m.value, m.acc).size() != 0)) {
+    why = "the accumulation names more than its temporary";
     return std::nullopt;
   }
   for (int d = 0; d < 2; ++d)

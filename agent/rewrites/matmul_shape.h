@@ -47,10 +47,19 @@ struct MatmulShape {
   const clang::Stmt* update = nullptr;  // acc += E
   const clang::Expr* value = nullptr;   // E
   const clang::VarDecl* acc = nullptr;
+  // A temporary the loop body declares first (`float d = A[..] - B[..];
+  // acc += d * d;`): its initialiser holds the two operands and E names it.
+  const clang::VarDecl* temp = nullptr;
   MatmulOperand a, b;
 };
 
 std::optional<MatmulShape> match_matmul(const KernelContext& ctx, std::string& why);
+
+// One accumulation as the rewrites emit it: `ACC += E;` with the operand
+// loads replaced by `loads`, or, with a temporary, `{ const T d = INIT;
+// ACC += E; }`. Nullopt when part of it is spelled in a macro.
+std::optional<std::string> accumulation_text(const KernelContext& ctx, const MatmulShape& m, const std::string& acc,
+                                             const std::map<const clang::Stmt*, std::string>& loads);
 
 // The text of a statement as written, with its `;`.
 std::string statement_with_semicolon(const KernelContext& ctx, const clang::Stmt* s);

@@ -70,7 +70,7 @@ std::optional<Plan> plan(const KernelContext& ctx, std::string& why) {
         local = true;
     for (const Stmt* c : x->children()) walk(c);
   };
-  walk(m->value);
+  walk(m->temp ? m->temp->getInit() : m->value);  // (E itself names only the temporary: match_matmul)
   if (local) {
     why = "the accumulated expression uses locals besides the two operands";
     return std::nullopt;
@@ -215,9 +215,9 @@ class RegisterTile final : public Rewrite {
         s += "      " + sh + "[" + q + "][" + o + "] = " + guard + " ? " + op.spelling + " : " + zero + ";\n    }\n";
         return s;
       };
-      auto value = text_with_replacements(ctx, m.value, {},
-                                          {{m.a.load, fa + "[" + i + "]"}, {m.b.load, fb + "[" + j + "]"}});
-      if (!value) throw std::runtime_error("the accumulated expression crosses a macro");
+      auto update = accumulation_text(ctx, m, acc + "[" + i + "][" + j + "]",
+                                      {{m.a.load, fa + "[" + i + "]"}, {m.b.load, fb + "[" + j + "]"}});
+      if (!update) throw std::runtime_error("the accumulated expression crosses a macro");
       auto step_k = [&](const std::string& indent) {
         std::string s;
         s += indent + m.a.type + " " + fa + "[" + TM + "];\n" + indent + m.b.type + " " + fb + "[" + TM + "];\n";
@@ -227,7 +227,7 @@ class RegisterTile final : public Rewrite {
              "[" + j + "] = " + bs + "[" + kk + "][(" + j + " / 4) * " + half + " + threadIdx.x * 4 + " + j + " % 4];\n";
         s += indent + "#pragma unroll\n" + indent + "for (int " + i + " = 0; " + i + " < " + TM + "; ++" + i + ")\n";
         s += indent + "  #pragma unroll\n" + indent + "  for (int " + j + " = 0; " + j + " < " + TM + "; ++" + j + ") " +
-             acc + "[" + i + "][" + j + "] += " + *value + ";\n";
+             *update + "\n";
         return s;
       };
       std::string b = "{\n";

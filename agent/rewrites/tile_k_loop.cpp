@@ -107,9 +107,10 @@ class TileKLoop final : public Rewrite {
                " = blockIdx.x * " + T + " + " + c_local + ";\n      " + bs + "[" + r_local + "][" + c_local + "] = (" +
                col_ok + " && " + k + " < " + K + ") ? " + m->b.spelling + " : static_cast<" + m->b.type + ">(0);\n    }\n";
       };
-      auto value = text_with_replacements(
-          ctx, m->value, {}, {{m->a.load, as + "[threadIdx.y][" + kk + "]"}, {m->b.load, bs + "[" + kk + "][threadIdx.x]"}});
-      if (!value) throw std::runtime_error("the accumulated expression crosses a macro");
+      auto update = accumulation_text(ctx, *m, m->acc->getNameAsString(),
+                                      {{m->a.load, as + "[threadIdx.y][" + kk + "]"},
+                                       {m->b.load, bs + "[" + kk + "][threadIdx.x]"}});
+      if (!update) throw std::runtime_error("the accumulated expression crosses a macro");
       std::string b = "{\n";
       b += "  // Rewritten by warplens (tile-k-loop): operands staged through " + T + "x" + T +
            " shared tiles, each element\n  // loaded once per block; loads guarded, out-of-range k never accumulated.\n";
@@ -123,7 +124,7 @@ class TileKLoop final : public Rewrite {
       b += load_a() + load_b();
       b += "    __syncthreads();\n#pragma unroll\n";
       b += "    for (int " + kk + " = 0; " + kk + " < " + T + "; ++" + kk + ") {\n";
-      b += "      if (" + t + " + " + kk + " < " + K + ") " + m->acc->getNameAsString() + " += " + *value + ";\n";
+      b += "      if (" + t + " + " + kk + " < " + K + ") " + *update + "\n";
       b += "    }\n    __syncthreads();\n  }\n";
       b += "  if (" + row_ok + " && " + col_ok + ") {\n" + post + "  }\n}";
       if (!out.edits.replace(ctx.body, b)) {
