@@ -20,7 +20,8 @@
 //   - p's address is not taken and no reference binds to it;
 //   - BODY has no `continue` of this loop (it would skip the step) and no
 //     goto;
-//   - p is not named after the loop (its value there is not kept).
+//   - p is not named after the loop (its value there is not kept), nor in
+//     the loop's header (which would go on seeing the unstepped value).
 // Then at the start of iteration c, p equals its initial value plus (c - A)
 // steps: each use in BODY before the step sees exactly that pointer.
 #include <clang/AST/ParentMapContext.h>
@@ -150,6 +151,12 @@ std::optional<Walk> find_walk(const KernelContext& ctx, std::string& why) {
       names(stride);
       if (!invariant) {
         why = "the step of `" + p->getNameAsString() + "` changes between iterations";
+        continue;
+      }
+      // The header must not read p: it would keep seeing the unstepped value.
+      if (!references_to(loop->getCond(), p).empty() || !references_to(loop->getInc(), p).empty() ||
+          !references_to(loop->getInit(), p).empty()) {
+        why = "the loop's header reads `" + p->getNameAsString() + "`";
         continue;
       }
       if (skips_step(loop->getBody())) {
