@@ -30,8 +30,14 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
 max=${2:-6}
+# warplens-optimize (the engine alone) when it is there and not older than
+# warplens: a partial build (`--target warplens`) leaves it stale, and
+# candidates from a stale engine would be recorded as this tree's.
 bin=$build/bin/warplens-optimize
-[ -x "$bin" ] || bin=$build/bin/warplens
+if [ ! -x "$bin" ] || { [ -x "$build/bin/warplens" ] && [ "$build/bin/warplens" -nt "$bin" ]; }; then
+  bin=$build/bin/warplens
+fi
+echo "engine: $bin" >&2
 sub=()
 [ "$(basename "$bin")" = warplens ] && sub=(optimize)
 source_dir=${HELDOUT_SOURCE:-/work/.mirror/karpathy+llm.c/repo}
