@@ -214,8 +214,7 @@ bool two_d_plan(const KernelContext& ctx, const KernelContext& ca, const KernelC
         p.b_reads.push_back(a);
         ++refs_in_body;
         ++refs_all;
-        for (const Stmt* c : a->getIdx()->children()) reads(c, guarded);
-        return reads(a->getIdx(), guarded);
+        return reads(a->getIdx(), guarded);  // a read of tmp inside the subscript counts too
       }
     if (const auto* r = dyn_cast<DeclRefExpr>(x); r && r->getDecl() == tmp_b) ++refs_all;
     for (const Stmt* c : x->children()) reads(c, guarded);
