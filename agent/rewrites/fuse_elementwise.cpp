@@ -233,15 +233,10 @@ std::optional<FusionPlan> plan(KernelContext& ctx, std::string& why) {
       if (!ea->gathered.empty() || !eb->gathered.empty()) {
         std::set<const Decl*> written_args;
         bool plain = true;
-        auto arg_decl = [&](const CUDAKernelCallExpr* l, const ParmVarDecl* q, const FunctionDecl* k) -> const Decl* {
-          for (unsigned n = 0; n < k->getNumParams(); ++n)
-            if (k->getParamDecl(n) == q && n < l->getNumArgs()) {
-              const clang::Expr* arg = l->getArg(n)->IgnoreParenImpCasts();
-              if (const auto* c = dyn_cast<ExplicitCastExpr>(arg)) arg = c->getSubExpr()->IgnoreParenImpCasts();
-              if (const auto* r = dyn_cast<DeclRefExpr>(arg)) return r->getDecl()->getCanonicalDecl();
-            }
-          plain = false;
-          return nullptr;
+        auto arg_decl = [&](const CUDAKernelCallExpr* l, const ParmVarDecl* q, const FunctionDecl* k) {
+          const Decl* d = argument_decl(l, k, q);
+          if (!d) plain = false;
+          return d;
         };
         for (const auto& arr : ea->arrays)
           if (arr.written) written_args.insert(arg_decl(pr.first, arr.param, p.a));

@@ -2,7 +2,6 @@
 // first writing a temporary the second reads back at the same element of
 // the same thread (see two_d_plan).
 #include <functional>
-#include <regex>
 #include <set>
 
 #include "agent/rewrites/fuse_plan.h"
@@ -47,23 +46,22 @@ std::set<const ParmVarDecl*> written_pointer_params(const FunctionDecl* k) {
   return out;
 }
 
-// The declaration a launch passes for kernel parameter `q` when it is a
-// plain variable (casts aside), else nullptr.
-const Decl* argument_decl(const CUDAKernelCallExpr* l, const FunctionDecl* k, const ParmVarDecl* q) {
-  for (unsigned n = 0; n < k->getNumParams() && n < l->getNumArgs(); ++n)
-    if (k->getParamDecl(n) == q) {
-      const clang::Expr* arg = l->getArg(n)->IgnoreParenImpCasts();
-      if (const auto* c = dyn_cast<ExplicitCastExpr>(arg)) arg = c->getSubExpr()->IgnoreParenImpCasts();
-      if (const auto* r = dyn_cast<DeclRefExpr>(arg)) return r->getDecl()->getCanonicalDecl();
-    }
-  return nullptr;
-}
 
 // `e` (a subscript or a bound) as a function of the thread's (x, y) and
 // parameters named as in the kernel, or nullopt.
 std::optional<std::string> over_thread(const KernelContext& c, const clang::Expr* e) {
   auto poly = c.polynomial(e);
   return poly ? render_index(*poly, "Y", "X") : std::nullopt;
+}
+
+// The names of the parameters `e`'s polynomial mentions.
+std::set<std::string> parameters_named(const KernelContext& c, const clang::Expr* e) {
+  std::set<std::string> out;
+  if (auto poly = c.polynomial(e))
+    for (const auto& [monomial, coefficient] : poly->terms)
+      for (const Symbol& s : monomial)
+        if (s.kind == SymbolKind::Param) out.insert(s.name);
+  return out;
 }
 
 // The 2-D form of the fusion: A and B are 2-D kernels over the same (x, y)
@@ -181,13 +179,12 @@ bool two_d_plan(const KernelContext& ctx, const KernelContext& ca, const KernelC
   if (!tmp_var || !temporary_used_only_by(ctx, p.pairs, tmp_var, why)) return false;
   // Parameters the subscript and bounds name: the same names in B, passed
   // the same values by every launch pair.
+  std::set<std::string> named = parameters_named(ca, store_at->getIdx());
+  for (const VarDecl* v : {ga->x.var, ga->y.var})
+    for (const std::string& n : parameters_named(ca, ga->region.bounds.at(v))) named.insert(n);
   for (unsigned k = 0; k < p.a->getNumParams(); ++k) {
-    const ParmVarDecl* qa = p.a->getParamDecl(k);
-    const std::string name = qa->getNameAsString();
-    const std::regex word("(^|[^A-Za-z0-9_])" + name + "([^A-Za-z0-9_]|$)");
-    if (name.empty() || !(std::regex_search(*a_sub, word) || std::regex_search(*a_bx, word) ||
-                          std::regex_search(*a_by, word)))
-      continue;
+    const std::string name = p.a->getParamDecl(k)->getNameAsString();
+    if (name.empty() || !named.count(name)) continue;
     int kb = -1;
     for (unsigned j = 0; j < p.b->getNumParams(); ++j)
       if (p.b->getParamDecl(j)->getNameAsString() == name) kb = static_cast<int>(j);

@@ -132,6 +132,16 @@ bool same_argument(const KernelContext& ctx, const clang::Expr* x, const clang::
   return tx && ty && *tx == *ty;
 }
 
+const Decl* argument_decl(const CUDAKernelCallExpr* l, const FunctionDecl* k, const ParmVarDecl* q) {
+  for (unsigned n = 0; n < k->getNumParams() && n < l->getNumArgs(); ++n)
+    if (k->getParamDecl(n) == q) {
+      const clang::Expr* arg = l->getArg(n)->IgnoreParenImpCasts();
+      if (const auto* c = dyn_cast<ExplicitCastExpr>(arg)) arg = c->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto* r = dyn_cast<DeclRefExpr>(arg)) return r->getDecl()->getCanonicalDecl();
+    }
+  return nullptr;
+}
+
 bool temporary_used_only_by(const KernelContext& ctx, const std::vector<LaunchPair>& pairs, const VarDecl* v,
                             std::string& why) {
   // Every use of the temporary: allocation, cudaFree, these launches.

@@ -36,6 +36,11 @@ const clang::VarDecl* local_var(const clang::Expr* arg);
 // "" when part of it is not plain source text.
 std::string config_text(const KernelContext& ctx, const clang::CUDAKernelCallExpr* l);
 
+// The declaration a launch of kernel `k` passes for its parameter `q` when
+// it is a plain variable (casts aside), else nullptr.
+const clang::Decl* argument_decl(const clang::CUDAKernelCallExpr* l, const clang::FunctionDecl* k,
+                                 const clang::ParmVarDecl* q);
+
 // Two launch arguments that are the same variable, or the same text.
 bool same_argument(const KernelContext& ctx, const clang::Expr* x, const clang::Expr* y);
 
