@@ -8,8 +8,9 @@
 #   scripts/fuzz.sh                 every target for 60 s
 #   scripts/fuzz.sh --ci            what CI runs: every target for $WARPLENS_FUZZ_SECONDS
 #                                   (default 150; fuzz_mcp for at most
-#                                   $WARPLENS_FUZZ_MCP_SECONDS, default 45) and the
-#                                   sanitized unit tests
+#                                   $WARPLENS_FUZZ_MCP_SECONDS, default 45; fuzz_analysis
+#                                   from $WARPLENS_FUZZ_ANALYSIS_SEEDS seeds, default 240)
+#                                   and the sanitized unit tests
 #   scripts/fuzz.sh --time 3600 fuzz_analysis      one target for an hour
 #   scripts/fuzz.sh --runs 1000000 fuzz_protocol   a fixed number of executions
 #   scripts/fuzz.sh --build-only
@@ -28,7 +29,7 @@ while (($#)); do
     --time) seconds=$2; shift ;;
     --runs) runs=$2; shift ;;
     --build-only) build_only=1 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     fuzz_*) targets+=("$1") ;;
     *) echo "fuzz.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -69,7 +70,12 @@ fi
 
 seeds=$build/fuzz-seeds
 rm -rf "$seeds"
-python3 "$root/tests/fuzz/make_seeds.py" "$seeds"
+# With --ci fuzz_analysis starts from $WARPLENS_FUZZ_ANALYSIS_SEEDS of its
+# ~900 seeds (default 240): libFuzzer runs every seed before -max_total_time
+# counts, ~0.3 s each for the analysis, so the whole set alone took 306 s.
+seed_args=()
+((ci)) && seed_args=(--analysis-seeds "${WARPLENS_FUZZ_ANALYSIS_SEEDS:-240}")
+python3 "$root/tests/fuzz/make_seeds.py" "${seed_args[@]}" "$seeds"
 for t in "${targets[@]}"; do
   corpus=$build/fuzz-corpus/$t            # grows across runs; start from the seeds
   artifacts=$build/fuzz-artifacts/$t/

@@ -3,6 +3,10 @@
 
 fuzz_analysis: every .cu/.cuh under tests/ and examples/ (up to 64 KiB), and
                the robustness fixtures (the inputs that once crashed or hung).
+               `--analysis-seeds N` keeps N of the sources, evenly spread over
+               the sorted list (the robustness fixtures always stay): libFuzzer
+               executes every seed before its time limit counts, at about
+               0.3 s each for this target, so CI bounds the set.
 fuzz_protocol: LSP sessions as byte streams (first byte: how the stream is cut
                into reads), built from the examples, plus malformed frames and
                the crash inputs of issue 21 at fuzzer-friendly sizes.
@@ -120,7 +124,15 @@ def mcp_sessions():
 
 
 def main():
-    out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "fuzz-seeds")
+    args = sys.argv[1:]
+    limit = None
+    if "--analysis-seeds" in args:
+        i = args.index("--analysis-seeds")
+        if i + 1 >= len(args) or not args[i + 1].isdigit() or int(args[i + 1]) < 1:
+            sys.exit("make_seeds.py: --analysis-seeds needs a positive count")
+        limit = int(args[i + 1])
+        del args[i:i + 2]
+    out = pathlib.Path(args[0] if args else "fuzz-seeds")
     for t in ("fuzz_analysis", "fuzz_protocol", "fuzz_server", "fuzz_mcp"):
         (out / t).mkdir(parents=True, exist_ok=True)
     sources = []
@@ -128,8 +140,12 @@ def main():
         for p in sorted((ROOT / base).rglob("*")):
             if p.suffix in (".cu", ".cuh") and p.is_file() and p.stat().st_size <= 64 * 1024:
                 sources.append(p)
+    analysis_sources = sources
+    if limit is not None and len(sources) > limit:
+        # An even spread keeps every directory's kind of code represented.
+        analysis_sources = [sources[i * len(sources) // limit] for i in range(limit)]
     n = 0
-    for p in sources:
+    for p in analysis_sources:
         data = p.read_bytes()
         (out / "fuzz_analysis" / ("src-%04d.cu" % n)).write_bytes(data)
         n += 1
