@@ -66,6 +66,11 @@ std::optional<Plan> plan(const KernelContext& ctx, std::string& why) {
   auto m = match_row_loops(ctx, why);
   if (!m) return std::nullopt;
   for (const RowLoop& l : m->loops)
+    if (l.scan) {
+      why = "a running sum read inside its loop is written by warp-per-row only";
+      return std::nullopt;
+    }
+  for (const RowLoop& l : m->loops)
     for (const Accumulator& a : l.accumulators)
       if (a.op == Combine::OnlineMax || a.op == Combine::OnlineSum || a.op == Combine::ArgValue || is_arg_index(a.op)) {
         why = "an online softmax or arg-max pair is combined by warp-per-row only";

@@ -288,7 +288,7 @@ std::optional<Grid2D> match_grid_2d(const KernelContext& ctx, std::string& why) 
 }
 
 std::optional<Elementwise> match_elementwise(const KernelContext& ctx, std::string& why, bool allow_gathers,
-                                             bool allow_grid_stride_loop) {
+                                             bool allow_grid_stride_loop, bool allow_scatter_stores) {
   Elementwise m;
   std::string loop_why;
   std::optional<GridStrideLoop> loop =
@@ -384,6 +384,11 @@ std::optional<Elementwise> match_elementwise(const KernelContext& ctx, std::stri
             m.gathered.insert(gp);
             continue;
           }
+          if (allow_scatter_stores && a.write && !a.read && !a.member && gp && gp->getType()->isPointerType()) {
+            m.scatters.push_back(a.expr);
+            m.scattered.insert(gp);
+            continue;
+          }
           why = "subscript `" + ctx.text(a.expr).value_or("?") + "` is neither [i] nor the same for every thread";
           return std::nullopt;
         }
@@ -433,6 +438,18 @@ std::optional<Elementwise> match_elementwise(const KernelContext& ctx, std::stri
     for (const ArraySubscriptExpr* e : m.gathers) gathers += references_to(e, g).size();
     if (refs != gathers) {
       why = "`" + g->getNameAsString() + "` is used other than by subscripts";
+      return std::nullopt;
+    }
+  }
+  // A scattered array is stored only by its scatters: no other use, no [i].
+  for (const ParmVarDecl* q : m.scattered) {
+    std::size_t refs = 0, scatters = 0;
+    for (const Stmt* s : m.region.body) refs += references_to(s, q).size();
+    for (const ArraySubscriptExpr* e : m.scatters) scatters += references_to(e, q).size();
+    const bool elsewhere = m.gathered.count(q) ||
+                           std::any_of(m.arrays.begin(), m.arrays.end(), [&](const auto& a) { return a.param == q; });
+    if (refs != scatters || elsewhere) {
+      why = "`" + q->getNameAsString() + "` is stored at scattered elements and also used otherwise";
       return std::nullopt;
     }
   }

@@ -129,13 +129,18 @@ struct Elementwise {
   // arrays the kernel never writes.
   std::vector<const clang::ArraySubscriptExpr*> gathers;
   std::set<const clang::ParmVarDecl*> gathered;
+  // With allow_scatter_stores: plain stores `q[e] = v` of pointer
+  // parameters at a lane-varying index other than i (a permutation written
+  // from the input's side), into arrays used nowhere else in the kernel.
+  std::vector<const clang::ArraySubscriptExpr*> scatters;
+  std::set<const clang::ParmVarDecl*> scattered;
   // With allow_grid_stride_loop: the kernel is the user's own grid-stride
   // loop (match_grid_stride_loop); index.decl and region.guard are null and
   // region.body is the loop's body.
   const clang::ForStmt* user_loop = nullptr;
 };
 std::optional<Elementwise> match_elementwise(const KernelContext& ctx, std::string& why, bool allow_gathers = false,
-                                             bool allow_grid_stride_loop = false);
+                                             bool allow_grid_stride_loop = false, bool allow_scatter_stores = false);
 
 // Every launch in the file passes distinct plain variables for the given
 // pointer parameters (no argument twice, no pointer arithmetic).

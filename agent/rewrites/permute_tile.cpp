@@ -10,10 +10,20 @@
 // digit, and stores it with lanes along the index, through a padded shared
 // tile. Both global accesses become whole-sector.
 //
+// The mirror, a permutation written from the input's side (one thread per
+// input element, `out[h(i)] = F(in[i])`, NCHW -> NHWC by decoding the input
+// index), scatters its store: there the digit steps the store by one
+// element, the first pass runs the work with lanes along i (its loads at [i]
+// coalesced) and keeps the value, and the second pass stores it with lanes
+// along the digit. Which of the two threads writes an element that two
+// indices would store to (a permutation never does) is no more defined than
+// in the original.
+//
 // Applies to kernels of the shape (match_elementwise with gathers)
 //   T i = blockIdx.x * blockDim.x + threadIdx.x;
 //   if (i < N) { [pure declarations] OUT[i] = F(IN[g(i)]); }   (or the early-return form)
-// with exactly one gather, thread identity only through i, no shared memory,
+//   if (i < N) { [pure declarations] OUT[h(i)] = F(IN[i]); }   (the scatter)
+// with exactly one gather (or scatter), thread identity only through i, no shared memory,
 // barriers, warp primitives or atomics.
 //
 // Safety: the element's work depends on the thread only through i, so any
@@ -96,7 +106,11 @@ ExprRef replace_digits(const ExprRef& e, std::vector<Digit>& digits) {
 
 struct Match {
   Elementwise e;
+  // The access the tile moves: the one gathered load, or (scatter) the one
+  // scattered store `out[h(i)] = v`, the mirror: loads along i, the store
+  // along the digit.
   const ArraySubscriptExpr* gather = nullptr;
+  bool scatter = false;
   const Stmt* store = nullptr;  // the last statement of the element's work
   Digit digit;                  // the one that steps the load by one element
   ExprRef bound;
@@ -104,22 +118,42 @@ struct Match {
 };
 
 std::optional<Match> match(const KernelContext& ctx, std::string& why) {
-  auto e = match_elementwise(ctx, why, /*allow_gathers=*/true);
+  auto e = match_elementwise(ctx, why, /*allow_gathers=*/true, /*allow_grid_stride_loop=*/false,
+                             /*allow_scatter_stores=*/true);
   if (!e) return std::nullopt;
   Match m;
-  if (e->gathers.size() != 1) {
-    why = e->gathers.empty() ? "no gathered load (every access is at [i])" : "more than one gathered load";
+  m.scatter = !e->scatters.empty();
+  if (m.scatter && (e->scatters.size() != 1 || !e->gathers.empty())) {
+    why = e->gathers.empty() ? "more than one scattered store" : "a scattered store beside a gathered load";
     return std::nullopt;
   }
-  m.gather = e->gathers.front();
+  if (!m.scatter && e->gathers.size() != 1) {
+    why = e->gathers.empty() ? "no gathered load or scattered store (every access is at [i])"
+                             : "more than one gathered load";
+    return std::nullopt;
+  }
+  m.gather = m.scatter ? e->scatters.front() : e->gathers.front();
+  const char* moved = m.scatter ? "scattered store" : "gathered load";
   const auto& body = e->region.body;
   if (body.empty()) {
     why = "no element work";
     return std::nullopt;
   }
   m.store = body.back();
-  // The work ends with its one store `out[i] = ...`: the only array written.
   const auto* assign = dyn_cast<BinaryOperator>(m.store);
+  if (m.scatter) {
+    // The work ends with its one store `out[h(i)] = v`; nothing else is written.
+    for (const auto& a : e->arrays)
+      if (a.written) {
+        why = "the kernel writes at [i] as well as at scattered elements";
+        return std::nullopt;
+      }
+    if (!assign || assign->getOpcode() != BO_Assign || assign->getLHS()->IgnoreParenImpCasts() != m.gather) {
+      why = "the element's work does not end with its one scattered store `out[h(i)] = ...`";
+      return std::nullopt;
+    }
+  }
+  // The work ends with its one store `out[i] = ...`: the only array written.
   const Elementwise::Array* out = nullptr;
   for (const auto& a : e->arrays)
     if (a.written) {
@@ -129,11 +163,12 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
       }
       out = &a;
     }
-  const auto* stored = assign && assign->getOpcode() == BO_Assign
+  const auto* stored = m.scatter ? nullptr
+                     : assign && assign->getOpcode() == BO_Assign
                            ? dyn_cast<ArraySubscriptExpr>(assign->getLHS()->IgnoreParenImpCasts())
                            : nullptr;
-  if (!stored || !out || !out->written_unconditionally ||
-      std::find(out->uses.begin(), out->uses.end(), stored) == out->uses.end()) {
+  if (!m.scatter && (!stored || !out || !out->written_unconditionally ||
+                     std::find(out->uses.begin(), out->uses.end(), stored) == out->uses.end())) {
     why = "the element's work does not end with its one store `out[i] = ...`";
     return std::nullopt;
   }
@@ -156,11 +191,11 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
   ExprRef replaced = replace_digits(index, digits);
   auto p = to_polynomial(replaced);
   if (!p) {
-    why = "the gathered index is not a sum of the index's digits (`i / S`, `(i / S) % K`, `i % K`) times constants";
+    why = std::string("the ") + moved + "'s index is not a sum of the index's digits (`i / S`, `(i / S) % K`, `i % K`) times constants";
     return std::nullopt;
   }
   if (auto direct = p->coefficient_of(builtin_symbol(SymbolKind::ThreadIdx, 0)); !direct || !is_constant(*direct, 0)) {
-    why = "the gathered index uses the flat index other than through its digits";
+    why = std::string("the ") + moved + "'s index uses the flat index other than through its digits";
     return std::nullopt;
   }
   std::optional<std::size_t> unit;
@@ -170,13 +205,14 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
     auto s = to_polynomial(digits[k].stride);
     if (s && s->is_constant() && s->constant_term() < 32) continue;  // i % K itself, or a digit finer than a warp
     if (unit) {
-      why = "two digits of the index step the gathered load by one element";
+      why = std::string("two digits of the index step the ") + moved + " by one element";
       return std::nullopt;
     }
     unit = k;
   }
   if (!unit) {
-    why = "no digit of the index (`i / S` or `(i / S) % K` with S >= 32) steps the gathered load by one element";
+    why = std::string("no digit of the index (`i / S` or `(i / S) % K` with S >= 32) steps the ") + moved +
+          " by one element";
     return std::nullopt;
   }
   m.digit = digits[*unit];
@@ -189,6 +225,8 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
   for (const auto& a : e->arrays) pointers.push_back(a.param);
   for (const ParmVarDecl* g : e->gathered)
     if (std::find(pointers.begin(), pointers.end(), g) == pointers.end()) pointers.push_back(g);
+  for (const ParmVarDecl* g : e->scattered)
+    if (std::find(pointers.begin(), pointers.end(), g) == pointers.end()) pointers.push_back(g);
   if (!launches_pass_distinct_pointers(ctx, pointers, why)) return std::nullopt;
   if (!launches_cover(ctx, 0, e->bound, why)) return std::nullopt;
   if (ctx.kernel->hasAttr<CUDALaunchBoundsAttr>()) {
@@ -197,7 +235,7 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
   }
   QualType t = m.gather->getType().getUnqualifiedType();
   if (!t->isScalarType() && !t->isRecordType()) {
-    why = "the gathered element is not a scalar or a struct";
+    why = std::string("the ") + moved + "'s element is not a scalar or a struct";
     return std::nullopt;
   }
   PrintingPolicy pp(ctx.ctx().getLangOpts());
@@ -224,7 +262,7 @@ class PermuteTile final : public Rewrite {
     for (std::int64_t rows : find_rewrite(name())->params[0].values) {
       Proposal p;
       p.step = {name(), {{"rows", rows}}};
-      p.motivation = "`" + load + "` steps by one element along the index digit `" +
+      p.motivation = std::string(m->scatter ? "the store " : "") + "`" + load + "` steps by one element along the index digit `" +
                      (m->digit.extent ? "(" + i + " / " + to_string(m->digit.stride) + ") % " + to_string(m->digit.extent)
                                       : i + " / " + to_string(m->digit.stride)) +
                      "`, not along the warp: move 32x32 tiles (32 indices by 32 values of that digit) through "
@@ -272,9 +310,18 @@ class PermuteTile final : public Rewrite {
     // The element's declarations and store, for one pass: the load pass
     // ends with the tile slot's store, the store pass reads the slot instead
     // of the gather.
-    auto element = [&](bool load_pass, const std::string& indent) -> std::optional<std::string> {
+    // The tile is indexed [lo - lo0][k - k0] in both modes. Gather: the first
+    // pass (lanes along k) stores the gathered value, the second (lanes along
+    // lo) runs the work with the slot for the gather. Scatter: the first pass
+    // (lanes along lo, loads at [i] coalesced) stores the value the work
+    // would store, the second (lanes along k) stores the slot at h(i).
+    const auto* final_store = cast<BinaryOperator>(m->store);
+    auto element = [&](bool first_pass, const std::string& indent) -> std::optional<std::string> {
       std::map<const Stmt*, std::string> nodes;
-      if (!load_pass) nodes[m->gather] = tile + "[threadIdx.x][" + r + "]";
+      if (!first_pass) {
+        if (m->scatter) nodes[final_store->getRHS()] = tile + "[" + r + "][threadIdx.x]";
+        else nodes[m->gather] = tile + "[threadIdx.x][" + r + "]";
+      }
       std::string text;
       const auto& body = m->e.region.body;
       for (std::size_t q = 0; q + 1 < body.size(); ++q) {
@@ -282,7 +329,11 @@ class PermuteTile final : public Rewrite {
         if (!st) return std::nullopt;
         text += indent + *st + "\n";
       }
-      if (load_pass) {
+      if (first_pass && m->scatter) {
+        auto value = ctx.text(final_store->getRHS());
+        if (!value) return std::nullopt;
+        text += indent + tile + "[threadIdx.x][" + r + "] = " + *value + ";\n";
+      } else if (first_pass) {
         text += indent + tile + "[" + r + "][threadIdx.x] = " + *gather_text + ";\n";
       } else {
         auto st = statement_text(ctx, body.back(), nodes);
@@ -291,16 +342,16 @@ class PermuteTile final : public Rewrite {
       }
       return text;
     };
-    auto load_pass = element(true, "        "), store_pass = element(false, "        ");
-    if (!load_pass || !store_pass) {
+    auto first_pass = element(true, "        "), second_pass = element(false, "        ");
+    if (!first_pass || !second_pass) {
       error = "the element's work is spelled in a macro";
       return false;
     }
     const std::string extent = m->digit.extent ? as_long_long(m->digit.extent) : "(" + n + " + " + s + " - 1) / " + s;
-    auto pass = [&](bool load, const std::string& work) {
-      // Load: lanes along the digit (k), rows along the index (lo); store: the other way.
-      const std::string lo_of = load ? lo0 + " + " + r : lo0 + " + threadIdx.x";
-      const std::string k_of = load ? k0 + " + threadIdx.x" : k0 + " + " + r;
+    auto pass = [&](bool lanes_along_digit, const std::string& work) {
+      // Lanes along the digit (k), rows along the index (lo), or the other way.
+      const std::string lo_of = lanes_along_digit ? lo0 + " + " + r : lo0 + " + threadIdx.x";
+      const std::string k_of = lanes_along_digit ? k0 + " + threadIdx.x" : k0 + " + " + r;
       std::string p = "    for (int " + r + " = threadIdx.y; " + r + " < 32; " + r + " += " + rs + ") {\n";
       p += "      const long long " + lo + " = " + lo_of + ", " + kk + " = " + k_of + ";\n";
       p += "      const long long " + f + " = " + lo + " + " + s + " * (" + kk + " + " + k + " * " + hi + ");\n";
@@ -313,8 +364,8 @@ class PermuteTile final : public Rewrite {
     std::string text = "{\n";
     text += "  // Rewritten by warplens (permute-tile): each block moves 32x32 tiles (32 consecutive " + iname +
             " by 32 values\n"
-            "  // of the digit that steps the load by one element) through shared memory, so that the load and the "
-            "store\n"
+            "  // of the digit that steps the " + (m->scatter ? "store" : "load") +
+            " by one element) through shared memory, so that the load and the store\n"
             "  // are both coalesced; 33 columns avoid bank conflicts. A grid-stride loop over the tiles handles "
             "every " + iname + "\n"
             "  // below the bound once.\n";
@@ -332,9 +383,9 @@ class PermuteTile final : public Rewrite {
     text += "    const long long " + lo0 + " = " + t + " % " + lo_tiles + " * 32;\n";
     text += "    const long long " + k0 + " = " + t + " / " + lo_tiles + " % " + k_tiles + " * 32;\n";
     text += "    const long long " + hi + " = " + t + " / (" + lo_tiles + " * " + k_tiles + ");\n";
-    text += pass(true, *load_pass);
+    text += pass(!m->scatter, *first_pass);
     text += "    __syncthreads();\n";
-    text += pass(false, *store_pass);
+    text += pass(m->scatter, *second_pass);
     text += "    __syncthreads();\n";
     text += "  }\n}";
     if (!out.edits.replace(ctx.body, text)) {

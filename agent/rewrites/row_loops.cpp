@@ -1,5 +1,6 @@
 // The thread-per-row shape (row_loops.h); moved out of warp_per_row.cpp.
 #include "agent/rewrites/row_loops.h"
+#include "agent/rewrites/row_scan.h"
 
 #include <clang/AST/StmtCXX.h>
 
@@ -220,7 +221,9 @@ std::optional<Compared> compared_with(const BinaryOperator* cmp, const BinaryOpe
 }
 
 // The accumulator an update statement combines into, or nullopt.
-std::optional<Accumulator> update_of(const Stmt* s, const std::set<const VarDecl*>& outer, const Expr** value) {
+}  // namespace
+
+std::optional<Accumulator> accumulator_update(const Stmt* s, const std::set<const VarDecl*>& outer, const Expr** value) {
   auto var_of = [&](const clang::Expr* e) -> const VarDecl* {
     const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
     const auto* v = r ? dyn_cast<VarDecl>(r->getDecl()) : nullptr;
@@ -268,6 +271,8 @@ std::optional<Accumulator> update_of(const Stmt* s, const std::set<const VarDecl
   }
   return std::nullopt;
 }
+
+namespace {
 
 // An arg-max or arg-min update over the loop counter `k`:
 //   if (e > best) { best = e; at = k; }    (either order in the braces;
@@ -564,7 +569,7 @@ std::optional<RowLoop> row_loop(const KernelContext& ctx, const ForStmt* loop, c
         if (refers_to(value, other)) ok = false;
       return walk(value);
     }
-    if (auto acc = update_of(s, modified, &value)) {
+    if (auto acc = accumulator_update(s, modified, &value)) {
       for (const VarDecl* other : modified)
         if (refers_to(value, other)) ok = false;
       auto it = std::find_if(rl.accumulators.begin(), rl.accumulators.end(),
@@ -579,7 +584,17 @@ std::optional<RowLoop> row_loop(const KernelContext& ctx, const ForStmt* loop, c
   };
   walk(body);
   if (!ok || rl.accumulators.size() != modified.size()) {
-    why = "an accumulator is read, or combined other than by a sum, max or min, inside its loop";
+    // A running sum that the loop reads as it goes: a scan (row_scan.cpp).
+    std::string scan_why;
+    if (modified.size() == 1) {
+      if (auto scan = match_scan(ctx, loop, rl.counter, *modified.begin(), scan_why)) {
+        rl.accumulators = {Accumulator{*modified.begin(), Combine::Add, "", nullptr, ""}};
+        rl.scan = std::move(scan);
+        return rl;
+      }
+    }
+    why = "an accumulator is read, or combined other than by a sum, max or min, inside its loop" +
+          (scan_why.empty() ? std::string() : " (as a running sum: " + scan_why + ")");
     return std::nullopt;
   }
   return rl;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,12 +44,28 @@ struct Accumulator {
   std::string exp_function;                 // OnlineSum: expf, __expf or exp, as written
 };
 
+// A running sum inside a row loop (a prefix sum: a CDF, cumulative sums,
+// offsets from counts): the body is `HEAD; BEFORE; acc += e; AFTER;` where
+// HEAD are pure declarations not naming acc (e reads only them, the counter
+// and what was declared before the loop), BEFORE sees the sum of the earlier
+// elements and AFTER the sum including this one; nothing else changes acc.
+// row_scan.cpp matches it and writes it for a warp (an inclusive shuffle
+// scan per 32 elements, the carry in every lane).
+struct ScanLoop {
+  const clang::Stmt* update = nullptr;    // `acc += e` / `acc = acc + e`
+  const clang::Expr* value = nullptr;     // e
+  std::vector<const clang::Stmt*> head;   // leading pure declarations e may read
+  std::vector<const clang::Stmt*> before; // between HEAD and the update (see the exclusive sum)
+  std::vector<const clang::Stmt*> after;  // after the update (see the inclusive sum)
+};
+
 struct RowLoop {
   const clang::ForStmt* loop = nullptr;
   ForCounter counter;
   const clang::Expr* end = nullptr;              // E of `k < E`
   std::vector<Accumulator> accumulators;  // empty: an element-wise loop
   bool writes = false;                    // stores one element per iteration (element-wise, or beside a reduction)
+  std::optional<ScanLoop> scan;           // a running sum read inside the loop (its accumulator: accumulators[0])
 };
 
 struct Match {
@@ -66,6 +83,11 @@ std::optional<Match> match_row_loops(const KernelContext& ctx, std::string& why)
 // the loop's counter steps more than one element (`m[r * cols + col]`): a
 // walk down columns, coalesced as it is. Its text, or "" when none.
 std::string column_walk(const KernelContext& ctx, const Match& m);
+
+// `acc += e`, `acc = acc + e`, `acc = fmaxf(acc, e)`, `if (e > acc) acc = e;`
+// ... for an `acc` in `outer`: the accumulator and its op, e in `value`.
+std::optional<Accumulator> accumulator_update(const clang::Stmt* s, const std::set<const clang::VarDecl*>& outer,
+                                              const clang::Expr** value);
 
 // Whether `v` is declared somewhere inside `s`.
 bool declared_inside(const clang::Stmt* s, const clang::VarDecl* v);

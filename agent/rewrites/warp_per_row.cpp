@@ -38,6 +38,9 @@
 //         s = s * expf(m - mn) + expf(e - mn); m = mn;`), or an arg-max
 //         (`if (e > best) { best = e; at = k; }`, `at` declared with a
 //         constant below the loop's constant start), read-only
+//       - running-sum loops `HEAD; BEFORE; acc += e; AFTER;` read as they go
+//         (row_scan.h: a warp takes 32 elements at a time through a shuffle
+//         scan; full warps only, no register cache)
 //       - element-wise loops that modify no outer variable and write each
 //         array (followed through pointer locals to its parameter) at one
 //         element `base + k`, reading what they write only there
@@ -70,6 +73,7 @@
 #include "agent/rewrites/kernel_shapes.h"
 #include "agent/rewrites/rewrite.h"
 #include "agent/rewrites/row_loops.h"
+#include "agent/rewrites/row_scan.h"
 
 namespace warplens::agent::rw {
 namespace {
@@ -322,8 +326,20 @@ class WarpPerRow final : public Rewrite {
     column_example = column_walk(ctx, *m);
     auto block = constant_block(ctx);
     const bool warp_ok = block && block->y == 1 && block->z == 1 && block->x % 32 == 0;
+    // A running sum (row_scan.h) is written for a full warp per row only.
+    std::string scan_name;
+    for (const RowLoop& l : m->loops)
+      if (l.scan && scan_name.empty()) scan_name = l.accumulators.front().var->getNameAsString();
+    if (!scan_name.empty()) {
+      if (!warp_ok)
+        return CheckResult::refuse("the running sum `" + scan_name + "` is written for a warp per row, which needs "
+                                   "1-D blocks of a multiple of 32 threads (constant at every launch)");
+      if (!column_example.empty())
+        return CheckResult::refuse("the running sum `" + scan_name + "` walks down columns (`" + column_example +
+                                   "`): a warp along it would break the coalesced walk");
+    }
     std::string cache_why;
-    auto cache = row_cache(ctx, *m, cache_why);
+    auto cache = scan_name.empty() ? row_cache(ctx, *m, cache_why) : std::nullopt;
     const std::string base = "thread-per-row work in " + std::to_string(m->loops.size()) + " loop(s)" +
                              (example.empty() ? "" : ": lanes of a warp access `" + example + "` a row apart");
     CheckResult r;
@@ -367,6 +383,11 @@ class WarpPerRow final : public Rewrite {
       propose(8, 0, 1.1, "rows of " + n + " elements: 8 neighbouring lanes per row, 4 rows per warp, shorter "
                          "shuffle trees", true);
       propose(16, 0, 1.02, "rows of " + n + " elements: 16 neighbouring lanes per row, 2 rows per warp", true);
+    }
+    if (!scan_name.empty()) {
+      propose(32, 0, 1.0, "a warp per row walks each row contiguously; the running sum `" + scan_name +
+                              "` becomes a shuffle scan over 32 elements at a time");
+      return r;
     }
     if (warp_ok) propose(32, 0, column_example.empty() ? 1.0 : 0.5, "a warp per row walks each row contiguously");
     if (cache) {
@@ -415,6 +436,16 @@ class WarpPerRow final : public Rewrite {
         return false;
       }
     }
+    std::string scan_helper;
+    for (const RowLoop& l : m->loops)
+      if (l.scan) {
+        if (lanes != 32 || cached > 0) {
+          error = "a running sum (`" + l.accumulators.front().var->getNameAsString() +
+                  "`) is written for a warp per row: lanes=32, cache=0";
+          return false;
+        }
+        scan_helper = fresh_name(ctx.file, "warp_scan");
+      }
     std::optional<RowCache> cache;
     if (cached > 0) {
       cache = row_cache(ctx, *m, error);
@@ -428,6 +459,7 @@ class WarpPerRow final : public Rewrite {
     const Accumulator* online = nullptr;  // the first online pair's sum: its helpers' type and functions
     for (const RowLoop& l : m->loops)
       for (const Accumulator& a : l.accumulators) {
+        if (l.scan) continue;  // its own loop leaves the total in every lane
         if (a.op == Combine::OnlineMax || a.op == Combine::ArgValue) continue;  // combined with its partner
         if (a.op == Combine::OnlineSum) {
           if (online && (online->var->getType().getCanonicalType().getUnqualifiedType() !=
@@ -492,6 +524,16 @@ class WarpPerRow final : public Rewrite {
     for (std::size_t li = 0; li < m->loops.size(); ++li) {
       const RowLoop& l = m->loops[li];
       const std::string indent = ctx.indentation_at(l.loop->getBeginLoc());
+      if (l.scan) {
+        auto text = warp_scan_loop_text(ctx, l, scan_helper, error);
+        if (!text) return false;
+        const std::string after = l.writes ? sync_after(l.loop, indent) : "";
+        if (!e.replace_offsets(ctx.offset(l.loop->getBeginLoc()), ctx.offset_after_statement(l.loop), *text + after)) {
+          error = e.error();
+          return false;
+        }
+        continue;
+      }
       std::string before;
       for (const Accumulator& a : l.accumulators)
         if (a.op == Combine::Add || a.op == Combine::OnlineSum)
@@ -591,7 +633,7 @@ class WarpPerRow final : public Rewrite {
         return false;
       }
     }
-    std::string helper_text;
+    std::string helper_text = scan_helper.empty() ? std::string() : scan_helper_text(scan_helper);
     for (const auto& [op, n] : warp_helpers) {
       if (op == Combine::OnlineSum) {
         helper_text += online_warp_helper(n, *online, span);
@@ -663,6 +705,15 @@ class WarpPerRow final : public Rewrite {
                               "value and, on a tie, the " + (first ? "earlier" : "later") + " index, as the sequential "
                               "loop's " + (first ? "strict" : "inclusive") + " comparison decides");
         }
+    for (const RowLoop& l : m->loops)
+      if (l.scan)
+        out.notes.push_back("`" + l.accumulators.front().var->getNameAsString() + "` is a running sum read inside "
+                            "its loop: the warp takes 32 elements at a time, a shuffle scan gives each lane the sum up "
+                            "to its element (statements after the update read the sum with it, statements before it "
+                            "without), and every lane adds the chunk's total, so the sum leaves the loop as the row's "
+                            "total in every lane; the value added reads nothing the statements before the update "
+                            "change, and every store hits its own iteration's element, so evaluating the 32 values "
+                            "first computes what the sequential loop did, up to the order of the additions");
     if (online)
       out.notes.push_back("the loop over `" + online->partner->getNameAsString() + "` and `" +
                           online->var->getNameAsString() + "` is an online softmax (the maximum so far, and the sum of " +
