@@ -144,7 +144,7 @@ std::optional<Polynomial> polynomial_along_x(const ExprRef& e) {
 
 std::optional<Plan> plan(const KernelContext& ctx, std::int64_t width, std::string& why) {
   Plan p;
-  auto grid = match_grid_2d(ctx, why);
+  auto grid = match_grid_2d(ctx, why, /*allow_batch=*/true);
   if (!grid) return std::nullopt;
   p.grid = *grid;
   if (!grid->region.only_bounds || grid->region.bounds.size() != 2) {

@@ -117,7 +117,7 @@ bool uses_atomics(const Stmt* s) {
 }
 
 bool identity_only_through_index_vars(const KernelContext& ctx, const std::vector<IndexVar>& vars,
-                                      std::string& why) {
+                                      std::string& why, bool allow_block_z) {
   std::set<const VarDecl*> index_decls;
   for (const auto& v : vars) index_decls.insert(v.var);
   bool ok = true;
@@ -137,6 +137,7 @@ bool identity_only_through_index_vars(const KernelContext& ctx, const std::vecto
     }
     if (const auto* e = dyn_cast<Expr>(s)) {
       if (auto b = as_builtin(e)) {
+        if (allow_block_z && b->kind == SymbolKind::BlockIdx && b->dim == 2) return;
         ok = false;
         why = "the kernel reads thread/block coordinates outside a global index variable (" +
               ctx.text(e).value_or("a builtin") + ")";
@@ -247,7 +248,7 @@ bool only_pure_declarations(const KernelContext& ctx, const std::vector<const St
   return true;
 }
 
-std::optional<Grid2D> match_grid_2d(const KernelContext& ctx, std::string& why) {
+std::optional<Grid2D> match_grid_2d(const KernelContext& ctx, std::string& why, bool allow_batch) {
   Grid2D g;
   g.vars = global_index_vars(ctx);
   bool has_x = false, has_y = false;
@@ -267,7 +268,19 @@ std::optional<Grid2D> match_grid_2d(const KernelContext& ctx, std::string& why) 
     why = "not a 2-D kernel (needs x and y global indices)";
     return std::nullopt;
   }
-  if (!identity_only_through_index_vars(ctx, g.vars, why)) return std::nullopt;
+  if (!identity_only_through_index_vars(ctx, g.vars, why)) {
+    std::string batch_why;
+    if (!allow_batch || !identity_only_through_index_vars(ctx, g.vars, batch_why, /*allow_block_z=*/true))
+      return std::nullopt;
+    // blockIdx.z as a batch: the z grid must be exactly the batches (one
+    // thread deep blocks), which every accepting rewrite keeps.
+    auto block = constant_block(ctx);
+    if (!block || block->z != 1) {
+      why = "the kernel reads blockIdx.z (a batch index) but a launch's block is not constant with z = 1";
+      return std::nullopt;
+    }
+    g.batched = true;
+  }
   if (contains_barrier(ctx.body) || uses_warp_primitives(ctx.body) || uses_atomics(ctx.body)) {
     why = "barriers, warp primitives or atomics";
     return std::nullopt;
@@ -663,6 +676,9 @@ std::optional<std::string> render_uniform(const Polynomial& p) {
     std::string term;
     for (const Symbol& s : mono) {
       if (s.kind == SymbolKind::Param) term += (term.empty() ? "" : " * ") + s.name;
+      // The batch index of a batched 2-D kernel (match_grid_2d): the same
+      // for every thread of a block, and kept by the rewrites that allow it.
+      else if (s.kind == SymbolKind::BlockIdx && s.dim == 2) term += (term.empty() ? "" : " * ") + std::string("(long long)blockIdx.z");  // unsigned: would wrap
       else if (s.kind == SymbolKind::WarpSize) term += (term.empty() ? "" : " * ") + std::string("32");
       else return std::nullopt;
     }

@@ -29,8 +29,10 @@ const IndexVar* index_var_for(const std::vector<IndexVar>& vars, const clang::Va
 // variables, and blockDim/gridDim only there or in `gridDim.d * blockDim.d`
 // (a grid stride); no called device function uses them either. Then the
 // kernel's behaviour depends on a thread only through its global index.
+// With allow_block_z, `blockIdx.z` may also be read anywhere (a batch or
+// plane index: the same for every thread of a block).
 bool identity_only_through_index_vars(const KernelContext& ctx, const std::vector<IndexVar>& vars,
-                                      std::string& why);
+                                      std::string& why, bool allow_block_z = false);
 
 // The kernel body split around its bounds guard:
 //   { prologue...; if (cond) BODY }                 (no else, nothing after)
@@ -82,12 +84,18 @@ bool calls_thread_dependent_function(const clang::Stmt* s);
 // A 2-D kernel with one x and one y global index, both bounds-checked by
 // its guard, thread identity used only through them, and no barriers, warp
 // primitives, atomics or shared memory: each (x, y) is independent work.
+// With allow_batch the kernel may also read `blockIdx.z` (a batch or plane
+// index: batched matrix products, per-channel planes) when every launch's
+// block is constant with z = 1, so the z grid is exactly the batch. The
+// rewrites that accept it keep the z grid and the block's z of 1, and a
+// block's threads share one batch, so each batch is the 2-D problem alone.
 struct Grid2D {
   std::vector<IndexVar> vars;
   IndexVar x, y;
   GuardedRegion region;
+  bool batched = false;  // reads blockIdx.z
 };
-std::optional<Grid2D> match_grid_2d(const KernelContext& ctx, std::string& why);
+std::optional<Grid2D> match_grid_2d(const KernelContext& ctx, std::string& why, bool allow_batch = false);
 
 // A kernel whose work is one grid-stride loop written by the user:
 //   [declarations]

@@ -57,7 +57,7 @@ std::optional<std::string> guarded_declaration(const KernelContext& ctx, const S
 
 std::optional<MatmulShape> match_matmul(const KernelContext& ctx, std::string& why) {
   MatmulShape m;
-  auto grid = match_grid_2d(ctx, why);
+  auto grid = match_grid_2d(ctx, why, /*allow_batch=*/true);
   if (!grid) return std::nullopt;
   m.vars = grid->vars;
   m.col = grid->x;

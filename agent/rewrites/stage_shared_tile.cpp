@@ -11,7 +11,9 @@
 //   int x = blockIdx.x * blockDim.x + threadIdx.x;
 //   int y = blockIdx.y * blockDim.y + threadIdx.y;
 //   if (x < W && y < H) OUT[e_out] = F(IN[e_in]);     (or the early-return form)
-// with exactly one lane-varying load, thread identity only through x and y,
+// with exactly one lane-varying load transposed against the store (others,
+// such as A[y][x] beside A[x][y], are read in the store's pass as before),
+// thread identity only through x and y,
 // no shared memory, barriers, warp primitives or atomics, and launches whose
 // grids provably cover W and H (the new block is 32 x rows, each block one
 // 32x32 tile, so the same (x, y) pairs pass the same guard).
@@ -40,7 +42,7 @@ bool is_strided(const std::optional<Polynomial>& c) { return c && !is_constant(*
 
 std::optional<Match> match(const KernelContext& ctx, std::string& why) {
   Match m;
-  auto grid = match_grid_2d(ctx, why);
+  auto grid = match_grid_2d(ctx, why, /*allow_batch=*/true);
   if (!grid) return std::nullopt;
   m.vars = grid->vars;
   m.x = grid->x;
@@ -70,35 +72,49 @@ std::optional<Match> match(const KernelContext& ctx, std::string& why) {
   const auto* lhs = dyn_cast<ArraySubscriptExpr>(m.store->getLHS()->IgnoreParenImpCasts());
   auto accesses = collect_accesses(m.store);
   const Access* out = nullptr;
+  std::vector<const ArraySubscriptExpr*> loads;
   for (const Access& a : accesses) {
     if (a.expr == lhs && a.is_param && a.indices.size() == 1) out = &a;
     else if (a.is_param && a.indices.size() == 1 && is_lane_varying(ctx.lower(a.indices[0]))) {
-      if (m.load) {
-        why = "more than one per-thread load";
-        return std::nullopt;
-      }
-      m.load = a.expr;
+      loads.push_back(a.expr);
     } else if (a.read && is_lane_varying(ctx.lower(a.indices[0]))) {
       why = "an access that is not a plain parameter subscript";
       return std::nullopt;
     }
   }
-  if (!out || !m.load) {
+  if (!out || loads.empty()) {
     why = "no `out[...] = f(in[...])` shape";
     return std::nullopt;
   }
   const Symbol tx = builtin_symbol(SymbolKind::ThreadIdx, 0), ty = builtin_symbol(SymbolKind::ThreadIdx, 1);
-  auto pin = ctx.polynomial(m.load->getIdx()), pout = ctx.polynomial(out->indices[0]);
-  if (!pin || !pout) {
+  auto pout = ctx.polynomial(out->indices[0]);
+  if (!pout) {
     why = "the subscripts are not affine";
     return std::nullopt;
   }
-  auto in_x = coefficient(*pin, tx), in_y = coefficient(*pin, ty);
   auto out_x = coefficient(*pout, tx), out_y = coefficient(*pout, ty);
-  if (is_unit(in_x) && is_strided(in_y) && is_unit(out_y) && is_strided(out_x)) {
+  const bool store_along_y = is_unit(out_y) && is_strided(out_x), store_along_x = is_unit(out_x) && is_strided(out_y);
+  // The staged load is the one transposed against the store (contiguous
+  // along the axis the store strides). Other loads (`A[y][x]` beside
+  // `A[x][y]` in `(A + A^T) / 2`) stay where they are, read in the store's
+  // pass at the same (x, y) as before.
+  for (const ArraySubscriptExpr* l : loads) {
+    auto pin = ctx.polynomial(l->getIdx());
+    if (!pin) continue;
+    auto in_x = coefficient(*pin, tx), in_y = coefficient(*pin, ty);
+    const bool transposed = (store_along_y && is_unit(in_x) && is_strided(in_y)) ||
+                            (store_along_x && is_unit(in_y) && is_strided(in_x));
+    if (!transposed) continue;
+    if (m.load) {
+      why = "more than one load transposed against the store";
+      return std::nullopt;
+    }
+    m.load = l;
+  }
+  if (m.load && store_along_y) {
     m.load_along_x = true;
     m.why_strided = ctx.text(lhs).value_or("the store");
-  } else if (is_unit(out_x) && is_strided(out_y) && is_unit(in_y) && is_strided(in_x)) {
+  } else if (m.load && store_along_x) {
     m.load_along_x = false;
     m.why_strided = ctx.text(m.load).value_or("the load");
   } else {
@@ -225,7 +241,8 @@ class StageSharedTile final : public Rewrite {
     out.launch_changes.push_back(change);
     out.notes.push_back("each block covers one 32x32 tile; the launch grids provably cover both bounds, so the same "
                         "(x, y) pairs pass the same guard");
-    out.notes.push_back("element-wise: one load and one store per (x, y), no other per-thread state");
+    out.notes.push_back("element-wise: per (x, y) the staged load and one store (other loads read at the same "
+                        "(x, y) in the store's pass), no other per-thread state");
     return true;
   }
 };

@@ -119,7 +119,7 @@ std::set<const Stmt*> conditional_nodes(const std::vector<const Stmt*>& work) {
 
 std::optional<StencilPlan> plan_stencil(const KernelContext& ctx, std::string& why) {
   StencilPlan p;
-  auto grid = match_grid_2d(ctx, why);
+  auto grid = match_grid_2d(ctx, why, /*allow_batch=*/true);
   if (!grid) return std::nullopt;
   p.grid = *grid;
   const VarDecl* x = grid->x.var;
@@ -182,7 +182,9 @@ std::optional<StencilPlan> plan_stencil(const KernelContext& ctx, std::string& w
       Polynomial rest = *poly - *pitch * gy - gx;
       bool varying = false;
       for (const auto& [mono, c] : rest.terms)
-        for (const Symbol& s : mono) varying |= s.kind != SymbolKind::Param && s.kind != SymbolKind::WarpSize;
+        for (const Symbol& s : mono)
+          varying |= s.kind != SymbolKind::Param && s.kind != SymbolKind::WarpSize &&
+                     !(grid->batched && s.kind == SymbolKind::BlockIdx && s.dim == 2);  // a plane of a batch
       if (varying) {
         ok = false;
         break;
