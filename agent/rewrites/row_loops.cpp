@@ -457,12 +457,16 @@ std::optional<RowLoop> row_loop(const KernelContext& ctx, const ForStmt* loop, c
   rl.counter = *counter;
   const VarDecl* k = counter->var;
   const auto* cond = dyn_cast_or_null<BinaryOperator>(loop->getCond() ? loop->getCond()->IgnoreParenImpCasts() : nullptr);
-  if (!cond || cond->getOpcode() != BO_LT || !isa<DeclRefExpr>(cond->getLHS()->IgnoreParenImpCasts()) ||
-      !refers_to(cond->getLHS(), k) || refers_to(cond->getRHS(), k) || !is_unit_increment(loop->getInc(), k)) {
-    why = "a loop is not `for (k = start; k < end; ++k)`";
+  if (!cond || (cond->getOpcode() != BO_LT && cond->getOpcode() != BO_LE) ||
+      !isa<DeclRefExpr>(cond->getLHS()->IgnoreParenImpCasts()) || !refers_to(cond->getLHS(), k) ||
+      refers_to(cond->getRHS(), k) || !is_unit_increment(loop->getInc(), k)) {
+    why = "a loop is not `for (k = start; k < end; ++k)` (or `k <= last`)";
     return std::nullopt;
   }
   rl.end = cond->getRHS();
+  // `k <= E` runs k up to E: the end is E + 1 (E + 1 cannot overflow where
+  // the original terminates: k would have to pass E first).
+  rl.inclusive_end = cond->getOpcode() == BO_LE;
   const Stmt* body = loop->getBody();
   if (has_jump(body) || has_continue(body) || contains_barrier(body) || uses_atomics(body) ||
       uses_warp_primitives(body)) {
@@ -722,6 +726,12 @@ std::optional<Match> match_row_loops(const KernelContext& ctx, std::string& why)
   }
   if (!launches_cover(ctx, 0, m.region.bounds.at(m.row.var), why)) return std::nullopt;
   return m;
+}
+
+std::optional<std::string> loop_end_text(const KernelContext& ctx, const RowLoop& l) {
+  auto t = ctx.text(l.end);
+  if (!t || !l.inclusive_end) return t;
+  return "(" + *t + ") + 1";
 }
 
 std::string column_walk(const KernelContext& ctx, const Match& m) {

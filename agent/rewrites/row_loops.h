@@ -62,7 +62,8 @@ struct ScanLoop {
 struct RowLoop {
   const clang::ForStmt* loop = nullptr;
   ForCounter counter;
-  const clang::Expr* end = nullptr;              // E of `k < E`
+  const clang::Expr* end = nullptr;              // E of `k < E` (or of `k <= E`)
+  bool inclusive_end = false;                    // `k <= E`: the loop runs to E + 1 exclusive
   std::vector<Accumulator> accumulators;  // empty: an element-wise loop
   bool writes = false;                    // stores one element per iteration (element-wise, or beside a reduction)
   std::optional<ScanLoop> scan;           // a running sum read inside the loop (its accumulator: accumulators[0])
@@ -88,6 +89,10 @@ std::string column_walk(const KernelContext& ctx, const Match& m);
 // ... for an `acc` in `outer`: the accumulator and its op, e in `value`.
 std::optional<Accumulator> accumulator_update(const clang::Stmt* s, const std::set<const clang::VarDecl*>& outer,
                                               const clang::Expr** value);
+
+// The loop's exclusive end as source text: `E`, or `(E) + 1` for `k <= E`;
+// nullopt inside a macro.
+std::optional<std::string> loop_end_text(const KernelContext& ctx, const RowLoop& l);
 
 // Whether `v` is declared somewhere inside `s`.
 bool declared_inside(const clang::Stmt* s, const clang::VarDecl* v);

@@ -78,7 +78,7 @@ std::optional<ScanLoop> match_scan(const KernelContext& ctx, const ForStmt* loop
   }
   const auto* body = dyn_cast<CompoundStmt>(loop->getBody());
   if (!body) {
-    why = "the running sum `" + n + "`'s loop body is a single statement";
+    why.clear();  // a single statement is a reduction or nothing: no scan to explain
     return std::nullopt;
   }
   ScanLoop sc;
@@ -159,7 +159,7 @@ std::optional<std::string> warp_scan_loop_text(const KernelContext& ctx, const R
   const std::string k = l.counter.var->getNameAsString();
   const std::string KT = l.counter.var->getType().getUnqualifiedType().getAsString();
   auto start = ctx.text(l.counter.init);
-  auto end = ctx.text(l.end);
+  auto end = loop_end_text(ctx, l);
   auto value = ctx.text(sc.value);
   if (!start || !end || !value) {
     error = "a scan loop's header or sum is not plain source text";
