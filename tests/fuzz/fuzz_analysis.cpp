@@ -12,8 +12,10 @@
 #include <string>
 
 #include "analysis/analyzer.h"
+#include "tests/fuzz/fuzz_logging.h"
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  warplens::fuzz::configure_logging();
   // No toolkit: the analysis must not depend on one, and is 50x faster without.
   ::setenv("CUDA_PATH", "/nonexistent-cuda", 1);
   ::unsetenv("CUDA_HOME");

@@ -22,6 +22,7 @@
 #include "mcp/session.h"
 #include "mcp/tool_env.h"
 #include "protocol/line_framing.h"
+#include "tests/fuzz/fuzz_logging.h"
 
 namespace {
 
@@ -74,6 +75,11 @@ mcp::ToolServices fake_services() {
 }
 
 }  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  warplens::fuzz::configure_logging();
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const fs::path root = make_root();

@@ -23,6 +23,7 @@
 #include "protocol/lsp_lifecycle.h"
 #include "protocol/lsp_warplens.h"
 #include "protocol/lsp_window.h"
+#include "tests/fuzz/fuzz_logging.h"
 
 using namespace warplens::protocol;
 
@@ -70,6 +71,11 @@ void exercise(const Message& message) {
 }
 
 }  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  warplens::fuzz::configure_logging();
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;

@@ -18,6 +18,7 @@
 #include "protocol/framing.h"
 #include "server/language_server.h"
 #include "workflows/optimize.h"
+#include "tests/fuzz/fuzz_logging.h"
 
 namespace {
 
@@ -68,6 +69,11 @@ warplens::AnalysisResult fake_analyze(const warplens::SourceFile& file, const wa
 }
 
 }  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  warplens::fuzz::configure_logging();
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   boost::asio::io_context io;
