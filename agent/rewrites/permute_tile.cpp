@@ -307,10 +307,7 @@ class PermuteTile final : public Rewrite {
       error = "the gathered load is spelled in a macro";
       return false;
     }
-    // The element's declarations and store, for one pass: the load pass
-    // ends with the tile slot's store, the store pass reads the slot instead
-    // of the gather.
-    // The tile is indexed [lo - lo0][k - k0] in both modes. Gather: the first
+    // The element's declarations and store, for one pass. The tile is indexed [lo - lo0][k - k0] in both modes. Gather: the first
     // pass (lanes along k) stores the gathered value, the second (lanes along
     // lo) runs the work with the slot for the gather. Scatter: the first pass
     // (lanes along lo, loads at [i] coalesced) stores the value the work
@@ -405,6 +402,10 @@ class PermuteTile final : public Rewrite {
                         "one lo < S, k < K, hi (S = " + to_string(m->digit.stride) + "); the launches start at least " +
                         to_string(m->bound) + " threads, so the original handled the same indices");
     out.notes.push_back("a grid-stride loop over the tiles: correct for any grid");
+    if (m->scatter)
+      out.notes.push_back("the scatter: the stored array is used nowhere else and nothing is written at [" + iname +
+                          "], so each index stores the value its own work computed at the element its own digits "
+                          "name, as before; only the order of the stores changes");
     return true;
   }
 };
