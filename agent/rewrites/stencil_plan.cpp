@@ -105,14 +105,48 @@ void mark_conditional(const Stmt* s, bool conditional, std::set<const Stmt*>& ou
   for (const Stmt* c : s->children()) mark_conditional(c, inner, out);
 }
 
-std::set<const Stmt*> conditional_nodes(const std::vector<const Stmt*>& work) {
+// The nodes of the work that run on only some paths; with an edge branch,
+// everything up to and including it counts as such (its reads stay memory
+// reads: a tap must be read exactly when the interior condition holds).
+std::set<const Stmt*> conditional_nodes(const std::vector<const Stmt*>& work, const Stmt* edge) {
   std::set<const Stmt*> out;
-  bool after_exit = false;
+  bool after_exit = false, before_edge = edge != nullptr;
   for (const Stmt* s : work) {
-    mark_conditional(s, after_exit, out);
+    mark_conditional(s, after_exit || before_edge, out);
+    if (s == edge) {
+      before_edge = false;
+      continue;
+    }
     after_exit = after_exit || may_leave(s);
   }
   return out;
+}
+
+// `if (E) { S; return; }`, the first statement of the work that may leave
+// (see stencil_plan.h).
+std::optional<StencilEdge> match_edge(const KernelContext& ctx, const std::vector<const Stmt*>& work,
+                                      const VarDecl* x, const VarDecl* y) {
+  for (const Stmt* s : work) {
+    if (!may_leave(s)) continue;
+    const auto* branch = dyn_cast<IfStmt>(s);
+    if (!branch || branch->getElse() || branch->getInit() || branch->getConditionVariableDeclStmt() ||
+        branch->isConstexpr())
+      return std::nullopt;
+    const Expr* e = branch->getCond();
+    if (!only_names(e, {x, y}) || !collect_accesses(e).empty() || e->HasSideEffects(ctx.ctx(), true))
+      return std::nullopt;
+    auto text = ctx.text(e);
+    if (!text) return std::nullopt;
+    StencilEdge edge{branch, *text, statements_of(branch->getThen())};
+    if (edge.statements.empty()) return std::nullopt;
+    const auto* ret = dyn_cast<ReturnStmt>(edge.statements.back());
+    if (!ret || ret->getRetValue()) return std::nullopt;
+    edge.statements.pop_back();
+    for (const Stmt* t : edge.statements)
+      if (may_leave(t)) return std::nullopt;
+    return edge;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -143,6 +177,8 @@ std::optional<StencilPlan> plan_stencil(const KernelContext& ctx, std::string& w
     return std::nullopt;
   }
   p.guard = grid->region.early_exit ? "!(" + *cond + ")" : *cond;
+  p.edge = match_edge(ctx, grid->region.body, x, y);
+  p.interior = p.edge ? "(" + p.guard + ") && !(" + p.edge->condition + ")" : p.guard;
   // The stencil array: the parameter read most often in the work.
   std::map<const ParmVarDecl*, std::vector<Access>> reads;
   std::set<const ValueDecl*> written;
@@ -150,7 +186,8 @@ std::optional<StencilPlan> plan_stencil(const KernelContext& ctx, std::string& w
     if (a.write && a.root) written.insert(a.root);
   // Only reads on every path are taps; the others stay memory reads (the
   // kernel never writes the array, so they read the same values).
-  const std::set<const Stmt*> conditional = conditional_nodes(grid->region.body);
+  const std::set<const Stmt*> conditional =
+      conditional_nodes(grid->region.body, p.edge ? p.edge->branch : nullptr);
   for (const Stmt* s : grid->region.body)
     for (const Access& a : accesses_in(ctx, s))
       if (const auto* param = dyn_cast_or_null<ParmVarDecl>(a.root);

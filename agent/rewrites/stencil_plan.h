@@ -18,6 +18,13 @@
 // Reads of S on only some paths (`x > 0 ? in[i - 1] : c`, after an early
 // return) are not taps: they stay memory reads, since loading them ahead of
 // the work could read an element the original never reads.
+// The edge branch: the work may set the grid's edge apart first,
+// `if (E) { ...; return; }` (a Jacobi step copying its fixed boundary), with
+// E naming only x, y, parameters and constants, reading no memory and
+// without effects, and only statements that never leave before it. Then the
+// taps are the reads on every path after it, and a thread reads them
+// exactly when `interior` (the guard, and not E) holds; reads before or in
+// the branch stay memory reads.
 // Then the read of tap (dx, dy) by the thread at (X, Y) reads the same
 // element as `first` (the first read, spelled over x and y) evaluated at
 // (X + dx, Y + dy), and no write of the kernel changes what any tap reads.
@@ -35,6 +42,12 @@ struct StencilTap {
   std::int64_t dx = 0, dy = 0;  // relative to the first read
 };
 
+struct StencilEdge {
+  const clang::IfStmt* branch = nullptr;
+  std::string condition;                       // E
+  std::vector<const clang::Stmt*> statements;  // the branch's statements before its return
+};
+
 struct StencilPlan {
   Grid2D grid;
   const clang::ParmVarDecl* array = nullptr;
@@ -42,6 +55,8 @@ struct StencilPlan {
   std::vector<StencilTap> taps;
   std::int64_t dx_min = 0, dx_max = 0, dy_min = 0, dy_max = 0;
   std::string guard;  // the condition under which a thread works, over x, y and parameters
+  std::optional<StencilEdge> edge;
+  std::string interior;  // when a thread reads the taps: `guard`, and not the edge's condition
   std::string first;  // the first read, spelled over x and y
 };
 

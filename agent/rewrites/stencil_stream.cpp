@@ -9,7 +9,8 @@
 // L1 already serves the horizontal neighbours and the tile adds a barrier).
 //
 // Applies when plan_stencil() matches, and also: y is declared on its own;
-// the work has no return (it is repeated once per row).
+// the work has no return (it is repeated once per row) except the edge
+// branch's (stencil_plan.h), which becomes an if-else.
 //
 // Then the thread's rows are y0 .. y0 + rows - 1 with y0 = (its global y
 // index) * rows, the grid's y threads scaled by 1/rows (declared: the
@@ -18,10 +19,12 @@
 // at every one of the thread's rows, the thread loads every element some
 // row's tap reads (exactly the union of the original's reads for those
 // rows: nothing the original leaves alone is read) and runs each row's work
+// (without the edge branch, whose condition the check ruled out)
 // with the reads replaced by those registers; the kernel never writes the
 // stencil's input and nothing it writes reaches it, so reading early reads
-// the same values. Otherwise each row runs the original work under the
-// original guard, reading memory as written. The block becomes 32 x 4.
+// the same values; the check is the guard and, with an edge branch, not its
+// condition. Otherwise each row runs the original work under the original
+// guard, reading memory as written. The block becomes 32 x 4.
 #include "agent/rewrites/rewrite.h"
 #include "agent/rewrites/stencil_plan.h"
 
@@ -53,8 +56,18 @@ std::optional<StreamPlan> plan(const KernelContext& ctx, std::string& why) {
     return std::nullopt;
   }
   p.y_index = *init;
+  // The edge branch's own return is dropped (it becomes an if-else per
+  // row); any other return would leave every later row undone.
+  auto leaves = [&](const Stmt* b) {
+    if (s->edge && b == s->edge->branch) {
+      for (const Stmt* t : s->edge->statements)
+        if (contains_return(t)) return true;
+      return false;
+    }
+    return contains_return(b);
+  };
   for (const Stmt* b : s->grid.region.body)
-    if (contains_return(b)) {
+    if (leaves(b)) {
       why = "a return inside the element's work (it is repeated once per row)";
       return std::nullopt;
     }
@@ -81,15 +94,32 @@ std::optional<std::string> prologue_at_row(const KernelContext& ctx, const Stenc
 }
 
 // The guarded work with each statement's own terminator, one per line.
+// With an edge branch `if (E) { S; return; } REST`: where the interior is
+// known (the registers' path) the branch is left out, since E is false at
+// every row; otherwise it becomes `if (E) { S } else { REST }`, the work
+// running once per row.
 std::optional<std::string> work_text(const KernelContext& ctx, const StencilPlan& p,
-                                     const std::map<const Stmt*, std::string>& nodes, const std::string& indent) {
-  std::string work;
+                                     const std::map<const Stmt*, std::string>& nodes, const std::string& indent,
+                                     bool interior_known) {
+  std::string work, rest;
+  bool after_edge = false;
   for (const Stmt* s : p.grid.region.body) {
+    if (p.edge && s == p.edge->branch) {
+      after_edge = true;
+      continue;
+    }
     auto t = statement_text(ctx, s, nodes);
     if (!t) return std::nullopt;
-    work += indent + *t + "\n";
+    (after_edge && !interior_known ? rest : work) += indent + (after_edge && !interior_known ? "  " : "") + *t + "\n";
   }
-  return work;
+  if (!p.edge || interior_known) return work;
+  std::string edge;
+  for (const Stmt* s : p.edge->statements) {
+    auto t = statement_text(ctx, s, nodes);
+    if (!t) return std::nullopt;
+    edge += indent + "  " + *t + "\n";
+  }
+  return work + indent + "if (" + p.edge->condition + ") {\n" + edge + indent + "} else {\n" + rest + indent + "}\n";
 }
 
 class StencilStream final : public Rewrite {
@@ -158,7 +188,7 @@ class StencilStream final : public Rewrite {
       return false;
     }
     b += "  bool " + all + " = true;\n  #pragma unroll\n  for (int " + r + " = 0; " + r + " < " + R + "; ++" + r +
-         ") {\n" + *guard_prologue + "    " + all + " = " + all + " && (" + s.guard + ");\n  }\n";
+         ") {\n" + *guard_prologue + "    " + all + " = " + all + " && (" + s.interior + ");\n  }\n";
     b += "  if (" + all + ") {\n";
     for (const auto& [key, name] : regs) {
       b += "    " + s.type + " " + name + ";\n    {\n      const " + xt + " " + xn + " = (" + *x_index + ") + (" +
@@ -169,7 +199,7 @@ class StencilStream final : public Rewrite {
       std::map<const Stmt*, std::string> nodes;
       for (const StencilTap& t : s.taps) nodes[t.read] = regs.at({t.dx, i + t.dy});
       auto pro = prologue_at_row(ctx, s, y0 + " + " + std::to_string(i), "      ");
-      auto work = work_text(ctx, s, nodes, "      ");
+      auto work = work_text(ctx, s, nodes, "      ", /*interior_known=*/true);
       if (!pro || !work) {
         error = "the work is spelled in a macro";
         return false;
@@ -177,7 +207,7 @@ class StencilStream final : public Rewrite {
       b += "    {\n" + *pro + *work + "    }\n";
     }
     auto row_prologue = prologue_at_row(ctx, s, y0 + " + " + r, "      ");
-    auto plain_work = work_text(ctx, s, {}, "        ");
+    auto plain_work = work_text(ctx, s, {}, "        ", /*interior_known=*/false);
     if (!row_prologue || !plain_work) {
       error = "the work is spelled in a macro";
       return false;
@@ -199,7 +229,9 @@ class StencilStream final : public Rewrite {
                         std::to_string(s.dy_min) + ".." + std::to_string(s.dy_max) +
                         ") from (x, y) with one row pitch; the kernel never writes it and nothing it writes reaches "
                         "it, so loading it before the work reads the same values");
-    out.notes.push_back("the registers are loaded only when the original guard holds at all " + R +
+    out.notes.push_back(std::string("the registers are loaded only when the original guard ") +
+                        (s.edge ? "holds and the edge condition `" + s.edge->condition + "` does not, " : "holds ") +
+                        "at all " + R +
                         " of the thread's rows, and hold exactly the elements those rows read; otherwise each row "
                         "runs the original work under the original guard");
     out.notes.push_back("each thread handles rows " + R + " * gid_y .. " + R + " * gid_y + " +

@@ -6,8 +6,9 @@
 //
 // Applies when plan_stencil() (stencil_plan.h) matches.
 // Then a tile cell is loaded exactly when some thread under the original
-// guard reads it at one of the offsets (the guard is evaluated at the cell
-// minus each offset), so no element the original does not read is read;
+// guard reads it at one of the offsets (the guard, and not the edge branch's
+// condition where the work has one, is evaluated at the cell minus each
+// offset), so no element the original does not read is read;
 // the barrier orders the loads before the reads; the work runs under the
 // original guard with each read of S replaced by its tile cell, which holds
 // the same value. The block becomes 32 x `rows` (the grid recomputed to
@@ -74,8 +75,12 @@ class StencilTile final : public Rewrite {
       }
       b += "  " + *t + "\n";
     }
-    b += "  {\n    const " + xt + " " + x0 + " = blockIdx.x * 32 + (" + std::to_string(p->dx_min) + ");\n";
-    b += "    const " + yt + " " + y0 + " = blockIdx.y * " + R + " + (" + std::to_string(p->dy_min) + ");\n";
+    // Signed arithmetic: the first block's halo starts at a negative offset
+    // (an unsigned `blockIdx.y * R + (-1)` wraps, and nvcc warns).
+    b += "  {\n    const " + xt + " " + x0 + " = static_cast<" + xt + ">((long long)blockIdx.x * 32 + (" +
+         std::to_string(p->dx_min) + "));\n";
+    b += "    const " + yt + " " + y0 + " = static_cast<" + yt + ">((long long)blockIdx.y * " + R + " + (" +
+         std::to_string(p->dy_min) + "));\n";
     b += "    for (int " + c + " = threadIdx.y * 32 + threadIdx.x; " + c + " < " + TH + " * " + TW + "; " + c +
          " += 32 * " + R + ") {\n";
     b += "      const int " + ty + " = " + c + " / " + TW + ", " + tx + " = " + c + " % " + TW + ";\n";
@@ -85,7 +90,7 @@ class StencilTile final : public Rewrite {
     for (const auto& [dx, dy] : offsets)
       b += "      if (!" + need + ") {\n        const " + xt + " " + xn + " = " + x0 + " + " + tx + " - (" +
            std::to_string(dx) + ");\n        const " + yt + " " + yn + " = " + y0 + " + " + ty + " - (" +
-           std::to_string(dy) + ");\n        " + need + " = " + p->guard + ";\n      }\n";
+           std::to_string(dy) + ");\n        " + need + " = " + p->interior + ";\n      }\n";
     b += "      if (" + need + ") {\n        const " + xt + " " + xn + " = " + x0 + " + " + tx + ";\n        const " + yt +
          " " + yn + " = " + y0 + " + " + ty + ";\n        " + tile + "[" + ty + "][" + tx + "] = " + p->first +
          ";\n      }\n    }\n  }\n  __syncthreads();\n";
