@@ -165,6 +165,13 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        S::Structure,
        {{"rows", {8, 16}, "thread rows per block (the block becomes 32 x rows)"}},
        {codes::kUncoalescedGlobal}},
+      {"window-tile",
+       "stage the neighbourhood a 2-D kernel's window loops read (a convolution's K x K taps, zero padding "
+       "spelled as `continue`) in shared memory once per block, so each input element is read from global memory "
+       "once instead of once per window position",
+       S::Structure,
+       {{"rows", {8, 16}, "thread rows per block (the block becomes 32 x rows)"}},
+       {codes::kUncoalescedGlobal}},
       {"stencil-stream",
        "compute several consecutive rows of a 2-D stencil per thread, loading each input element the rows read "
        "once into a register (vertical neighbours are the next rows' centres)",
@@ -282,7 +289,7 @@ std::optional<DeclaredLaunch> declared_launch(const RewriteStep& step) {
     c.block = Dim3{16, 16, 1};
     c.thread_scale[0] = {1, per};
     c.thread_scale[1] = {1, per};
-  } else if (r == "stencil-tile") {
+  } else if (r == "stencil-tile" || r == "window-tile") {
     c.block = Dim3{32, step_param(step, "rows"), 1};
   } else if (r == "stencil-stream") {
     c.block = Dim3{32, 4, 1};

@@ -38,6 +38,7 @@ const Rewrite& fuse_elementwise_rewrite();
 const Rewrite& register_tile_rewrite();
 const Rewrite& privatize_atomics_rewrite();
 const Rewrite& stencil_tile_rewrite();
+const Rewrite& window_tile_rewrite();
 const Rewrite& stencil_stream_rewrite();
 const Rewrite& coarsen_2d_rewrite();
 
@@ -68,6 +69,7 @@ const std::vector<const Rewrite*>& clang_rewrites() {
       &register_tile_rewrite(),
       &privatize_atomics_rewrite(),
       &stencil_tile_rewrite(),
+      &window_tile_rewrite(),
       &stencil_stream_rewrite(),
       &interleave_chunks_rewrite(),
       &split_serial_loop_rewrite(),

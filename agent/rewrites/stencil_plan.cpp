@@ -151,13 +151,11 @@ std::optional<StencilEdge> match_edge(const KernelContext& ctx, const std::vecto
 
 }  // namespace
 
-std::optional<StencilPlan> plan_stencil(const KernelContext& ctx, std::string& why) {
-  StencilPlan p;
+bool names_only(const Stmt* s, const std::set<const ValueDecl*>& allowed) { return only_names(s, allowed); }
+
+std::optional<StencilGrid> match_stencil_grid(const KernelContext& ctx, std::string& why) {
   auto grid = match_grid_2d(ctx, why, /*allow_batch=*/true);
   if (!grid) return std::nullopt;
-  p.grid = *grid;
-  const VarDecl* x = grid->x.var;
-  const VarDecl* y = grid->y.var;
   if (!only_pure_declarations(ctx, grid->region.prologue)) {
     why = "declarations with effects before the guard";
     return std::nullopt;
@@ -167,7 +165,7 @@ std::optional<StencilPlan> plan_stencil(const KernelContext& ctx, std::string& w
       why = "a declaration before the guard reads memory";
       return std::nullopt;
     }
-  if (!only_names(grid->region.guard->getCond(), {x, y})) {
+  if (!only_names(grid->region.guard->getCond(), {grid->x.var, grid->y.var})) {
     why = "the guard uses locals other than x and y";
     return std::nullopt;
   }
@@ -176,7 +174,45 @@ std::optional<StencilPlan> plan_stencil(const KernelContext& ctx, std::string& w
     why = "the guard is spelled in a macro";
     return std::nullopt;
   }
-  p.guard = grid->region.early_exit ? "!(" + *cond + ")" : *cond;
+  return StencilGrid{*grid, grid->region.early_exit ? "!(" + *cond + ")" : *cond};
+}
+
+bool stencil_input_unwritten(const KernelContext& ctx, const ParmVarDecl* array, std::string& why) {
+  std::set<const ValueDecl*> written;
+  for (const Access& a : accesses_in(ctx, ctx.body))
+    if (a.write && a.root) written.insert(a.root);
+  if (written.count(array)) {
+    why = "the kernel writes the stencil's input";
+    return false;
+  }
+  if (array->getType().isRestrictQualified()) return true;
+  std::vector<const ParmVarDecl*> ptrs = {array};
+  for (const ValueDecl* w : written)
+    if (const auto* q = dyn_cast<ParmVarDecl>(w)) ptrs.push_back(q);
+  if (!launches_pass_distinct_pointers(ctx, ptrs, why)) {
+    why = "cannot rule out that the kernel writes the stencil's input: " + why;
+    return false;
+  }
+  return true;
+}
+
+bool stencil_launches_cover(const KernelContext& ctx, const Grid2D& grid, std::string& why) {
+  for (int d = 0; d < 2; ++d) {
+    const IndexVar& v = d == 0 ? grid.x : grid.y;
+    if (!launches_cover(ctx, d, coverage_bound(ctx, grid.region.bounds.at(v.var)), why)) return false;
+  }
+  return true;
+}
+
+std::optional<StencilPlan> plan_stencil(const KernelContext& ctx, std::string& why) {
+  StencilPlan p;
+  auto sg = match_stencil_grid(ctx, why);
+  if (!sg) return std::nullopt;
+  p.grid = sg->grid;
+  const Grid2D* grid = &p.grid;
+  const VarDecl* x = grid->x.var;
+  const VarDecl* y = grid->y.var;
+  p.guard = sg->guard;
   p.edge = match_edge(ctx, grid->region.body, x, y);
   p.interior = p.edge ? "(" + p.guard + ") && !(" + p.edge->condition + ")" : p.guard;
   // The stencil array: the parameter read most often in the work.
@@ -259,19 +295,7 @@ std::optional<StencilPlan> plan_stencil(const KernelContext& ctx, std::string& w
     p.dy_min = std::min(p.dy_min, t.dy);
     p.dy_max = std::max(p.dy_max, t.dy);
   }
-  if (!p.array->getType().isRestrictQualified()) {
-    std::vector<const ParmVarDecl*> ptrs = {p.array};
-    for (const ValueDecl* w : written)
-      if (const auto* q = dyn_cast<ParmVarDecl>(w)) ptrs.push_back(q);
-    if (!launches_pass_distinct_pointers(ctx, ptrs, why)) {
-      why = "cannot rule out that the kernel writes the stencil's input: " + why;
-      return std::nullopt;
-    }
-  }
-  for (int d = 0; d < 2; ++d) {
-    const IndexVar& v = d == 0 ? grid->x : grid->y;
-    if (!launches_cover(ctx, d, coverage_bound(ctx, grid->region.bounds.at(v.var)), why)) return std::nullopt;
-  }
+  if (!stencil_input_unwritten(ctx, p.array, why) || !stencil_launches_cover(ctx, *grid, why)) return std::nullopt;
   return p;
 }
 

@@ -30,6 +30,7 @@
 // (X + dx, Y + dy), and no write of the kernel changes what any tap reads.
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,5 +62,26 @@ struct StencilPlan {
 };
 
 std::optional<StencilPlan> plan_stencil(const KernelContext& ctx, std::string& why);
+
+// The checks every 2-D stencil shape starts with (stencil-tile,
+// stencil-stream, window-tile): match_grid_2d (a batch along z allowed),
+// pure declarations before the guard that read no memory, a guard naming
+// only x, y, parameters and constants. `guard` is when a thread works.
+struct StencilGrid {
+  Grid2D grid;
+  std::string guard;
+};
+std::optional<StencilGrid> match_stencil_grid(const KernelContext& ctx, std::string& why);
+
+// The stencil's input is safe to read ahead of the work: the kernel never
+// writes `array`, and nothing it writes reaches it (`__restrict__`, or
+// distinct pointers at every launch).
+bool stencil_input_unwritten(const KernelContext& ctx, const clang::ParmVarDecl* array, std::string& why);
+
+// Every launch covers both of the guard's bounds (`W - 1` counts as `W`).
+bool stencil_launches_cover(const KernelContext& ctx, const Grid2D& grid, std::string& why);
+
+// True when `s` names no local variable besides parameters and `allowed`.
+bool names_only(const clang::Stmt* s, const std::set<const clang::ValueDecl*>& allowed);
 
 }  // namespace warplens::agent::rw

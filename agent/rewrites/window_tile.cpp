@@ -1,0 +1,583 @@
+// window-tile: a 2-D kernel whose thread (x, y) reads one input array over
+// a window of loops with constant bounds, a convolution's
+//   for (ky = 0; ky < K; ++ky) { int iy = y + ky - R; if (iy < 0 || iy >= H) continue;
+//     for (kx = 0; kx < K; ++kx) { ...; acc += in[iy * W + ix] * w[ky * K + kx]; } }
+// (zero padding spelled as `continue`, or no check at all on a padded
+// input), stages the block's neighbourhood, halo included, in shared memory
+// once: each input element is read from global memory once per block
+// instead of once per window position that covers it (K * K times). The
+// fixed-offset form (no loops) is stencil-tile's; this is its loop form.
+//
+// Applies when, all checked:
+//   - match_stencil_grid (stencil_plan.h): a 2-D kernel, pure declarations
+//     before a guard naming only x, y, parameters and constants;
+//   - one pointer parameter S is read exactly once inside a nest of `for`
+//     loops with constant bounds (the window loops) at
+//     `base + P * (y + dy) + (x + dx)`, with P uniform, base uniform (a
+//     plane of a batch included), dy = b * k_row + c and dx = a * k_col + d
+//     over at most one counter each, spans at most 16; that read is not
+//     under any condition inside its statement;
+//   - in every window loop's body, the statements before the way to the
+//     read are declarations, or `if (C) continue;` with C reading no
+//     memory, without effects, naming only x, y, the window counters and
+//     the pure declarations before it; the read may also sit under
+//     `if (C) ...` without else, C of the same kind (`if (xx >= 0 && xx < W)
+//     sum += in[yy * W + xx] * ...`); nothing else in the nest leaves (no
+//     other continue, no break, return or goto); nothing before the nest in
+//     the work leaves early;
+//   - the kernel never writes S and nothing it writes reaches it, and the
+//     launches cover both bounds (as stencil-tile).
+// Then the thread at (X, Y) reads S at window iteration (k...) exactly when
+// the guard holds at (X, Y) and no skip condition holds there, and what it
+// reads is the cell (Y + dy, X + dx). A tile cell is loaded exactly when
+// some thread of the block reads it: for each window iteration the thread
+// it maps to is (cell - offset), and the guard and the skip conditions are
+// evaluated for that thread and iteration (they read no memory). So no
+// element the original leaves alone is read, each read finds the value
+// the original read, and a barrier orders the loads before the work. The
+// block becomes 32 x `rows` (the grid recomputed; the extra threads fail
+// the guard).
+#include "agent/rewrites/rewrite.h"
+#include "agent/rewrites/stencil_plan.h"
+
+namespace warplens::agent::rw {
+namespace {
+
+using namespace clang;
+using clang::Expr;
+
+constexpr std::int64_t kMaxSpan = 16;
+
+struct WindowLoop {
+  const ForStmt* loop = nullptr;
+  const VarDecl* counter = nullptr;
+  std::int64_t first = 0, last = 0;  // the counter's values, inclusive
+};
+
+struct WindowPlan {
+  StencilGrid sg;
+  const ParmVarDecl* array = nullptr;
+  std::string type;
+  const ArraySubscriptExpr* read = nullptr;
+  std::vector<WindowLoop> loops;      // outermost first
+  // What decides whether the read happens, in order: pure declarations and
+  // `if (C) continue;` before the way to it (stmt), conditions it is under (required).
+  struct Check {
+    const Stmt* stmt = nullptr;
+    const Expr* required = nullptr;
+  };
+  std::vector<Check> checks;
+  const VarDecl* row_counter = nullptr;
+  const VarDecl* col_counter = nullptr;
+  std::int64_t row_coef = 0, oy = 0, col_coef = 0, ox = 0;
+  std::int64_t dy_min = 0, dy_max = 0, dx_min = 0, dx_max = 0;
+  Polynomial base, pitch;  // the read's element: base + pitch * row + column
+  std::int64_t taps = 1;
+};
+
+bool leaves(const Stmt* s) {
+  if (!s) return false;
+  if (isa<ReturnStmt>(s) || isa<GotoStmt>(s) || isa<BreakStmt>(s) || isa<ContinueStmt>(s)) return true;
+  for (const Stmt* c : s->children())
+    if (leaves(c)) return true;
+  return false;
+}
+
+bool path_to(const Stmt* from, const Stmt* target, std::vector<const Stmt*>& path) {
+  if (!from) return false;
+  path.push_back(from);
+  if (from == target) return true;
+  for (const Stmt* c : from->children())
+    if (path_to(c, target, path)) return true;
+  path.pop_back();
+  return false;
+}
+
+// `for (T k = A; k < B (or <=); ++k / k++ / k += 1)` with A and B constants
+// and k changed only by the header.
+std::optional<WindowLoop> counted_loop(const KernelContext& ctx, const ForStmt* loop) {
+  auto counter = ctx.for_counter(loop);
+  if (!counter || !counter->declared_in_header) return std::nullopt;
+  const VarDecl* k = counter->var;
+  auto first = ctx.eval_int(counter->init);
+  const auto* cond = dyn_cast_or_null<BinaryOperator>(loop->getCond() ? strip(loop->getCond()) : nullptr);
+  if (!first || !cond || (cond->getOpcode() != BO_LT && cond->getOpcode() != BO_LE)) return std::nullopt;
+  const auto* lhs = dyn_cast<DeclRefExpr>(strip(cond->getLHS()));
+  auto bound = ctx.eval_int(cond->getRHS());
+  if (!lhs || lhs->getDecl() != k || !bound) return std::nullopt;
+  const Expr* inc = loop->getInc() ? strip(loop->getInc()) : nullptr;
+  bool step_one = false;
+  if (const auto* u = dyn_cast_or_null<UnaryOperator>(inc))
+    step_one = u->isIncrementOp() && isa<DeclRefExpr>(strip(u->getSubExpr())) &&
+               cast<DeclRefExpr>(strip(u->getSubExpr()))->getDecl() == k;
+  if (const auto* c = dyn_cast_or_null<CompoundAssignOperator>(inc))
+    step_one = c->getOpcode() == BO_AddAssign && isa<DeclRefExpr>(strip(c->getLHS())) &&
+               cast<DeclRefExpr>(strip(c->getLHS()))->getDecl() == k && ctx.eval_int(c->getRHS()) == 1;
+  if (!step_one || modified_variables(loop->getBody()).count(k)) return std::nullopt;
+  const std::int64_t last = cond->getOpcode() == BO_LT ? *bound - 1 : *bound;
+  if (last < *first || last - *first > 64) return std::nullopt;
+  return WindowLoop{loop, k, *first, last};
+}
+
+// `if (C) continue;`
+const Expr* skip_condition(const Stmt* s) {
+  const auto* branch = dyn_cast<IfStmt>(s);
+  if (!branch || branch->getElse() || branch->getInit() || branch->getConditionVariableDeclStmt()) return nullptr;
+  auto then = statements_of(branch->getThen());
+  return then.size() == 1 && isa<ContinueStmt>(then[0]) ? branch->getCond() : nullptr;
+}
+
+// The read is not under a condition inside its own statement: no branch of
+// `?:`, no right side of `&&`/`||`, no if, loop or switch on the way.
+bool unconditional_within(const std::vector<const Stmt*>& path, std::size_t from) {
+  for (std::size_t i = from; i + 1 < path.size(); ++i) {
+    const Stmt* s = path[i];
+    const Stmt* next = path[i + 1];
+    if (isa<IfStmt>(s) || isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<SwitchStmt>(s) ||
+        isa<CXXForRangeStmt>(s) || isa<LambdaExpr>(s) || isa<StmtExpr>(s) || isa<BinaryConditionalOperator>(s))
+      return false;
+    if (const auto* co = dyn_cast<ConditionalOperator>(s); co && next != co->getCond()) return false;
+    if (const auto* bo = dyn_cast<BinaryOperator>(s); bo && bo->isLogicalOp() && next == bo->getRHS()) return false;
+  }
+  return true;
+}
+
+// The read's element as base + pitch * (y + dy) + (x + dx) over the window
+// counters (see the header).
+bool split_index(const Polynomial& poly, WindowPlan& p, std::string& why) {
+  const Symbol tx = builtin_symbol(SymbolKind::ThreadIdx, 0), ty = builtin_symbol(SymbolKind::ThreadIdx, 1);
+  const Symbol bx = builtin_symbol(SymbolKind::BlockIdx, 0), by = builtin_symbol(SymbolKind::BlockIdx, 1);
+  const Symbol bdx = builtin_symbol(SymbolKind::BlockDim, 0), bdy = builtin_symbol(SymbolKind::BlockDim, 1);
+  auto cx = coefficient(poly, tx), cy = coefficient(poly, ty);
+  if (!cx || !cy || !is_constant(*cx, 1) || !is_uniform(*cy) || cy->terms.empty()) {
+    why = "the window read is not at (pitch * y + x) plus offsets";
+    return false;
+  }
+  p.pitch = *cy;
+  const Polynomial gy = Polynomial::symbol(by) * Polynomial::symbol(bdy) + Polynomial::symbol(ty);
+  const Polynomial gx = Polynomial::symbol(bx) * Polynomial::symbol(bdx) + Polynomial::symbol(tx);
+  Polynomial rest = poly - p.pitch * gy - gx;
+  // `c == pitch * m` for a small integer m.
+  auto pitch_multiple = [&](const Polynomial& c) -> std::optional<std::int64_t> {
+    for (const auto& [mono, a] : p.pitch.terms) {
+      if (a == 0) continue;
+      auto it = c.terms.find(mono);
+      const std::int64_t b = it == c.terms.end() ? 0 : it->second;
+      if (b % a != 0) return std::nullopt;
+      const std::int64_t m = b / a;
+      if (m != 0 && (c - p.pitch.scaled(m)).terms.empty()) return m;
+      return std::nullopt;
+    }
+    return std::nullopt;
+  };
+  for (const WindowLoop& l : p.loops) {
+    const Symbol ks{SymbolKind::LoopCounter, 0, l.counter->getNameAsString(), true};
+    auto ck = coefficient(rest, ks);
+    if (!ck) {
+      why = "the window read is not linear in the window counters";
+      return false;
+    }
+    if (ck->terms.empty()) continue;
+    rest = rest - *ck * Polynomial::symbol(ks);
+    if (auto m = pitch_multiple(*ck)) {
+      if (p.row_counter) {
+        why = "two window counters move the read along y";
+        return false;
+      }
+      p.row_counter = l.counter;
+      p.row_coef = *m;
+    } else if (ck->is_constant() && std::abs(ck->constant_term()) <= 4) {
+      if (p.col_counter) {
+        why = "two window counters move the read along x";
+        return false;
+      }
+      p.col_counter = l.counter;
+      p.col_coef = ck->constant_term();
+    } else {
+      why = "a window counter moves the read by neither a row nor a small column step";
+      return false;
+    }
+  }
+  // The fixed offsets: multiples of the pitch and the constant term; the
+  // rest (a plane of a batch, a parameter offset) is the base.
+  if (p.pitch.is_constant()) {
+    const std::int64_t c = p.pitch.constant_term(), t = rest.constant_term();
+    if (c <= 2 * kMaxSpan) {
+      why = "the row pitch is too small to tell rows from columns";
+      return false;
+    }
+    p.oy = (t >= 0 ? t + c / 2 : t - c / 2) / c;
+    p.ox = t - p.oy * c;
+  } else {
+    const auto& [mono, a] = *p.pitch.terms.rbegin();
+    auto it = rest.terms.find(mono);
+    const std::int64_t b = it == rest.terms.end() ? 0 : it->second;
+    if (a == 0 || b % a != 0) {
+      why = "the read's row offset is not a whole number of rows";
+      return false;
+    }
+    p.oy = b / a;
+    p.ox = (rest - p.pitch.scaled(p.oy)).constant_term();
+  }
+  p.base = rest - p.pitch.scaled(p.oy) - Polynomial::constant(p.ox);
+  for (const auto& [mono, c] : p.base.terms) {
+    if (c == 0) continue;
+    for (const Symbol& s : mono)
+      if (s.kind != SymbolKind::Param && s.kind != SymbolKind::WarpSize &&
+          !(p.sg.grid.batched && s.kind == SymbolKind::BlockIdx && s.dim == 2)) {
+        why = "the window read's base varies with something other than parameters and the batch";
+        return false;
+      }
+    for (const auto& [pm, pc] : p.pitch.terms)
+      if (pc != 0 && pm == mono) {
+        why = "the read's row offset is not a whole number of rows";
+        return false;
+      }
+  }
+  auto range = [](const WindowLoop* l, std::int64_t coef, std::int64_t off, std::int64_t& lo, std::int64_t& hi) {
+    if (!l) {
+      lo = hi = off;
+      return;
+    }
+    lo = std::min(coef * l->first, coef * l->last) + off;
+    hi = std::max(coef * l->first, coef * l->last) + off;
+  };
+  const WindowLoop *row = nullptr, *col = nullptr;
+  for (const WindowLoop& l : p.loops) {
+    if (l.counter == p.row_counter) row = &l;
+    if (l.counter == p.col_counter) col = &l;
+    p.taps *= l.last - l.first + 1;
+  }
+  range(row, p.row_coef, p.oy, p.dy_min, p.dy_max);
+  range(col, p.col_coef, p.ox, p.dx_min, p.dx_max);
+  if (!row && !col) {
+    why = "the window counters do not move the read";
+    return false;
+  }
+  if (p.dy_max - p.dy_min > kMaxSpan || p.dx_max - p.dx_min > kMaxSpan || std::abs(p.dy_min) > kMaxSpan ||
+      std::abs(p.dx_min) > kMaxSpan) {
+    why = "the window spans more than 16 rows or columns";
+    return false;
+  }
+  return true;
+}
+
+// Follows the way from the outermost window loop down to the read (see the
+// header): window loops, compound statements whose statements before the
+// way are declarations, `if (C) continue;` or statements that never leave,
+// and `if (C) ...` without else (C then required), down to the statement
+// that reads, in which the read is unconditional. Collects the checks.
+bool walk_to_read(const KernelContext& ctx, const std::vector<const Stmt*>& path, WindowPlan& q, std::string& why) {
+  std::set<const ValueDecl*> allowed = {q.sg.grid.x.var, q.sg.grid.y.var};
+  auto pure_condition = [&](const Expr* c) {
+    return collect_accesses(c).empty() && !c->HasSideEffects(ctx.ctx(), true) && names_only(c, allowed);
+  };
+  for (std::size_t at = 0; at < path.size(); ++at) {
+    const Stmt* s = path[at];
+    const Stmt* next = at + 1 < path.size() ? path[at + 1] : nullptr;
+    if (const auto* loop = dyn_cast<ForStmt>(s)) {
+      auto w = counted_loop(ctx, loop);
+      if (!w) {
+        why = "a loop around the read is not `for (k = A; k < B; ++k)` with constant bounds";
+        return false;
+      }
+      if (next != loop->getBody()) {
+        why = "the read is in a window loop's header";
+        return false;
+      }
+      q.loops.push_back(*w);
+      allowed.insert(w->counter);
+      continue;
+    }
+    if (const auto* branch = dyn_cast<IfStmt>(s); branch && next == branch->getThen()) {
+      if (branch->getElse() || branch->getInit() || branch->getConditionVariableDeclStmt() ||
+          !pure_condition(branch->getCond())) {
+        why = "the read is under an `if` whose condition reads memory, has effects, names locals the window does "
+              "not define, or has an else";
+        return false;
+      }
+      q.checks.push_back({nullptr, branch->getCond()});
+      continue;
+    }
+    if (const auto* compound = dyn_cast<CompoundStmt>(s)) {
+      bool before = true;
+      for (const Stmt* t : compound->body()) {
+        if (t == next) {
+          before = false;
+          continue;
+        }
+        if (before) {
+          if (const Expr* c = skip_condition(t)) {
+            if (!pure_condition(c)) {
+              why = "a `continue` before the read depends on memory, effects or locals the window does not define";
+              return false;
+            }
+            q.checks.push_back({t, nullptr});
+            continue;
+          }
+          if (const auto* ds = dyn_cast<DeclStmt>(t);
+              ds && only_pure_declarations(ctx, {t}) && collect_accesses(t).empty() && names_only(t, allowed)) {
+            for (const Decl* d : ds->decls())
+              if (const auto* v = dyn_cast<VarDecl>(d); v && !ctx.modified.count(v)) allowed.insert(v);
+            q.checks.push_back({t, nullptr});
+            continue;
+          }
+        }
+        if (leaves(t)) {
+          why = "the window loops leave early other than by `if (...) continue;` before the read";
+          return false;
+        }
+      }
+      continue;
+    }
+    // The statement that reads.
+    if (q.loops.empty()) break;
+    if (leaves(s)) {
+      why = "the statement reading the window may leave the loop";
+      return false;
+    }
+    if (!unconditional_within(path, at)) {
+      why = "the read is under a condition in its statement";
+      return false;
+    }
+    return true;
+  }
+  why = "the read is not inside a window loop";
+  return false;
+}
+
+std::optional<WindowPlan> plan(const KernelContext& ctx, std::string& why) {
+  WindowPlan p;
+  auto sg = match_stencil_grid(ctx, why);
+  if (!sg) return std::nullopt;
+  p.sg = *sg;
+  const auto& body = p.sg.grid.region.body;
+  // The window read: a parameter read once in the work at an index that
+  // moves with a loop counter and with x at unit stride.
+  // In source order, so that the refusal names the first one.
+  std::vector<std::pair<const ParmVarDecl*, std::vector<Access>>> candidates;
+  auto slot = [&](const ParmVarDecl* param) -> std::vector<Access>& {
+    for (auto& [q, list] : candidates)
+      if (q == param) return list;
+    return candidates.emplace_back(param, std::vector<Access>{}).second;
+  };
+  for (const Stmt* s : body)
+    for (const Access& a : accesses_in(ctx, s)) {
+      const auto* param = dyn_cast_or_null<ParmVarDecl>(a.root);
+      if (!param || !a.root_is_param || !a.read || a.write || a.member || !a.flat_index) continue;
+      auto poly = to_polynomial(a.flat_index);
+      if (!poly) continue;
+      bool counters = false;
+      for (const auto& [mono, c] : poly->terms)
+        for (const Symbol& sym : mono) counters |= sym.kind == SymbolKind::LoopCounter;
+      auto cx = coefficient(*poly, builtin_symbol(SymbolKind::ThreadIdx, 0));
+      if (counters && cx && is_constant(*cx, 1)) slot(param).push_back(a);
+    }
+  std::string first_why, why_here;
+  const ParmVarDecl* previous = nullptr;
+  for (const auto& [param, list] : candidates) {
+    if (!why_here.empty() && first_why.empty()) first_why = "`" + previous->getNameAsString() + "`: " + why_here;
+    why_here.clear();
+    previous = param;
+    if (list.size() != 1) {
+      why_here = "it is read more than once inside the window loops";
+      continue;
+    }
+    WindowPlan q = p;
+    q.array = param;
+    q.read = list.front().expr;
+    // The way from the work to the read: window loops and their bodies.
+    std::vector<const Stmt*> path;
+    std::size_t top = 0;
+    for (; top < body.size(); ++top)
+      if (path_to(body[top], q.read, path)) break;
+    if (top == body.size() || !isa<ForStmt>(body[top])) {
+      why_here = "the read of `" + param->getNameAsString() + "` is not inside a window loop of the work";
+      continue;
+    }
+    bool ok = true;
+    for (std::size_t i = 0; i < top && ok; ++i)
+      if (leaves(body[i])) {
+        why_here = "the work may leave before the window loops";
+        ok = false;
+      }
+    if (ok && !walk_to_read(ctx, path, q, why_here)) ok = false;
+    if (!ok) continue;
+    if (q.loops.empty()) continue;
+    auto poly = to_polynomial(list.front().flat_index);
+    if (!poly || !split_index(*poly, q, why_here)) continue;
+    if (!stencil_input_unwritten(ctx, param, why_here)) continue;
+    p = q;
+    break;
+  }
+  if (!p.array) {
+    if (first_why.empty() && !why_here.empty()) first_why = "`" + previous->getNameAsString() + "`: " + why_here;
+    why = first_why.empty() ? "no input read inside loops with constant bounds around (x, y) (a window)" : first_why;
+    return std::nullopt;
+  }
+  if (!stencil_launches_cover(ctx, p.sg.grid, why)) return std::nullopt;
+  p.type = pointee_spelling(p.array);
+  return p;
+}
+
+std::string offset_text(const VarDecl* counter, std::int64_t coef, std::int64_t off) {
+  std::string t = counter ? "(" + std::to_string(coef) + ") * " + counter->getNameAsString() : "0";
+  return t + " + (" + std::to_string(off) + ")";
+}
+
+class WindowTile final : public Rewrite {
+ public:
+  const char* name() const override { return "window-tile"; }
+
+  CheckResult check(KernelContext& ctx) const override {
+    std::string why;
+    if (!launches_rewritable(ctx, why)) return CheckResult::refuse(why);
+    auto p = plan(ctx, why);
+    if (!p) return CheckResult::refuse(why);
+    CheckResult r;
+    for (std::int64_t rows : find_rewrite(name())->params[0].values) {
+      Proposal pr;
+      pr.step = {name(), {{"rows", rows}}};
+      pr.motivation = std::to_string(p->taps) + " window reads of `" + p->array->getNameAsString() +
+                      "` per element (offsets x " + std::to_string(p->dx_min) + ".." + std::to_string(p->dx_max) +
+                      ", y " + std::to_string(p->dy_min) + ".." + std::to_string(p->dy_max) + "): a 32x" +
+                      std::to_string(rows) + " block stages its neighbourhood once in shared memory";
+      pr.predicted_gain = 1.35 + 0.03 * static_cast<double>(std::min<std::int64_t>(p->taps, 25)) +
+                          (rows == 8 ? 0.01 : 0.0);
+      r.proposals.push_back(pr);
+    }
+    return r;
+  }
+
+  bool apply(KernelContext& ctx, const RewriteStep& step, RewriteOutput& out, std::string& error) const override {
+    auto p = plan(ctx, error);
+    if (!p) return false;
+    const std::int64_t rows = param(step, "rows");
+    if (rows != 4 && rows != 8 && rows != 16 && rows != 32) {
+      error = "rows must be 4, 8, 16 or 32";
+      return false;
+    }
+    const std::int64_t th = rows + p->dy_max - p->dy_min, tw = 32 + p->dx_max - p->dx_min;
+    const auto bytes = ctx.ctx().getTypeSizeInChars(p->array->getType()->getPointeeType()).getQuantity();
+    if (th * tw * bytes > 32 * 1024) {
+      error = "the tile would take more than 32 KiB of shared memory";
+      return false;
+    }
+    const VarDecl* x = p->sg.grid.x.var;
+    const VarDecl* y = p->sg.grid.y.var;
+    const std::string xn = x->getNameAsString(), yn = y->getNameAsString();
+    const std::string xt = x->getType().getUnqualifiedType().getAsString(),
+                      yt = y->getType().getUnqualifiedType().getAsString();
+    const std::string tile = fresh_name(ctx.file, "tile"), c = fresh_name(ctx.file, "c"),
+                      tx = fresh_name(ctx.file, "tx"), ty = fresh_name(ctx.file, "ty"), x0 = fresh_name(ctx.file, "x0"),
+                      y0 = fresh_name(ctx.file, "y0"), gx = fresh_name(ctx.file, "gx"), gy = fresh_name(ctx.file, "gy"),
+                      need = fresh_name(ctx.file, "needed");
+    const std::string TW = std::to_string(tw), TH = std::to_string(th), R = std::to_string(rows);
+    const std::string dy = offset_text(p->row_counter, p->row_coef, p->oy),
+                      dx = offset_text(p->col_counter, p->col_coef, p->ox);
+    // The load: S at (gy, gx) spelled from the read's flattened index.
+    const Polynomial gyp = Polynomial::symbol(builtin_symbol(SymbolKind::BlockIdx, 1)) *
+                               Polynomial::symbol(builtin_symbol(SymbolKind::BlockDim, 1)) +
+                           Polynomial::symbol(builtin_symbol(SymbolKind::ThreadIdx, 1));
+    const Polynomial gxp = Polynomial::symbol(builtin_symbol(SymbolKind::BlockIdx, 0)) *
+                               Polynomial::symbol(builtin_symbol(SymbolKind::BlockDim, 0)) +
+                           Polynomial::symbol(builtin_symbol(SymbolKind::ThreadIdx, 0));
+    auto load_index = render_index(p->base + p->pitch * gyp + gxp, gy, gx);
+    if (!load_index) {
+      error = "the window read's index cannot be spelled over the tile's cell";
+      return false;
+    }
+    std::string b = "{\n  // Rewritten by warplens (window-tile): the block's " + TH + "x" + TW + " neighbourhood of `" +
+                    p->array->getNameAsString() +
+                    "` in shared memory,\n  // each cell loaded when some thread's window reads it.\n";
+    b += "  __shared__ " + p->type + " " + tile + "[" + TH + "][" + TW + "];\n";
+    for (const Stmt* s : p->sg.grid.region.prologue) {
+      auto t = ctx.text(s);
+      if (!t) {
+        error = "a declaration is spelled in a macro";
+        return false;
+      }
+      b += "  " + *t + "\n";
+    }
+    b += "  {\n    const " + xt + " " + x0 + " = static_cast<" + xt + ">((long long)blockIdx.x * 32 + (" +
+         std::to_string(p->dx_min) + "));\n";
+    b += "    const " + yt + " " + y0 + " = static_cast<" + yt + ">((long long)blockIdx.y * " + R + " + (" +
+         std::to_string(p->dy_min) + "));\n";
+    b += "    for (int " + c + " = threadIdx.y * 32 + threadIdx.x; " + c + " < " + TH + " * " + TW + "; " + c +
+         " += 32 * " + R + ") {\n";
+    b += "      const int " + ty + " = " + c + " / " + TW + ", " + tx + " = " + c + " % " + TW + ";\n";
+    b += "      const " + yt + " " + gy + " = " + y0 + " + " + ty + ";\n      const " + xt + " " + gx + " = " + x0 +
+         " + " + tx + ";\n";
+    b += "      bool " + need + " = false;\n";
+    // One loop per window counter, the thread each iteration maps the cell
+    // to, its guard and the skips before the read, as the work has them.
+    std::string indent = "      ";
+    for (const WindowLoop& l : p->loops) {
+      const std::string k = l.counter->getNameAsString();
+      b += indent + "for (" + l.counter->getType().getUnqualifiedType().getAsString() + " " + k + " = " +
+           std::to_string(l.first) + "; " + k + " <= " + std::to_string(l.last) + " && !" + need + "; ++" + k +
+           ") {\n";
+      indent += "  ";
+    }
+    b += indent + "const " + xt + " " + xn + " = " + gx + " - (" + dx + ");\n";
+    b += indent + "const " + yt + " " + yn + " = " + gy + " - (" + dy + ");\n";
+    b += indent + "if (!(" + p->sg.guard + ")) continue;\n";
+    for (const WindowPlan::Check& check : p->checks) {
+      auto t = check.stmt ? statement_text(ctx, check.stmt) : ctx.text(check.required);
+      if (!t) {
+        error = "a check before the window read is spelled in a macro";
+        return false;
+      }
+      b += indent + (check.stmt ? *t : "if (!(" + *t + ")) continue;") + "\n";
+    }
+    b += indent + need + " = true;\n";
+    for (std::size_t i = 0; i < p->loops.size(); ++i) {
+      indent.resize(indent.size() - 2);
+      b += indent + "}\n";
+    }
+    b += "      if (" + need + ") " + tile + "[" + ty + "][" + tx + "] = " + p->array->getNameAsString() + "[" +
+         *load_index + "];\n    }\n  }\n  __syncthreads();\n";
+    std::map<const Stmt*, std::string> nodes;
+    nodes[p->read] = tile + "[(int)threadIdx.y + " + dy + " - (" + std::to_string(p->dy_min) + ")][(int)threadIdx.x + " + dx +
+                     " - (" + std::to_string(p->dx_min) + ")]";
+    std::string work;
+    for (const Stmt* s : p->sg.grid.region.body) {
+      auto t = statement_text(ctx, s, nodes);
+      if (!t) {
+        error = "the work is spelled in a macro";
+        return false;
+      }
+      work += "    " + *t + "\n";
+    }
+    b += "  if (" + p->sg.guard + ") {\n" + work + "  }\n}";
+    if (!out.edits.replace(ctx.body, b)) {
+      error = out.edits.error();
+      return false;
+    }
+    LaunchChange change;
+    change.kernel = ctx.kernel->getNameAsString();
+    change.block = Dim3{32, rows, 1};
+    if (!rewrite_launches(ctx, change, out.edits, error)) return false;
+    out.launch_changes.push_back(change);
+    out.notes.push_back("the only read of `" + p->array->getNameAsString() +
+                        "` in the window loops is at (y + dy, x + dx) with one row pitch (x " +
+                        std::to_string(p->dx_min) + ".." + std::to_string(p->dx_max) + ", y " +
+                        std::to_string(p->dy_min) + ".." + std::to_string(p->dy_max) +
+                        "); the kernel never writes it and nothing it writes reaches it");
+    out.notes.push_back("a tile cell is loaded only when, for some window iteration, the thread it maps the cell to "
+                        "passes the guard and the checks before the read (they read no memory), so no element the "
+                        "original leaves alone is read; a barrier orders the loads before the work");
+    out.notes.push_back("the work runs under the original guard; the launches cover both bounds, and the new grid "
+                        "starts at least the original threads");
+    return true;
+  }
+};
+
+}  // namespace
+
+const Rewrite& window_tile_rewrite() {
+  static const WindowTile r;
+  return r;
+}
+
+}  // namespace warplens::agent::rw
