@@ -54,6 +54,58 @@ struct WindowLoop {
   std::int64_t first = 0, last = 0;  // the counter's values, inclusive
 };
 
+// `min(max(v, lo), hi)` or `max(min(v, hi), lo)` with lo and hi uniform.
+struct Clamp {
+  Symbol symbol;        // stands for the clamp in the index's polynomial
+  Polynomial inner;     // v
+  Polynomial lo, hi;
+  bool min_outside = true;
+};
+
+// The read's index as a polynomial, each clamp of a coordinate replaced by
+// the coordinate it clamps (the cell the read stands for), the clamps kept.
+struct WindowIndex {
+  Polynomial unclamped;
+  std::vector<Clamp> clamps;
+};
+
+std::optional<WindowIndex> window_index(const ExprRef& flat) {
+  WindowIndex w;
+  auto atom = [&](const ExprRef& e) -> std::optional<Symbol> {
+    if ((e->op != ExprOp::Min && e->op != ExprOp::Max) || e->operands.size() != 2) return std::nullopt;
+    const ExprOp inner_op = e->op == ExprOp::Min ? ExprOp::Max : ExprOp::Min;
+    for (int outer = 0; outer < 2; ++outer) {
+      const ExprRef& nested = e->operands[outer];
+      const ExprRef& outer_bound = e->operands[1 - outer];
+      if (nested->op != inner_op || nested->operands.size() != 2) continue;
+      for (int in = 0; in < 2; ++in) {
+        auto v = to_polynomial(nested->operands[in]);
+        auto inner_bound = to_polynomial(nested->operands[1 - in]);
+        auto ob = to_polynomial(outer_bound);
+        if (!v || !inner_bound || !ob || !is_uniform(*inner_bound) || !is_uniform(*ob) || is_uniform(*v)) continue;
+        Clamp c;
+        c.symbol = Symbol{SymbolKind::Local, 0, "clamp#" + std::to_string(w.clamps.size()), false};
+        c.inner = *v;
+        c.min_outside = e->op == ExprOp::Min;
+        c.hi = c.min_outside ? *ob : *inner_bound;
+        c.lo = c.min_outside ? *inner_bound : *ob;
+        w.clamps.push_back(c);
+        return c.symbol;
+      }
+    }
+    return std::nullopt;
+  };
+  auto poly = to_polynomial(flat, atom);
+  if (!poly) return std::nullopt;
+  w.unclamped = *poly;
+  for (const Clamp& c : w.clamps) {
+    auto k = coefficient(w.unclamped, c.symbol);
+    if (!k) return std::nullopt;
+    w.unclamped = w.unclamped - *k * Polynomial::symbol(c.symbol) + *k * c.inner;
+  }
+  return w;
+}
+
 struct WindowPlan {
   StencilGrid sg;
   const ParmVarDecl* array = nullptr;
@@ -72,6 +124,9 @@ struct WindowPlan {
   std::int64_t row_coef = 0, oy = 0, col_coef = 0, ox = 0;
   std::int64_t dy_min = 0, dy_max = 0, dx_min = 0, dx_max = 0;
   Polynomial base, pitch;  // the read's element: base + pitch * row + column
+  // Clamp-to-edge coordinates (`min(max(x + dx, 0), W - 1)`): the row's
+  // and the column's clamp, applied to the cell's coordinates when loading.
+  std::optional<Clamp> row_clamp, col_clamp;
   std::int64_t taps = 1;
 };
 
@@ -262,6 +317,40 @@ bool split_index(const Polynomial& poly, WindowPlan& p, std::string& why) {
   return true;
 }
 
+// Each clamp must be a whole coordinate: the column's (`gx + dx`, weight 1
+// in the index) or the row's (`gy + dy`, weight the pitch), at most one each.
+bool place_clamps(const std::vector<Clamp>& clamps, WindowPlan& p, std::string& why) {
+  const Symbol tx = builtin_symbol(SymbolKind::ThreadIdx, 0), ty = builtin_symbol(SymbolKind::ThreadIdx, 1);
+  for (const Clamp& c : clamps) {
+    auto cx = coefficient(c.inner, tx), cy = coefficient(c.inner, ty);
+    const bool column = cx && is_constant(*cx, 1) && cy && cy->terms.empty();
+    const bool row = cy && is_constant(*cy, 1) && cx && cx->terms.empty();
+    std::optional<Clamp>& slot = column ? p.col_clamp : p.row_clamp;
+    if ((!column && !row) || slot) {
+      why = "a clamp in the window read is not one whole row or column coordinate";
+      return false;
+    }
+    // What it clamps is exactly the thread's coordinate moved by its own
+    // window counter and a constant: then the cell's coordinate is that
+    // value, and the load clamps the cell's coordinate.
+    const int d = column ? 0 : 1;
+    const Polynomial global = Polynomial::symbol(builtin_symbol(SymbolKind::BlockIdx, d)) *
+                                  Polynomial::symbol(builtin_symbol(SymbolKind::BlockDim, d)) +
+                              Polynomial::symbol(builtin_symbol(SymbolKind::ThreadIdx, d));
+    const VarDecl* counter = column ? p.col_counter : p.row_counter;
+    for (const auto& [mono, k] : (c.inner - global).terms) {
+      if (k == 0 || mono.empty()) continue;
+      if (mono.size() != 1 || mono[0].kind != SymbolKind::LoopCounter || !counter ||
+          mono[0].name != counter->getNameAsString()) {
+        why = "a clamp in the window read clamps more than the thread's coordinate and its window offset";
+        return false;
+      }
+    }
+    slot = c;
+  }
+  return true;
+}
+
 // Follows the way from the outermost window loop down to the read (see the
 // header): window loops, compound statements whose statements before the
 // way are declarations, `if (C) continue;` or statements that never leave,
@@ -365,8 +454,9 @@ std::optional<WindowPlan> plan(const KernelContext& ctx, std::string& why) {
     for (const Access& a : accesses_in(ctx, s)) {
       const auto* param = dyn_cast_or_null<ParmVarDecl>(a.root);
       if (!param || !a.root_is_param || !a.read || a.write || a.member || !a.flat_index) continue;
-      auto poly = to_polynomial(a.flat_index);
-      if (!poly) continue;
+      auto index = window_index(a.flat_index);
+      if (!index) continue;
+      const Polynomial* poly = &index->unclamped;
       bool counters = false;
       for (const auto& [mono, c] : poly->terms)
         for (const Symbol& sym : mono) counters |= sym.kind == SymbolKind::LoopCounter;
@@ -404,8 +494,8 @@ std::optional<WindowPlan> plan(const KernelContext& ctx, std::string& why) {
     if (ok && !walk_to_read(ctx, path, q, why_here)) ok = false;
     if (!ok) continue;
     if (q.loops.empty()) continue;
-    auto poly = to_polynomial(list.front().flat_index);
-    if (!poly || !split_index(*poly, q, why_here)) continue;
+    auto index = window_index(list.front().flat_index);
+    if (!index || !split_index(index->unclamped, q, why_here) || !place_clamps(index->clamps, q, why_here)) continue;
     if (!stencil_input_unwritten(ctx, param, why_here)) continue;
     p = q;
     break;
@@ -482,7 +572,19 @@ class WindowTile final : public Rewrite {
     const Polynomial gxp = Polynomial::symbol(builtin_symbol(SymbolKind::BlockIdx, 0)) *
                                Polynomial::symbol(builtin_symbol(SymbolKind::BlockDim, 0)) +
                            Polynomial::symbol(builtin_symbol(SymbolKind::ThreadIdx, 0));
-    auto load_index = render_index(p->base + p->pitch * gyp + gxp, gy, gx);
+    // A clamped coordinate is loaded clamped, as the read would have it.
+    auto clamp_text = [&](const std::optional<Clamp>& c, const std::string& v) -> std::optional<std::string> {
+      if (!c) return v;
+      auto lo = render_index(c->lo, "", ""), hi = render_index(c->hi, "", "");
+      if (!lo || !hi) return std::nullopt;
+      const std::string inner = c->min_outside ? "max((long long)" + v + ", (long long)(" + *lo + "))"
+                                               : "min((long long)" + v + ", (long long)(" + *hi + "))";
+      return c->min_outside ? "min(" + inner + ", (long long)(" + *hi + "))"
+                            : "max(" + inner + ", (long long)(" + *lo + "))";
+    };
+    auto gy_load = clamp_text(p->row_clamp, gy), gx_load = clamp_text(p->col_clamp, gx);
+    auto load_index = gy_load && gx_load ? render_index(p->base + p->pitch * gyp + gxp, *gy_load, *gx_load)
+                                         : std::nullopt;
     if (!load_index) {
       error = "the window read's index cannot be spelled over the tile's cell";
       return false;
