@@ -90,6 +90,17 @@ std::string column_walk(const KernelContext& ctx, const Match& m);
 std::optional<Accumulator> accumulator_update(const clang::Stmt* s, const std::set<const clang::VarDecl*>& outer,
                                               const clang::Expr** value);
 
+// `if (e > best) { best = e; at = k; }` over the counter `k`: the value and
+// the index accumulators (row_accumulators.cpp says which forms), e in `value`.
+std::optional<std::pair<Accumulator, Accumulator>> arg_update_of(const clang::Stmt* s,
+                                                                 const std::set<const clang::VarDecl*>& outer,
+                                                                 const clang::VarDecl* k, const clang::Expr** value);
+
+// An online softmax's (max, rescaled sum) recurrence as the whole body of a
+// loop whose `modified` locals are those two: appends both accumulators.
+bool online_pair(const KernelContext& ctx, const clang::Stmt* body, const std::set<const clang::VarDecl*>& modified,
+                 std::vector<Accumulator>& out);
+
 // The loop's exclusive end as source text: `E`, or `(E) + 1` for `k <= E`;
 // nullopt inside a macro.
 std::optional<std::string> loop_end_text(const KernelContext& ctx, const RowLoop& l);
