@@ -55,11 +55,18 @@ struct WindowLoop {
 };
 
 // `min(max(v, lo), hi)` or `max(min(v, hi), lo)` with lo and hi uniform.
+// Or the conditional chain a helper such as `v < lo ? lo : (v > hi ? hi : v)`
+// inlines to (either bound first, `<=`/`>=` alike), kept as written.
 struct Clamp {
+  enum class Form { MinOfMax, MaxOfMin, Chain };
   Symbol symbol;        // stands for the clamp in the index's polynomial
   Polynomial inner;     // v
   Polynomial lo, hi;
-  bool min_outside = true;
+  Form form = Form::MinOfMax;
+  // Chain: `v first_op first ? first : (v second_op second ? second : v)`,
+  // the lower bound first when lo_first.
+  std::string first_op, second_op;
+  bool lo_first = true;
 };
 
 // The read's index as a polynomial, each clamp of a coordinate replaced by
@@ -71,7 +78,48 @@ struct WindowIndex {
 
 std::optional<WindowIndex> window_index(const ExprRef& flat) {
   WindowIndex w;
+  auto same = [](const std::optional<Polynomial>& a, const std::optional<Polynomial>& b) {
+    return a && b && (*a - *b).terms.empty();
+  };
+  // `v OP b` or `b OP v` as (OP with v on the left, b), for the comparisons.
+  auto compare = [&](const ExprRef& c, const Polynomial& v) -> std::optional<std::pair<std::string, ExprRef>> {
+    if (c->operands.size() != 2) return std::nullopt;
+    static const std::map<ExprOp, std::pair<std::string, std::string>> ops = {
+        {ExprOp::Lt, {"<", ">"}}, {ExprOp::Le, {"<=", ">="}}, {ExprOp::Gt, {">", "<"}}, {ExprOp::Ge, {">=", "<="}}};
+    auto it = ops.find(c->op);
+    if (it == ops.end()) return std::nullopt;
+    if (same(to_polynomial(c->operands[0]), v)) return std::make_pair(it->second.first, c->operands[1]);
+    if (same(to_polynomial(c->operands[1]), v)) return std::make_pair(it->second.second, c->operands[0]);
+    return std::nullopt;
+  };
+  auto chain = [&](const ExprRef& e) -> std::optional<Symbol> {
+    if (e->op != ExprOp::Select || e->operands.size() != 3) return std::nullopt;
+    const ExprRef& inner_select = e->operands[2];
+    if (inner_select->op != ExprOp::Select || inner_select->operands.size() != 3) return std::nullopt;
+    auto v = to_polynomial(inner_select->operands[2]);
+    if (!v || is_uniform(*v)) return std::nullopt;
+    auto c1 = compare(e->operands[0], *v), c2 = compare(inner_select->operands[0], *v);
+    if (!c1 || !c2) return std::nullopt;
+    auto b1 = to_polynomial(e->operands[1]), b2 = to_polynomial(inner_select->operands[1]);
+    if (!b1 || !b2 || !is_uniform(*b1) || !is_uniform(*b2) || !same(to_polynomial(c1->second), b1) ||
+        !same(to_polynomial(c2->second), b2))
+      return std::nullopt;
+    const bool lo_first = c1->first[0] == '<';
+    if (lo_first == (c2->first[0] == '<')) return std::nullopt;  // both bounds on one side
+    Clamp c;
+    c.symbol = Symbol{SymbolKind::Local, 0, "clamp#" + std::to_string(w.clamps.size()), false};
+    c.inner = *v;
+    c.form = Clamp::Form::Chain;
+    c.lo_first = lo_first;
+    c.first_op = c1->first;
+    c.second_op = c2->first;
+    c.lo = lo_first ? *b1 : *b2;
+    c.hi = lo_first ? *b2 : *b1;
+    w.clamps.push_back(c);
+    return c.symbol;
+  };
   auto atom = [&](const ExprRef& e) -> std::optional<Symbol> {
+    if (e->op == ExprOp::Select) return chain(e);
     if ((e->op != ExprOp::Min && e->op != ExprOp::Max) || e->operands.size() != 2) return std::nullopt;
     const ExprOp inner_op = e->op == ExprOp::Min ? ExprOp::Max : ExprOp::Min;
     for (int outer = 0; outer < 2; ++outer) {
@@ -86,9 +134,10 @@ std::optional<WindowIndex> window_index(const ExprRef& flat) {
         Clamp c;
         c.symbol = Symbol{SymbolKind::Local, 0, "clamp#" + std::to_string(w.clamps.size()), false};
         c.inner = *v;
-        c.min_outside = e->op == ExprOp::Min;
-        c.hi = c.min_outside ? *ob : *inner_bound;
-        c.lo = c.min_outside ? *inner_bound : *ob;
+        const bool min_outside = e->op == ExprOp::Min;
+        c.form = min_outside ? Clamp::Form::MinOfMax : Clamp::Form::MaxOfMin;
+        c.hi = min_outside ? *ob : *inner_bound;
+        c.lo = min_outside ? *inner_bound : *ob;
         w.clamps.push_back(c);
         return c.symbol;
       }
@@ -577,10 +626,20 @@ class WindowTile final : public Rewrite {
       if (!c) return v;
       auto lo = render_index(c->lo, "", ""), hi = render_index(c->hi, "", "");
       if (!lo || !hi) return std::nullopt;
-      const std::string inner = c->min_outside ? "max((long long)" + v + ", (long long)(" + *lo + "))"
-                                               : "min((long long)" + v + ", (long long)(" + *hi + "))";
-      return c->min_outside ? "min(" + inner + ", (long long)(" + *hi + "))"
-                            : "max(" + inner + ", (long long)(" + *lo + "))";
+      const std::string L = "(long long)(" + *lo + ")", H = "(long long)(" + *hi + ")", V = "(long long)" + v;
+      switch (c->form) {
+        case Clamp::Form::MinOfMax:
+          return "min(max(" + V + ", " + L + "), " + H + ")";
+        case Clamp::Form::MaxOfMin:
+          return "max(min(" + V + ", " + H + "), " + L + ")";
+        case Clamp::Form::Chain: {
+          const std::string& first = c->lo_first ? L : H;
+          const std::string& second = c->lo_first ? H : L;
+          return "(" + V + " " + c->first_op + " " + first + " ? " + first + " : (" + V + " " + c->second_op + " " +
+                 second + " ? " + second + " : " + V + "))";
+        }
+      }
+      return std::nullopt;
     };
     auto gy_load = clamp_text(p->row_clamp, gy), gx_load = clamp_text(p->col_clamp, gx);
     auto load_index = gy_load && gx_load ? render_index(p->base + p->pitch * gyp + gxp, *gy_load, *gx_load)
