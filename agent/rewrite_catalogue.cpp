@@ -172,6 +172,12 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        S::Structure,
        {{"rows", {8, 16}, "thread rows per block (the block becomes 32 x rows)"}},
        {codes::kUncoalescedGlobal}},
+      {"window-tile-1d",
+       "stage the stretch a 1-D kernel's window loop reads (a 1-D convolution's taps, zero padding spelled as "
+       "`continue` or `if`, or clamped) in shared memory once per block",
+       S::Structure,
+       {{"block", {256}, "threads per block (the block becomes block x 1)"}},
+       {}},
       {"stencil-stream",
        "compute several consecutive rows of a 2-D stencil per thread, loading each input element the rows read "
        "once into a register (vertical neighbours are the next rows' centres)",
@@ -291,6 +297,8 @@ std::optional<DeclaredLaunch> declared_launch(const RewriteStep& step) {
     c.thread_scale[1] = {1, per};
   } else if (r == "stencil-tile" || r == "window-tile") {
     c.block = Dim3{32, step_param(step, "rows"), 1};
+  } else if (r == "window-tile-1d") {
+    c.block = Dim3{step_param(step, "block"), 1, 1};
   } else if (r == "stencil-stream") {
     c.block = Dim3{32, 4, 1};
     c.thread_scale[1] = {1, step_param(step, "rows")};

@@ -39,6 +39,7 @@ const Rewrite& register_tile_rewrite();
 const Rewrite& privatize_atomics_rewrite();
 const Rewrite& stencil_tile_rewrite();
 const Rewrite& window_tile_rewrite();
+const Rewrite& window_tile_1d_rewrite();
 const Rewrite& stencil_stream_rewrite();
 const Rewrite& coarsen_2d_rewrite();
 
@@ -70,6 +71,7 @@ const std::vector<const Rewrite*>& clang_rewrites() {
       &privatize_atomics_rewrite(),
       &stencil_tile_rewrite(),
       &window_tile_rewrite(),
+      &window_tile_1d_rewrite(),
       &stencil_stream_rewrite(),
       &interleave_chunks_rewrite(),
       &split_serial_loop_rewrite(),

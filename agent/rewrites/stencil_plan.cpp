@@ -153,8 +153,11 @@ std::optional<StencilEdge> match_edge(const KernelContext& ctx, const std::vecto
 
 bool names_only(const Stmt* s, const std::set<const ValueDecl*>& allowed) { return only_names(s, allowed); }
 
-std::optional<StencilGrid> match_stencil_grid(const KernelContext& ctx, std::string& why) {
-  auto grid = match_grid_2d(ctx, why, /*allow_batch=*/true);
+namespace {
+
+// The guard and prologue checks both shapes share.
+std::optional<StencilGrid> stencil_guard(const KernelContext& ctx, const std::optional<Grid2D>& grid,
+                                         std::string& why) {
   if (!grid) return std::nullopt;
   if (!only_pure_declarations(ctx, grid->region.prologue)) {
     why = "declarations with effects before the guard";
@@ -165,7 +168,9 @@ std::optional<StencilGrid> match_stencil_grid(const KernelContext& ctx, std::str
       why = "a declaration before the guard reads memory";
       return std::nullopt;
     }
-  if (!only_names(grid->region.guard->getCond(), {grid->x.var, grid->y.var})) {
+  std::set<const ValueDecl*> indices = {grid->x.var};
+  if (grid->y.var) indices.insert(grid->y.var);
+  if (!only_names(grid->region.guard->getCond(), indices)) {
     why = "the guard uses locals other than x and y";
     return std::nullopt;
   }
@@ -175,6 +180,40 @@ std::optional<StencilGrid> match_stencil_grid(const KernelContext& ctx, std::str
     return std::nullopt;
   }
   return StencilGrid{*grid, grid->region.early_exit ? "!(" + *cond + ")" : *cond};
+}
+
+}  // namespace
+
+std::optional<StencilGrid> match_stencil_grid(const KernelContext& ctx, std::string& why) {
+  return stencil_guard(ctx, match_grid_2d(ctx, why, /*allow_batch=*/true), why);
+}
+
+std::optional<StencilGrid> match_stencil_line(const KernelContext& ctx, std::string& why) {
+  Grid2D g;
+  g.vars = global_index_vars(ctx);
+  if (g.vars.size() != 1 || g.vars[0].dim != 0) {
+    why = "not a 1-D kernel (needs exactly one x global index)";
+    return std::nullopt;
+  }
+  g.x = g.vars[0];
+  if (!identity_only_through_index_vars(ctx, g.vars, why)) return std::nullopt;
+  if (contains_barrier(ctx.body) || uses_warp_primitives(ctx.body) || uses_atomics(ctx.body)) {
+    why = "barriers, warp primitives or atomics";
+    return std::nullopt;
+  }
+  for (const Access& a : collect_accesses(ctx.body))
+    if (a.is_shared) {
+      why = "the kernel already uses shared memory";
+      return std::nullopt;
+    }
+  auto region = guarded_region(ctx, g.vars, why);
+  if (!region) return std::nullopt;
+  g.region = *region;
+  if (!g.region.bounds.count(g.x.var)) {
+    why = "x must be bounds-checked";
+    return std::nullopt;
+  }
+  return stencil_guard(ctx, g, why);
 }
 
 bool stencil_input_unwritten(const KernelContext& ctx, const ParmVarDecl* array, std::string& why) {
@@ -197,7 +236,7 @@ bool stencil_input_unwritten(const KernelContext& ctx, const ParmVarDecl* array,
 }
 
 bool stencil_launches_cover(const KernelContext& ctx, const Grid2D& grid, std::string& why) {
-  for (int d = 0; d < 2; ++d) {
+  for (int d = 0; d < (grid.y.var ? 2 : 1); ++d) {
     const IndexVar& v = d == 0 ? grid.x : grid.y;
     if (!launches_cover(ctx, d, coverage_bound(ctx, grid.region.bounds.at(v.var)), why)) return false;
   }

@@ -73,12 +73,18 @@ struct StencilGrid {
 };
 std::optional<StencilGrid> match_stencil_grid(const KernelContext& ctx, std::string& why);
 
+// The same for a 1-D kernel: one global index x (grid.y.var stays null),
+// bounds-checked, thread identity only through it, no shared memory,
+// barrier, warp primitive or atomic.
+std::optional<StencilGrid> match_stencil_line(const KernelContext& ctx, std::string& why);
+
 // The stencil's input is safe to read ahead of the work: the kernel never
 // writes `array`, and nothing it writes reaches it (`__restrict__`, or
 // distinct pointers at every launch).
 bool stencil_input_unwritten(const KernelContext& ctx, const clang::ParmVarDecl* array, std::string& why);
 
-// Every launch covers both of the guard's bounds (`W - 1` counts as `W`).
+// Every launch covers both of the guard's bounds (`W - 1` counts as `W`);
+// x's alone for a line.
 bool stencil_launches_cover(const KernelContext& ctx, const Grid2D& grid, std::string& why);
 
 // True when `s` names no local variable besides parameters and `allowed`.

@@ -13,6 +13,7 @@ using namespace clang;
 using clang::Expr;
 
 constexpr std::int64_t kMaxSpan = 16;
+constexpr std::int64_t kMaxLineSpan = 64;
 
 // The read's index as a polynomial, each clamp of a coordinate replaced by
 // the coordinate it clamps (the cell the read stands for), the clamps kept.
@@ -174,7 +175,14 @@ bool split_index(const Polynomial& poly, WindowPlan& p, std::string& why) {
   const Symbol bx = builtin_symbol(SymbolKind::BlockIdx, 0), by = builtin_symbol(SymbolKind::BlockIdx, 1);
   const Symbol bdx = builtin_symbol(SymbolKind::BlockDim, 0), bdy = builtin_symbol(SymbolKind::BlockDim, 1);
   auto cx = coefficient(poly, tx), cy = coefficient(poly, ty);
-  if (!cx || !cy || !is_constant(*cx, 1) || !is_uniform(*cy) || cy->terms.empty()) {
+  if (p.line) {
+    // A line: x plus offsets, no row (a pitch of 0 makes every counter a column's).
+    if (!cx || !is_constant(*cx, 1) || !cy || !cy->terms.empty()) {
+      why = "the window read is not at x plus offsets";
+      return false;
+    }
+    cy = Polynomial::constant(0);
+  } else if (!cx || !cy || !is_constant(*cx, 1) || !is_uniform(*cy) || cy->terms.empty()) {
     why = "the window read is not at (pitch * y + x) plus offsets";
     return false;
   }
@@ -225,7 +233,10 @@ bool split_index(const Polynomial& poly, WindowPlan& p, std::string& why) {
   }
   // The fixed offsets: multiples of the pitch and the constant term; the
   // rest (a plane of a batch, a parameter offset) is the base.
-  if (p.pitch.is_constant()) {
+  if (p.line) {
+    p.oy = 0;
+    p.ox = rest.constant_term();
+  } else if (p.pitch.is_constant()) {
     const std::int64_t c = p.pitch.constant_term(), t = rest.constant_term();
     if (c <= 2 * kMaxSpan) {
       why = "the row pitch is too small to tell rows from columns";
@@ -279,9 +290,11 @@ bool split_index(const Polynomial& poly, WindowPlan& p, std::string& why) {
     why = "the window counters do not move the read";
     return false;
   }
-  if (p.dy_max - p.dy_min > kMaxSpan || p.dx_max - p.dx_min > kMaxSpan || std::abs(p.dy_min) > kMaxSpan ||
-      std::abs(p.dx_min) > kMaxSpan) {
-    why = "the window spans more than 16 rows or columns";
+  // A line's window may be wider: its tile is one row.
+  const std::int64_t span = p.line ? kMaxLineSpan : kMaxSpan;
+  if (p.dy_max - p.dy_min > span || p.dx_max - p.dx_min > span || std::abs(p.dy_min) > span ||
+      std::abs(p.dx_min) > span) {
+    why = "the window spans more than " + std::to_string(span) + " rows or columns";
     return false;
   }
   return true;
@@ -407,9 +420,10 @@ bool walk_to_read(const KernelContext& ctx, const std::vector<const Stmt*>& path
 
 }  // namespace
 
-std::optional<WindowPlan> plan_window(const KernelContext& ctx, std::string& why) {
+std::optional<WindowPlan> plan_window(const KernelContext& ctx, bool line, std::string& why) {
   WindowPlan p;
-  auto sg = match_stencil_grid(ctx, why);
+  p.line = line;
+  auto sg = line ? match_stencil_line(ctx, why) : match_stencil_grid(ctx, why);
   if (!sg) return std::nullopt;
   p.sg = *sg;
   const auto& body = p.sg.grid.region.body;

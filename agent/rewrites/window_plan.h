@@ -75,8 +75,11 @@ struct WindowPlan {
   // and the column's clamp, applied to the cell's coordinates when loading.
   std::optional<Clamp> row_clamp, col_clamp;
   std::int64_t taps = 1;
+  bool line = false;  // a 1-D kernel: no rows
 };
 
-std::optional<WindowPlan> plan_window(const KernelContext& ctx, std::string& why);
+// `line`: a 1-D kernel (one global index x; the window moves along x only,
+// up to 64 wide), else a 2-D one.
+std::optional<WindowPlan> plan_window(const KernelContext& ctx, bool line, std::string& why);
 
 }  // namespace warplens::agent::rw
