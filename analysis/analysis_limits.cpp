@@ -13,6 +13,11 @@ AnalysisLimits::AnalysisLimits()
       // list. Clang and the model builder walk such an expression
       // recursively; 30,000-term sums (60,000 tokens) are analysed.
       max_expression_tokens(400'000),
+      // `if (c) if (c) ... ;`: each statement opens a scope, and Clang looks
+      // a name up through every enclosing scope, so the parse is quadratic
+      // in the depth (20,000: 7 s; 100,000: past the time limit; clang
+      // -fsyntax-only itself dies of its stack). Real code nests a handful.
+      max_unbraced_nesting(2'000),
       max_ast_bytes(std::size_t{1} << 30),
       // Wall-clock time: a backstop against hangs, not a size rule (tokens,
       // expression length, stack and AST memory bound the size). Ordinary

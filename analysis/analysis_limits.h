@@ -20,6 +20,7 @@ struct AnalysisLimits {
   std::size_t max_source_bytes;           // the document itself (the editor's text)
   std::uint64_t max_tokens;               // preprocessor tokens of the translation unit
   std::uint64_t max_expression_tokens;    // tokens of one expression run
+  std::uint64_t max_unbraced_nesting;     // `if`/`for`/`while`/... nested without braces in one run
   std::size_t max_ast_bytes;              // AST, preprocessor and source manager memory
   std::chrono::milliseconds max_time;     // parse and static analyses
 };

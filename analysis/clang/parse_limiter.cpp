@@ -76,10 +76,21 @@ void ParseLimiter::on_token(const clang::Token& token) {
     case clang::tok::l_brace:
       if (brackets_.size() < kMaxBracketStack) brackets_.push_back('{');
       run_ = 0;
+      controls_ = 0;
       break;
     case clang::tok::r_brace:
       if (!brackets_.empty()) brackets_.pop_back();
       run_ = 0;
+      controls_ = 0;
+      break;
+    case clang::tok::kw_if:
+    case clang::tok::kw_else:
+    case clang::tok::kw_for:
+    case clang::tok::kw_while:
+    case clang::tok::kw_do:
+    case clang::tok::kw_switch:
+      ++controls_;
+      ++run_;
       break;
     case clang::tok::l_paren:
     case clang::tok::l_square:
@@ -93,6 +104,7 @@ void ParseLimiter::on_token(const clang::Token& token) {
       break;
     case clang::tok::semi:
       run_ = 0;
+      controls_ = 0;
       break;
     case clang::tok::comma:
       // The elements of a braced list are siblings; a comma operator chain
@@ -107,6 +119,9 @@ void ParseLimiter::on_token(const clang::Token& token) {
   if (tokens_ > limits_.max_tokens)
     reason_ = "too large to analyse: more than " + std::to_string(limits_.max_tokens) +
               " preprocessor tokens (headers and macro expansions included; the limit)";
+  else if (controls_ > limits_.max_unbraced_nesting)
+    reason_ = "too large to analyse: more than " + std::to_string(limits_.max_unbraced_nesting) +
+              " statements nested without braces (the limit)";
   else if (run_ > limits_.max_expression_tokens)
     reason_ = "too large to analyse: an expression of more than " + std::to_string(limits_.max_expression_tokens) +
               " tokens (the limit)";

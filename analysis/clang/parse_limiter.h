@@ -64,6 +64,7 @@ class ParseLimiter {
   clang::CompilerInstance* ci_ = nullptr;
   std::uint64_t tokens_ = 0;
   std::uint64_t run_ = 0;           // tokens of the current expression run
+  std::uint64_t controls_ = 0;      // statement keywords of the current run: scopes nested without braces
   std::vector<char> brackets_;      // open ( [ { , innermost last
   bool stopped_ = false;
   std::string reason_;

@@ -137,8 +137,10 @@ class Server:
         return r
 
     def alive(self):
+        # An answer is an answer: before `initialize` the right one is the
+        # error ServerNotInitialized (-32002), not a result.
         r = self.request("workspace/executeCommand", {"command": "warplens.listJobs"}, deadline=DEADLINE)
-        return r is not None and "result" in r
+        return r is not None and ("result" in r or "error" in r)
 
     def close(self, expect_clean=True):
         code = None
@@ -418,7 +420,9 @@ def cat_budgets(fnd, binary, rng, scale, tmp):
         uri = "file://%s/budget.cu" % tmp
         t0 = time.time()
         s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": text}})
-        r = s.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}, deadline=120)
+        # Past the analysis' own 120 s time limit, whose "too large to
+        # analyse" answer counts (and is reported below as slow).
+        r = s.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}, deadline=180)
         dt = time.time() - t0
         peak = s.rss_kib()
         if r is None:
@@ -588,6 +592,8 @@ def main():
     ap.add_argument("--seed", type=int, default=21)
     ap.add_argument("--only", action="append", choices=sorted(CATEGORIES))
     args = ap.parse_args()
+    # The CLI cases run in a scratch directory: a relative path would not be found there.
+    args.binary = os.path.abspath(args.binary)
     if not os.access(args.binary, os.X_OK):
         print("abuse_campaign: no binary at %s (build first)" % args.binary, file=sys.stderr)
         return 2

@@ -118,6 +118,31 @@ TEST_CASE("E: a 30,000-term expression is analysed; deeper nesting is refused, n
   CHECK(with_code(tb.result, codes::kAnalysisLimit).empty());
 }
 
+TEST_CASE("statements nested without braces: a few thousand are analysed, 100,000 refused at once") {
+  // Each `if` opens a scope and Clang looks `c` up through all of them:
+  // quadratic (100,000 ran into the 120 s time limit before the limit).
+  auto nested = [](int n) {
+    std::string text = "__global__ void k(int c, int* a) { ";
+    for (int i = 0; i < n; ++i) text += "if (c) ";
+    return text + "a[0] = 1; }\n";
+  };
+  Timed ok = analyse(nested(1500));
+  CHECK_MESSAGE(ok.result.parsed, messages(ok.result));
+  CHECK(with_code(ok.result, codes::kAnalysisLimit).empty());
+  Timed deep = analyse(nested(100000));
+  CHECK_FALSE(deep.result.parsed);
+  auto limit = with_code(deep.result, codes::kAnalysisLimit);
+  REQUIRE(limit.size() == 1);
+  CHECK(limit[0]->message == "too large to analyse: more than 2000 statements nested without braces (the limit)");
+  CHECK(deep.seconds < 30);
+  // Sequential statements and else-if chains with braces are not nesting.
+  std::string chain = "__global__ void k(int c, int* a) { ";
+  for (int i = 0; i < 2000; ++i) chain += "if (c == " + std::to_string(i) + ") { a[0] = 1; } else ";
+  chain += "{ a[0] = 2; }\n for (int i = 0; i < 3; ++i) a[i] = i; }\n";
+  Timed c = analyse(chain);
+  CHECK(with_code(c.result, codes::kAnalysisLimit).empty());
+}
+
 TEST_CASE("the macro bomb stops at the token limit, in seconds") {
   AnalysisOptions options;
   options.limits.max_tokens = 2'000'000;
