@@ -304,8 +304,13 @@ def cat_documents(fnd, binary, rng, scale):
                 ("workspace/executeCommand", {"command": "warplens.report", "arguments": [{"uri": uri}]}),
             ])
             if s.request(method, params) is None:
+                # Keep the input: without it a finding cannot be reproduced.
+                kept = os.path.join(tempfile.gettempdir(), "warplens-abuse-finding-%d-%d.cu" % (os.getpid(), n))
+                with open(kept, "w", errors="replace") as f:
+                    f.write(text)
                 fnd.found(cat, "crash" if s.p.poll() is not None else "hang",
-                          "%s on a mutated document: no answer (%s)" % (method, s.err[-300:]))
+                          "%s on a mutated document (kept in %s, exit %s): no answer (%s)" %
+                          (method, kept, s.p.poll(), s.err[-300:]))
                 if s.p.poll() is not None:
                     s = Server(binary, ["--debounce-ms", "0", "--no-resource-usage"])
                     s.initialize()
