@@ -61,14 +61,6 @@ const Expr* coverage_bound(const KernelContext& ctx, const Expr* bound) {
 // loops and switch, and whatever follows a statement that may leave early.
 // A tap must be read on every path, or loading it ahead of the work could
 // read an element the original never reads (`x > 0 ? in[i - 1] : c` at x == 0).
-bool may_leave(const Stmt* s) {
-  if (!s) return false;
-  if (isa<ReturnStmt>(s) || isa<GotoStmt>(s) || isa<BreakStmt>(s) || isa<ContinueStmt>(s)) return true;
-  for (const Stmt* c : s->children())
-    if (may_leave(c)) return true;
-  return false;
-}
-
 void mark_conditional(const Stmt* s, bool conditional, std::set<const Stmt*>& out) {
   if (!s) return;
   if (conditional) out.insert(s);
@@ -152,6 +144,14 @@ std::optional<StencilEdge> match_edge(const KernelContext& ctx, const std::vecto
 }  // namespace
 
 bool names_only(const Stmt* s, const std::set<const ValueDecl*>& allowed) { return only_names(s, allowed); }
+
+bool may_leave(const Stmt* s) {
+  if (!s) return false;
+  if (isa<ReturnStmt>(s) || isa<GotoStmt>(s) || isa<BreakStmt>(s) || isa<ContinueStmt>(s)) return true;
+  for (const Stmt* c : s->children())
+    if (may_leave(c)) return true;
+  return false;
+}
 
 namespace {
 

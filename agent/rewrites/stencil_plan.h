@@ -90,4 +90,7 @@ bool stencil_launches_cover(const KernelContext& ctx, const Grid2D& grid, std::s
 // True when `s` names no local variable besides parameters and `allowed`.
 bool names_only(const clang::Stmt* s, const std::set<const clang::ValueDecl*>& allowed);
 
+// True when `s` contains a return, goto, break or continue.
+bool may_leave(const clang::Stmt* s);
+
 }  // namespace warplens::agent::rw

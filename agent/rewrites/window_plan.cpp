@@ -101,14 +101,6 @@ std::optional<WindowIndex> window_index(const ExprRef& flat) {
   return w;
 }
 
-bool leaves(const Stmt* s) {
-  if (!s) return false;
-  if (isa<ReturnStmt>(s) || isa<GotoStmt>(s) || isa<BreakStmt>(s) || isa<ContinueStmt>(s)) return true;
-  for (const Stmt* c : s->children())
-    if (leaves(c)) return true;
-  return false;
-}
-
 bool path_to(const Stmt* from, const Stmt* target, std::vector<const Stmt*>& path) {
   if (!from) return false;
   path.push_back(from);
@@ -395,7 +387,7 @@ bool walk_to_read(const KernelContext& ctx, const std::vector<const Stmt*>& path
             continue;
           }
         }
-        if (leaves(t)) {
+        if (may_leave(t)) {
           why = "the window loops leave early other than by `if (...) continue;` before the read";
           return false;
         }
@@ -404,7 +396,7 @@ bool walk_to_read(const KernelContext& ctx, const std::vector<const Stmt*>& path
     }
     // The statement that reads.
     if (q.loops.empty()) break;
-    if (leaves(s)) {
+    if (may_leave(s)) {
       why = "the statement reading the window may leave the loop";
       return false;
     }
@@ -473,7 +465,7 @@ std::optional<WindowPlan> plan_window(const KernelContext& ctx, bool line, std::
     }
     bool ok = true;
     for (std::size_t i = 0; i < top && ok; ++i)
-      if (leaves(body[i])) {
+      if (may_leave(body[i])) {
         why_here = "the work may leave before the window loops";
         ok = false;
       }
