@@ -82,6 +82,14 @@ ParsePlan plan_parse(const SourceFile& file, const AnalysisOptions& options, con
   if (!resource_dir.empty()) args.push_back("-resource-dir=" + resource_dir);
   args.insert(args.end(), {"-ferror-limit=0", "-Wno-unknown-cuda-version", "-Wno-pragma-once-outside-header",
                            "-Wno-unknown-warning-option", "-fno-caret-diagnostics"});
+  // No typo correction: Clang 19's delayed typo correction recurses without
+  // end on a launch whose configuration names an undeclared variable when the
+  // kernel's own declaration is invalid (`__global__ void g(co v) {}` then
+  // `g<<<1, threads>>>(0);`, a state every edit passes through), and takes
+  // the process down with a stack overflow (tests/fixtures/robustness/
+  // typo_launch_recursion.cu). The price is Clang's "did you mean" hints; an
+  // undeclared name is still an error.
+  args.push_back("-fno-spell-checking");
   if (command.command) args.insert(args.end(), command.command->args.begin(), command.command->args.end());
   if (!command.command || !command.command->sets_language_standard) args.push_back("-std=c++17");
   if (data_dir.empty())

@@ -22,6 +22,14 @@ std::unique_ptr<ParsedFile> parse_file(const SourceFile& file, const EngineOptio
   parsed->text = file.text;
   parsed->options = options.analysis;
   parsed->ast = parse_ast(file, options.analysis, stop);
+  if (parsed->ast->result.cancelled) {
+    error = "cancelled";
+    return nullptr;
+  }
+  if (parsed->ast->result.over_limit) {
+    error = file.path + " is not rewritten: " + parsed->ast->result.over_limit->message;
+    return nullptr;
+  }
   if (!parsed->ast->unit) {
     error = "clang could not parse " + file.path;
     for (const Finding& f : parsed->ast->result.diagnostics)
@@ -29,10 +37,6 @@ std::unique_ptr<ParsedFile> parse_file(const SourceFile& file, const EngineOptio
         error += ": " + f.message;
         break;
       }
-    return nullptr;
-  }
-  if (parsed->ast->result.cancelled) {
-    error = "cancelled";
     return nullptr;
   }
   if (parsed->ast->has_errors()) {

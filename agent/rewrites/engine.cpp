@@ -5,6 +5,8 @@
 
 #include "agent/rewrite_engine.h"
 #include "agent/rewrites/rewrite.h"
+#include "analysis/clang/parsed_ast.h"
+#include "common/large_stack.h"
 
 namespace warplens::agent {
 namespace rw {
@@ -155,8 +157,20 @@ ApplyResult run_apply(KernelContext& ctx, const Rewrite& rewrite, const RewriteS
 
 bool rewrite_engine_available() { return true; }
 
-KernelSurvey survey_kernel(const SourceFile& file, const std::string& kernel, const EngineOptions& options,
-                           bool apply, std::stop_token stop) {
+namespace {
+
+// The rewrites walk the AST recursively, as the model builder does: on a
+// stack as large as the parse's, so that what the parse's limits let through
+// is walked without overflowing the caller's (a job thread's 8 MiB).
+template <class Result, class Fn>
+Result on_parse_stack(Fn fn) {
+  Result result;
+  common::run_with_stack(parse_stack_bytes(), [&](std::size_t) { result = fn(); });
+  return result;
+}
+
+KernelSurvey survey_kernel_here(const SourceFile& file, const std::string& kernel, const EngineOptions& options,
+                                bool apply, std::stop_token stop) {
   KernelSurvey survey;
   const auto t0 = std::chrono::steady_clock::now();
   std::string error;
@@ -220,8 +234,8 @@ KernelSurvey survey_kernel(const SourceFile& file, const std::string& kernel, co
   return survey;
 }
 
-ApplyResult apply_rewrite(const SourceFile& file, const std::string& kernel, const RewriteStep& step,
-                          const EngineOptions& options, std::stop_token stop) {
+ApplyResult apply_rewrite_here(const SourceFile& file, const std::string& kernel, const RewriteStep& step,
+                               const EngineOptions& options, std::stop_token stop) {
   ApplyResult r;
   const rw::Rewrite* rewrite = rw::find_clang_rewrite(step.rewrite);
   if (!rewrite) {
@@ -257,6 +271,18 @@ ApplyResult apply_rewrite(const SourceFile& file, const std::string& kernel, con
     result = std::move(one);
   }
   return *result;
+}
+
+}  // namespace
+
+KernelSurvey survey_kernel(const SourceFile& file, const std::string& kernel, const EngineOptions& options,
+                           bool apply, std::stop_token stop) {
+  return on_parse_stack<KernelSurvey>([&] { return survey_kernel_here(file, kernel, options, apply, stop); });
+}
+
+ApplyResult apply_rewrite(const SourceFile& file, const std::string& kernel, const RewriteStep& step,
+                          const EngineOptions& options, std::stop_token stop) {
+  return on_parse_stack<ApplyResult>([&] { return apply_rewrite_here(file, kernel, step, options, stop); });
 }
 
 }  // namespace warplens::agent

@@ -515,35 +515,98 @@ RunOutcome run_clang(const ParsePlan& plan, const std::string& target_text, cons
   return out;
 }
 
-// The same parse, keeping the AST (ASTUnit) for the rewrite engine, as
-// clang::tooling::buildASTFromCode does, but with the plan's command line and
-// file system.
-class KeepAst : public clang::tooling::ToolAction {
+// The same parse, keeping the AST for the rewrite engine: the compiler
+// instance and its action stay alive after the parse (EndSourceFile runs
+// when the KeptAst goes), as ASTUnit does, but through an action of ours so
+// that the ParseLimiter watches this parse exactly as the analysis' parse.
+class KeptParseAction : public clang::ASTFrontendAction {
  public:
-  std::unique_ptr<clang::ASTUnit> unit;
-  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager* files,
-                     std::shared_ptr<clang::PCHContainerOperations> pch, clang::DiagnosticConsumer* diags) override {
-    unit = clang::ASTUnit::LoadFromCompilerInvocation(
-        invocation, std::move(pch),
-        clang::CompilerInstance::createDiagnostics(&invocation->getDiagnosticOpts(), diags, /*ShouldOwnClient=*/false),
-        files);
-    return unit != nullptr;
+  KeptParseAction(clang_frontend::ParseLimiter& limiter, std::stop_token stop) : limiter_(limiter), stop_(stop) {}
+
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
+    return std::make_unique<StopConsumer>(stop_);
   }
+  bool BeginSourceFileAction(clang::CompilerInstance& ci) override {
+    limiter_.attach(ci);
+    return clang::ASTFrontendAction::BeginSourceFileAction(ci);
+  }
+
+ private:
+  class StopConsumer : public clang::ASTConsumer {
+   public:
+    explicit StopConsumer(std::stop_token stop) : stop_(stop) {}
+    bool HandleTopLevelDecl(clang::DeclGroupRef) override { return !stop_.stop_requested(); }
+
+   private:
+    std::stop_token stop_;
+  };
+  clang_frontend::ParseLimiter& limiter_;
+  std::stop_token stop_;
 };
 
-std::unique_ptr<clang::ASTUnit> run_clang_keeping_ast(const ParsePlan& plan, const std::string& target_text,
-                                                      DiagnosticCollector& diags, std::vector<std::string>& refused) {
+class KeepAst : public clang::tooling::ToolAction {
+ public:
+  KeepAst(clang_frontend::ParseLimiter& limiter, std::stop_token stop) : limiter_(limiter), stop_(stop) {}
+  std::unique_ptr<KeptAst> kept;
+  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager* files,
+                     std::shared_ptr<clang::PCHContainerOperations> pch, clang::DiagnosticConsumer* diags) override {
+    // What FrontendActionFactory::runInvocation and CompilerInstance::
+    // ExecuteAction do, less the EndSourceFile that would free the AST.
+    auto k = std::make_unique<KeptAst>();
+    k->instance = std::make_unique<clang::CompilerInstance>(std::move(pch));
+    clang::CompilerInstance& ci = *k->instance;
+    ci.setInvocation(std::move(invocation));
+    ci.setFileManager(files);
+    ci.createDiagnostics(diags, /*ShouldOwnClient=*/false);
+    if (!ci.hasDiagnostics()) return false;
+    ci.createSourceManager(*files);
+    if (ci.getFrontendOpts().Inputs.size() != 1 || !ci.createTarget()) return false;
+    auto action = std::make_unique<KeptParseAction>(limiter_, stop_);
+    if (!action->BeginSourceFile(ci, ci.getFrontendOpts().Inputs[0])) return false;
+    k->action = std::move(action);  // from here on EndSourceFile is owed
+    if (llvm::Error e = k->action->Execute()) llvm::consumeError(std::move(e));
+    // Nothing lexes through this preprocessor again; the watcher points at a
+    // limiter that is about to go.
+    if (ci.hasPreprocessor()) ci.getPreprocessor().setTokenWatcher(nullptr);
+    // The diagnostics engine still points at `diags`, which the caller
+    // destroys before the AST: detach it.
+    ci.getDiagnostics().setClient(new clang::IgnoringDiagConsumer(), /*ShouldOwnClient=*/true);
+    kept = std::move(k);
+    return true;
+  }
+
+ private:
+  clang_frontend::ParseLimiter& limiter_;
+  std::stop_token stop_;
+};
+
+struct KeptOutcome {
+  std::unique_ptr<KeptAst> ast;
+  std::string over_limit;    // why a limit cut the parse
+  std::optional<int> cut_line;
+  std::vector<std::string> refused;  // files the guarded file system would not read
+};
+
+// On the calling thread, which must have `stack_bytes` of stack above `top`
+// (a run_with_stack thread): the limiter measures from there.
+KeptOutcome run_clang_keeping_ast(const ParsePlan& plan, const std::string& target_text, const AnalysisLimits& limits,
+                                  std::stop_token stop, DiagnosticCollector& diags, const char* top,
+                                  std::size_t stack_bytes) {
   auto [files, guarded] = plan_files(plan, target_text);
-  KeepAst action;
+  KeptOutcome out;
+  clang_frontend::ParseLimiter limiter(limits, stop, top, stack_bytes);
+  KeepAst action(limiter, stop);
   clang::tooling::ToolInvocation invocation(plan.args, &action, files.get(),
                                             std::make_shared<clang::PCHContainerOperations>());
   invocation.setDiagnosticConsumer(&diags);
   invocation.run();
-  // The unit's diagnostics engine still points at `diags`, which the caller
-  // destroys before the unit: detach it.
-  if (action.unit) action.unit->getDiagnostics().setClient(new clang::IgnoringDiagConsumer(), /*ShouldOwnClient=*/true);
-  refused = guarded->refusals();
-  return std::move(action.unit);
+  out.over_limit = limiter.reason();
+  if (action.kept && limiter.over_limit())
+    out.cut_line = limiter.line_in(action.kept->getSourceManager(), plan.target_file);
+  // A cut parse is not kept: its last declaration is half-built.
+  if (!limiter.stopped()) out.ast = std::move(action.kept);
+  out.refused = guarded->refusals();
+  return out;
 }
 
 // The file the model describes: the main file, or the header parsed in the
@@ -625,37 +688,65 @@ std::unique_ptr<ParsedAst> parse_ast(const SourceFile& file, const AnalysisOptio
   }
   ParsePlan plan = plan_parse(file, options, resource_dir(), r.toolchain, r.diagnostics);
   auto diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded, plan.relocatable);
-  std::vector<std::string> refused;  // files the guarded file system would not read
-  ast->unit = run_clang_keeping_ast(plan, file.text, *diags, refused);
-  if (ast->unit && plan.main_file != plan.target_file &&
-      target_file_id(ast->unit->getSourceManager(), plan.target_file).isInvalid()) {
-    // The context .cu does not reach the header after all: parse it alone.
-    plan.main_file = plan.target_file;
-    plan.main_text = file.text;
-    plan.args.back() = plan.target_file;
-    r.toolchain.clang_args = plan.args;
-    r.toolchain.compile_command_source += " (header not reached; parsed alone)";
-    diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded, plan.relocatable);
-    ast->unit = run_clang_keeping_ast(plan, file.text, *diags, refused);
-  }
+  KeptOutcome outcome;
+  // The parse and the model's walk on a stack of their own, under the
+  // analysis' limits, as parse_translation_unit's: the rewrite engine must
+  // not die where the diagnostics did not (its callers walk the AST on such
+  // a stack too: agent/rewrites/engine.cpp).
+  common::run_with_stack(clang_frontend::kParseStackBytes, [&](std::size_t stack_bytes) {
+    char top = 0;
+    outcome = run_clang_keeping_ast(plan, file.text, options.limits, stop, *diags, &top, stack_bytes);
+    if (outcome.ast && plan.main_file != plan.target_file &&
+        target_file_id(outcome.ast->getSourceManager(), plan.target_file).isInvalid() && !stop.stop_requested()) {
+      // The context .cu does not reach the header after all: parse it alone.
+      plan.main_file = plan.target_file;
+      plan.main_text = file.text;
+      plan.args.back() = plan.target_file;
+      r.toolchain.clang_args = plan.args;
+      r.toolchain.compile_command_source += " (header not reached; parsed alone)";
+      outcome.ast.reset();
+      diags = std::make_unique<DiagnosticCollector>(file.path, plan.degraded, plan.relocatable);
+      outcome = run_clang_keeping_ast(plan, file.text, options.limits, stop, *diags, &top, stack_bytes);
+    }
+    if (!outcome.ast || !outcome.over_limit.empty() || stop.stop_requested()) return;
+    clang::SourceManager& sm = outcome.ast->getSourceManager();
+    ast->target = target_file_id(sm, plan.target_file);
+    if (ast->target.isValid()) {
+      clang_frontend::SourceMapper map(sm, outcome.ast->getLangOpts(), ast->target);
+      r.model = clang_frontend::build_kernel_model(outcome.ast->getASTContext(), map, file.path, stop);
+    }
+  });
   for (auto& f : diags->take_findings()) r.diagnostics.push_back(std::move(f));
-  for (const auto& file_refused : refused) {
+  for (const auto& file_refused : outcome.refused) {
     Finding f = toolchain_finding(file.path, Severity::Warning, "warplens did not read " + file_refused);
     f.code = codes::kAnalysisLimit;
     r.diagnostics.push_back(std::move(f));
   }
-  if (!ast->unit) return ast;
-  r.parsed = true;
-  clang::SourceManager& sm = ast->unit->getSourceManager();
-  ast->target = target_file_id(sm, plan.target_file);
-  if (ast->target.isValid() && !stop.stop_requested()) {
-    clang_frontend::SourceMapper map(sm, ast->unit->getLangOpts(), ast->target);
-    r.model = clang_frontend::build_kernel_model(ast->unit->getASTContext(), map, file.path, stop);
-  }
   r.model.file = file.path;
   r.cancelled = stop.stop_requested();
+  if (!outcome.over_limit.empty()) {
+    Finding f = toolchain_finding(file.path, Severity::Warning, outcome.over_limit);
+    f.code = codes::kAnalysisLimit;
+    if (outcome.cut_line) f.location.range = {{*outcome.cut_line, 0}, {*outcome.cut_line + 1, 0}};
+    r.over_limit = std::move(f);
+    r.model = KernelModel{};
+    r.model.file = file.path;
+    ast->target = {};
+    return ast;  // no unit: the rewrite engine reports the limit
+  }
+  ast->unit = std::move(outcome.ast);
+  r.parsed = ast->unit != nullptr;
   return ast;
 }
+
+std::size_t parse_stack_bytes() { return clang_frontend::kParseStackBytes; }
+
+KeptAst::~KeptAst() {
+  if (action) action->EndSourceFile();
+}
+clang::ASTContext& KeptAst::getASTContext() const { return instance->getASTContext(); }
+clang::SourceManager& KeptAst::getSourceManager() const { return instance->getSourceManager(); }
+const clang::LangOptions& KeptAst::getLangOpts() const { return instance->getLangOpts(); }
 
 bool ParsedAst::has_errors() const {
   for (const Finding& f : result.diagnostics)

@@ -11,7 +11,8 @@
 #pragma once
 
 #include <clang/Basic/SourceLocation.h>
-#include <clang/Frontend/ASTUnit.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
 
 #include <memory>
 #include <stop_token>
@@ -21,8 +22,22 @@
 
 namespace warplens {
 
+// A finished parse whose AST is still alive: the compiler instance and its
+// action, EndSourceFile owed until this goes (ASTUnit's accessors, so the
+// rewrite engine reads it as it would an ASTUnit).
+struct KeptAst {
+  std::unique_ptr<clang::CompilerInstance> instance;
+  std::unique_ptr<clang::FrontendAction> action;  // set once BeginSourceFile succeeded
+  ~KeptAst();
+  clang::ASTContext& getASTContext() const;
+  clang::SourceManager& getSourceManager() const;
+  const clang::LangOptions& getLangOpts() const;
+};
+
 struct ParsedAst {
-  std::unique_ptr<clang::ASTUnit> unit;  // null when Clang could not run
+  // Null when Clang could not run, or a limit cut the parse
+  // (result.over_limit says which).
+  std::unique_ptr<KeptAst> unit;
   ParseResult result;                    // model, diagnostics, toolchain: as parse_translation_unit's
   clang::FileID target;                  // the file the model describes (invalid: not reached)
   std::string target_path;
@@ -34,8 +49,13 @@ struct ParsedAst {
 };
 
 // Parses like parse_translation_unit (same plan, same diagnostics, same
-// model) and keeps the AST. Never null; `unit` is null when the front end
+// model, same limits, on a stack of its own) and keeps the AST. Never null; `unit` is null when the front end
 // could not run, and `result.cancelled` is set when `stop` was requested.
 std::unique_ptr<ParsedAst> parse_ast(const SourceFile& file, const AnalysisOptions& options, std::stop_token stop = {});
+
+// The size of the stack the parse runs on. What walks a ParsedAst
+// recursively (the rewrites) runs on one as large (common::run_with_stack):
+// the parse's limits are set against it.
+std::size_t parse_stack_bytes();
 
 }  // namespace warplens

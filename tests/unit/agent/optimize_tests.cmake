@@ -22,7 +22,8 @@ if(WARPLENS_WITH_CLANG)
     CASES transpose_naive strided_copy bank_conflict_tile interleaved_reduction matmul_naive_rowx
           matmul_naive_colx elementwise_chain aos_update register_heavy matvec_row_per_thread frontend)
   target_compile_definitions(agent_rewrite_tests PRIVATE
-    WARPLENS_NVCC="${_nvcc}" WARPLENS_REWRITE_SNIPPETS="${_here}/rewrite_snippets")
+    WARPLENS_NVCC="${_nvcc}" WARPLENS_REWRITE_SNIPPETS="${_here}/rewrite_snippets"
+    WARPLENS_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 
   # The style corpus: one test per entry of style_corpus/corpus.txt (the same
   # computations in the styles people write them; each must receive its

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "agent/rewrite_engine.h"
 #include "analysis/analyzer.h"
@@ -107,4 +108,39 @@ TEST_CASE("rewrites and diagnostics parse with the same compile_commands.json en
     CHECK(s.toolchain.clang_args == a.toolchain.clang_args);
   }
   fs::remove_all(root);
+}
+
+// Issue 21: the engine parses under the analysis' limits and walks on a
+// stack as large as the parse's, so `optimize` does not die where the
+// diagnostics did not (both died, or only it did, before).
+TEST_CASE("the rewrite engine survives what the analysis survives: frontend") {
+  REQUIRE(rewrite_engine_available());
+  const std::string launch = "int main() { float* a; cudaMalloc(&a, 4); k<<<1, 1>>>(a); }\n";
+  // A 100,000-term sum: Clang's parse is flat, the walks after it are not
+  // (SIGSEGV on the 8 MiB of the optimize job's thread before).
+  std::string sum = "__global__ void k(float* a) { a[threadIdx.x] = 1.0f";
+  for (int i = 0; i < 100000; ++i) sum += " + 1.0f";
+  sum += "; }\n" + launch;
+  KernelSurvey big = survey_kernel({"/tmp/wl_engine_sum.cu", sum}, "k", {}, false);
+  CHECK_MESSAGE(big.parsed, big.error);
+
+  // 200,000 unary minus: refused with the analysis' own limit, not a crash.
+  std::string unary = "__global__ void k(float* a) { a[0] = ";
+  for (int i = 0; i < 200000; ++i) unary += "- ";
+  unary += "1; }\n" + launch;
+  KernelSurvey deep = survey_kernel({"/tmp/wl_engine_unary.cu", unary}, "k", {}, false);
+  CHECK_FALSE(deep.parsed);
+  CHECK_MESSAGE(deep.error.find("too large to analyse: nested too deeply for the parser") != std::string::npos,
+                deep.error);
+  ApplyResult applied = apply_rewrite({"/tmp/wl_engine_unary.cu", unary}, "k", {"restrict-const", {}}, {});
+  CHECK_FALSE(applied.ok);
+  CHECK_MESSAGE(applied.error.find("too large to analyse") != std::string::npos, applied.error);
+
+  // Clang 19's endless typo correction (tests/fixtures/robustness/): an error, not a crash.
+  std::ifstream in(std::string(WARPLENS_SOURCE_DIR) + "/tests/fixtures/robustness/typo_launch_recursion.cu");
+  std::string typo((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE_FALSE(typo.empty());
+  KernelSurvey t = survey_kernel({"/tmp/wl_engine_typo.cu", typo}, "gather", {}, false);
+  CHECK_FALSE(t.parsed);
+  CHECK_MESSAGE(t.error.find("does not compile") != std::string::npos, t.error);
 }

@@ -78,6 +78,25 @@ TEST_CASE("D: a dim3 built from an undeclared name, feeding a launch") {
   }
 }
 
+TEST_CASE("a launch naming an undeclared variable, of a kernel whose declaration is invalid") {
+  // Clang 19's delayed typo correction recursed on this without end and
+  // overflowed the stack (it needs the toolkit's launch API: mode A).
+  for (Toolchain toolchain : {Toolchain::Cuda, Toolchain::Prelude}) {
+    Timed t = analyse(fixture("typo_launch_recursion.cu"), {}, toolchain);
+    CHECK(t.result.parsed);
+    CHECK_MESSAGE(messages(t.result).find("use of undeclared identifier 'threads'") != std::string::npos,
+                  messages(t.result));
+  }
+  // The same in other spellings of the launch configuration.
+  for (const char* text : {"__global__ void g(co v) {}\nint main() { g<<<threads, 1>>>(0); }\n",
+                           "__global__ void g(co v, int n) {}\nint main() { g<<<dim3(nx, 1), 32, shm>>>(0, 1); }\n",
+                           "__global__ void g(co* v) {}\nint main() { g<<<1, 1, 0, strm>>>(nullptr); }\n"}) {
+    CAPTURE(text);
+    Timed u = analyse(text, {}, Toolchain::Cuda);
+    CHECK(u.result.parsed);
+  }
+}
+
 TEST_CASE("E: a 30,000-term expression is analysed; deeper nesting is refused, not a crash") {
   std::string sum = "__global__ void k(float* a) { a[0] = 1";
   for (int i = 0; i < 30000; ++i) sum += " + 1";
