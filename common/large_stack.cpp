@@ -33,6 +33,10 @@ std::size_t run_with_stack(std::size_t bytes, const std::function<void(std::size
     if (pthread_attr_init(&attr) != 0) break;
     Call call{&fn, size, nullptr};
     pthread_t thread;
+    // A guard of 1 MiB below the stack, not one page: a frame larger than
+    // the guard would step over it into another mapping instead of faulting
+    // (common/crash_recovery.h turns the fault into an error).
+    (void)pthread_attr_setguardsize(&attr, std::size_t{1} << 20);
     const bool made = pthread_attr_setstacksize(&attr, size) == 0 &&
                       pthread_create(&thread, &attr, trampoline, &call) == 0;
     pthread_attr_destroy(&attr);

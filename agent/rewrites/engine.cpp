@@ -6,6 +6,7 @@
 #include "agent/rewrite_engine.h"
 #include "agent/rewrites/rewrite.h"
 #include "analysis/clang/parsed_ast.h"
+#include "common/crash_recovery.h"
 #include "common/large_stack.h"
 
 namespace warplens::agent {
@@ -162,10 +163,18 @@ namespace {
 // The rewrites walk the AST recursively, as the model builder does: on a
 // stack as large as the parse's, so that what the parse's limits let through
 // is walked without overflowing the caller's (a job thread's 8 MiB).
+// A crash in there (Clang's, or a rewrite's) is recovered as in the parse
+// (common/crash_recovery.h): an error for this kernel, not the process.
 template <class Result, class Fn>
 Result on_parse_stack(Fn fn) {
   Result result;
-  common::run_with_stack(parse_stack_bytes(), [&](std::size_t) { result = fn(); });
+  common::RecoveredCrash crash;
+  common::run_with_stack(parse_stack_bytes(), [&](std::size_t) { crash = common::run_recovering([&] { result = fn(); }); });
+  if (crash) {
+    result = Result{};
+    result.error = std::string("the rewrite engine crashed on this kernel (") + common::describe(crash) +
+                   "); nothing is proposed for it";
+  }
   return result;
 }
 

@@ -12,10 +12,14 @@
 #include <string>
 
 #include "analysis/analyzer.h"
+#include "common/crash_recovery.h"
 #include "tests/fuzz/fuzz_logging.h"
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   warplens::fuzz::configure_logging();
+  // A crash inside Clang is a finding here, not a warning to recover from
+  // (common/crash_recovery.h): libFuzzer and ASan must see it.
+  warplens::common::set_crash_recovery(false);
   // No toolkit: the analysis must not depend on one, and is 50x faster without.
   ::setenv("CUDA_PATH", "/nonexistent-cuda", 1);
   ::unsetenv("CUDA_HOME");

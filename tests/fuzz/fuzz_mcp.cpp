@@ -22,6 +22,7 @@
 #include "mcp/session.h"
 #include "mcp/tool_env.h"
 #include "protocol/line_framing.h"
+#include "common/crash_recovery.h"
 #include "tests/fuzz/fuzz_logging.h"
 
 namespace {
@@ -78,6 +79,9 @@ mcp::ToolServices fake_services() {
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   warplens::fuzz::configure_logging();
+  // A crash inside Clang is a finding here, not a warning to recover from
+  // (common/crash_recovery.h): libFuzzer and ASan must see it.
+  warplens::common::set_crash_recovery(false);
   return 0;
 }
 

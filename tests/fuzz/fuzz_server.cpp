@@ -18,6 +18,7 @@
 #include "protocol/framing.h"
 #include "server/language_server.h"
 #include "workflows/optimize.h"
+#include "common/crash_recovery.h"
 #include "tests/fuzz/fuzz_logging.h"
 
 namespace {
@@ -72,6 +73,9 @@ warplens::AnalysisResult fake_analyze(const warplens::SourceFile& file, const wa
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   warplens::fuzz::configure_logging();
+  // A crash inside Clang is a finding here, not a warning to recover from
+  // (common/crash_recovery.h): libFuzzer and ASan must see it.
+  warplens::common::set_crash_recovery(false);
   return 0;
 }
 

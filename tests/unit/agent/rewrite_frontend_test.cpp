@@ -143,4 +143,12 @@ TEST_CASE("the rewrite engine survives what the analysis survives: frontend") {
   KernelSurvey t = survey_kernel({"/tmp/wl_engine_typo.cu", typo}, "gather", {}, false);
   CHECK_FALSE(t.parsed);
   CHECK_MESSAGE(t.error.find("does not compile") != std::string::npos, t.error);
+
+  // Clang crashing (its own trap): an error for this kernel, and the engine goes on.
+  const std::string crash = "#pragma clang __debug crash\n__global__ void k(float* a) { a[0] = 1; }\n" + launch;
+  KernelSurvey c = survey_kernel({"/tmp/wl_engine_crash.cu", crash}, "k", {}, false);
+  CHECK_FALSE(c.parsed);
+  CHECK_MESSAGE(c.error.find("crashed") != std::string::npos, c.error);
+  KernelSurvey after = survey_kernel({"/tmp/wl_engine_after.cu", sum}, "k", {}, false);
+  CHECK_MESSAGE(after.parsed, after.error);
 }

@@ -97,6 +97,38 @@ TEST_CASE("a launch naming an undeclared variable, of a kernel whose declaration
   }
 }
 
+TEST_CASE("Clang crashing on a file is a warning on that file, not the end of the process") {
+  // `#pragma clang __debug crash` is Clang's own way to crash (a trap:
+  // SIGILL) in the middle of a parse: it stands for a Clang bug that invalid
+  // code reaches. Not a .cu under tests/: every one is a fuzzer seed, and the
+  // fuzzers turn recovery off.
+  const std::string text = "#pragma clang __debug crash\n__global__ void k(float* p) { p[0] = 1; }\n";
+  Timed t = analyse(text);
+  CHECK_FALSE(t.result.parsed);
+  auto limit = with_code(t.result, codes::kAnalysisLimit);
+  REQUIRE_MESSAGE(limit.size() == 1, messages(t.result));
+  CHECK_MESSAGE(limit[0]->message.find("not analysed: the C++ front end (Clang 19) crashed on this file (SIGILL") == 0,
+                limit[0]->message);
+  CHECK(limit[0]->severity == Severity::Warning);
+  CHECK(t.result.model.functions.empty());
+  // The same text of the same file again is not parsed again (each
+  // recovered crash leaks): the editor asks for hover, lenses, actions.
+  AnalysisOptions options;
+  options.cuda_path = "/nonexistent";
+  options.run_static_analyses = false;
+  const std::string path = "/tmp/warplens_crash_memo.cu";
+  AnalysisResult first = analyze({path, text}, options);
+  REQUIRE(with_code(first, codes::kAnalysisLimit).size() == 1);
+  AnalysisResult again = analyze({path, text}, options);
+  auto second = with_code(again, codes::kAnalysisLimit);
+  REQUIRE(second.size() == 1);
+  CHECK_MESSAGE(second[0]->message.find("crashed on this text before") != std::string::npos, second[0]->message);
+  // And the process goes on parsing other files.
+  Timed next = analyse("__global__ void k(float* p) { p[threadIdx.x] = 1; }\n");
+  CHECK(next.result.parsed);
+  CHECK(next.result.model.functions.size() == 1);
+}
+
 TEST_CASE("E: a 30,000-term expression is analysed; deeper nesting is refused, not a crash") {
   std::string sum = "__global__ void k(float* a) { a[0] = 1";
   for (int i = 0; i < 30000; ++i) sum += " + 1";
