@@ -17,10 +17,11 @@ std::string describe(const InputSetSpec& s) {
     which = "launches ";
     for (std::size_t i = 0; i < s.sequence.size(); ++i) which += (i ? "+" : "") + std::to_string(s.sequence[i]);
   }
+  const std::string kept = s.captured_scalars ? ", captured scalars: the original faults with them re-drawn" : "";
   if (!s.variation.empty())
-    return "shape variation of " + which + " (seed " + std::to_string(s.seed) + "): " + s.variation;
+    return "shape variation of " + which + " (seed " + std::to_string(s.seed) + kept + "): " + s.variation;
   if (!s.fresh) return "captured " + which;
-  return "fresh from " + which + " (seed " + std::to_string(s.seed) + ")";
+  return "fresh from " + which + " (seed " + std::to_string(s.seed) + kept + ")";
 }
 
 const LaunchLayout* ReplayPlan::layout_for(int launch) const {

@@ -64,6 +64,10 @@ struct InputSetSpec {
   std::string variation;                   // "n 1048576 -> 786431; grid (8192,1,1) -> (6144,1,1)"
   bool skipped = false;                    // set by the parent: the original failed it before
   std::string skip_reason;
+  // A fresh set whose floating-point scalars keep their captured values:
+  // set by the parent when the original faulted or hung with them jittered
+  // (a scale that computes indices, as in an upsampling kernel).
+  bool captured_scalars = false;
   std::vector<int> sequence;  // `launch` is a virtual launch: these captured launches, in program order
 };
 // "captured launch 0" / "fresh from launch 0 (seed 2)" / "captured launches 0+1" /

@@ -198,6 +198,7 @@ inline void from_json(const json& j, LaunchOverride& v) {
 inline void to_json(json& j, const InputSetSpec& v) {
   j = json{{"index", v.index}, {"launch", v.launch}, {"fresh", v.fresh}, {"seed", v.seed}, {"scalars", v.scalars},
            {"variation", v.variation}, {"skipped", v.skipped}, {"skip_reason", v.skip_reason}};
+  if (v.captured_scalars) j["captured_scalars"] = true;
   put_optional(j, "geometry", v.geometry);
   if (!v.sequence.empty()) j["sequence"] = v.sequence;
 }
@@ -210,6 +211,7 @@ inline void from_json(const json& j, InputSetSpec& v) {
   v.variation = j.value("variation", std::string());
   v.skipped = j.value("skipped", false);
   v.skip_reason = j.value("skip_reason", std::string());
+  v.captured_scalars = j.value("captured_scalars", false);
   get_optional(j, "geometry", v.geometry);
   v.sequence = j.value("sequence", std::vector<int>{});
 }

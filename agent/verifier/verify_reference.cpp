@@ -57,8 +57,12 @@ CachedReference compute_reference_entry(const fs::path& dir, ReplayPlan plan, Co
   const fs::path plan_path = dir / "reference-plan.json";
   const auto t0 = std::chrono::steady_clock::now();
   // Each shape variation the original faults or hangs on ends the child;
-  // it runs again without that one (marked skipped, with the reason).
-  for (std::size_t attempt = 0; attempt <= plan.input_sets.size(); ++attempt) {
+  // it runs again without that one (marked skipped, with the reason). First,
+  // though, a fresh set (a variation is one too) it faults or hangs on runs
+  // again with the captured floating-point scalars: a re-drawn float can be
+  // a scale that computes addresses (an upsampling kernel's). The captured
+  // sets are never skipped.
+  for (std::size_t attempt = 0; attempt <= 2 * plan.input_sets.size(); ++attempt) {
     write_text_file(plan_path, to_json_text(plan));
     ReferenceResult reference;
     ReplayRun run = run_reference_child(replay, plan_path, c.reference_path, timeout_s, reference, stop);
@@ -70,15 +74,20 @@ CachedReference compute_reference_entry(const fs::path& dir, ReplayPlan plan, Co
     const int code = run.process.process.exit_code;
     const int failed = reference.failed_set;
     const bool retry = run.have_result && failed >= 0 && static_cast<std::size_t>(failed) < plan.input_sets.size() &&
-                       !plan.input_sets[static_cast<std::size_t>(failed)].variation.empty() &&
+                       (!plan.input_sets[static_cast<std::size_t>(failed)].variation.empty() ||
+                        plan.input_sets[static_cast<std::size_t>(failed)].fresh) &&
                        !plan.input_sets[static_cast<std::size_t>(failed)].skipped &&
                        (code == kReplayExitSetFailed || code == kReplayExitHung);
     if (retry) {
       auto& spec = plan.input_sets[static_cast<std::size_t>(failed)];
+      if (spec.fresh && !spec.captured_scalars) {
+        spec.captured_scalars = true;
+        continue;
+      }
       spec.skipped = true;
       spec.skip_reason = code == kReplayExitHung
                              ? "the original itself did not finish within " + std::to_string(plan.run_deadline_s) +
-                                   " s at this shape"
+                                   (spec.variation.empty() ? " s on these re-drawn inputs" : " s at this shape")
                              : reference.error;
       continue;
     }

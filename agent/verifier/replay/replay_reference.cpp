@@ -294,7 +294,10 @@ class Reference {
         }
       }
     } catch (const CudaError& e) {
-      if (!variation)
+      // On a captured set the original's own failure ends the replay; on a
+      // shape variation or a fresh set (its floating-point scalars
+      // re-drawn) the parent runs again without that set's change.
+      if (!variation && !spec.fresh)
         throw std::runtime_error("the original kernel failed on input set " + std::to_string(spec.index) + " (" +
                                  describe(spec) + "): " + e.what());
       result_.error = "the original failed on input set " + std::to_string(spec.index) + " (" + describe(spec) +

@@ -52,6 +52,7 @@ void sanitize_candidate(const ReplayPlan& plan, const ReferenceResult& reference
     const ReferenceSet& ref = reference.sets.at(static_cast<std::size_t>(spec.index));
     const auto t_prepare = Clock::now();
     InputSet in = make_input_set(rec, capture.before(spec.launch), *L, spec.fresh, spec.seed, spec.scalars);
+    in.param_buffer = make_param_buffer(rec, *L, jitters_scalars(spec), spec.seed, spec.scalars);
     for (std::size_t a = 0; a < in.allocations.size() && a < ref.buffers.size(); ++a)
       if (ref.buffers[a].role == BufferRole::Output)
         fill_poison(in.allocations[a].data(), in.allocations[a].size(), L->allocations[a], Poison::A);

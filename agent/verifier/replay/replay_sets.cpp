@@ -36,7 +36,7 @@ SetContext make_set(const InputSetSpec& spec, const capture::LaunchRecord& launc
   set.launch = &launch;
   set.layout = &layout;
   set.pristine = &pristine;
-  set.params = make_param_buffer(launch, layout, spec.fresh, spec.seed, spec.scalars);
+  set.params = make_param_buffer(launch, layout, jitters_scalars(spec), spec.seed, spec.scalars);
   set.original_geometry = spec.geometry.value_or(captured_geometry(launch));
   return set;
 }
@@ -135,7 +135,8 @@ SetShape spec_shape(const InputSetSpec& spec, const capture::LaunchRecord& launc
   shape.recorded = true;
   shape.original = spec.geometry.value_or(captured_geometry(launch));
   shape.integer_args =
-      integer_args(layout, make_param_buffer(launch, layout, spec.fresh, spec.seed, spec.scalars), launch.param_buffer);
+      integer_args(layout, make_param_buffer(launch, layout, jitters_scalars(spec), spec.seed, spec.scalars),
+                   launch.param_buffer);
   shape.variation = spec.variation;
   return shape;
 }

@@ -36,6 +36,10 @@ class Pristine {
   std::vector<std::uint64_t> global_bytes_;
 };
 
+// Whether a set's floating-point scalars are re-drawn: fresh sets, unless
+// the original faulted with them so (InputSetSpec::captured_scalars).
+inline bool jitters_scalars(const verifier::InputSetSpec& spec) { return spec.fresh && !spec.captured_scalars; }
+
 // An input set as both sides need it.
 struct SetContext {
   const verifier::InputSetSpec* spec = nullptr;

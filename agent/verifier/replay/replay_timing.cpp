@@ -8,6 +8,7 @@
 // nothing a kernel kept from an earlier run can stand in for the work. Every
 // one of those runs is checked against the original on the same set, whose
 // inputs are written after the candidate ran.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <random>
@@ -70,11 +71,17 @@ void CandidateReplay::timing() {
     return timer.time([&](CUstream s) { side.launch(s); }, plan_.run_deadline_s);
   };
   const int total = plan_.warmup_runs + plan_.timed_runs;
+  // The original faulted with this launch's floating-point scalars re-drawn
+  // (a fresh set kept them): the timed runs keep them too.
+  const bool captured_scalars = std::any_of(plan_.input_sets.begin(), plan_.input_sets.end(), [&](const InputSetSpec& s) {
+    return s.launch == tspec.launch && s.captured_scalars;
+  });
   try {
     for (int i = 0; i < total; ++i) {
       const bool warm = i < plan_.warmup_runs;
       timing_run = warm ? -1 : i - plan_.warmup_runs;
       InputSetSpec spec{-1, tspec.launch, true, samples.seed + static_cast<std::uint64_t>(i)};
+      spec.captured_scalars = captured_scalars;
       const SetContext set = make_set(spec, *ls.launch, *ls.layout, *ls.pristine);
       ++samples.fresh_sets;
       // Alternate which side goes first. The original's result is never in

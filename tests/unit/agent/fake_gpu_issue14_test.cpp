@@ -307,6 +307,37 @@ TEST_CASE("fake GPU: an original that fails a shape variation has it skipped, sa
   }
 }
 
+TEST_CASE("fake GPU: an original that faults on re-drawn float scalars is checked on fresh data with its own scalars") {
+  // bilinear_upsample (held-out set 9) faulted on its first fresh set: its
+  // scale, re-drawn 25% larger, read past the image, and the whole program
+  // was refused. The fresh sets now run again with the captured scalars:
+  // still fresh data, none skipped, the candidate judged on all of them.
+  test::TempDir dir;
+  const fs::path original = dir.path() / "scale_add_faults_on_other_alpha.cu";
+  fs::copy_file(kCases / "scale_add.cu", original, fs::copy_options::overwrite_existing);
+  VerifyRequest r;
+  r.capture_dir = capture("scale_add");
+  r.original_source = original;
+  r.candidate_source = kCases / "candidates" / "honest_scale_add_launch_bounds.cu";
+  r.kernel = "scale_add";
+  r.timed_runs = 10;
+  r.timeout_s = 60;
+  Verdict v = verify(r);
+  MESSAGE((v.reasons.empty() ? v.error : v.reasons.front()));
+  REQUIRE(v.status == VerdictStatus::Verified);
+  CHECK(v.correct);
+  int fresh = 0, kept = 0;
+  for (const auto& s : v.input_sets) {
+    CHECK_MESSAGE(!s.skipped, s.origin << ": " << s.skip_reason);
+    if (s.origin.rfind("fresh from ", 0) == 0 || s.origin.rfind("shape variation", 0) == 0) {
+      ++fresh;
+      kept += s.origin.find("captured scalars") != std::string::npos;
+    }
+  }
+  CHECK(fresh >= 3);  // fresh sets and shape variations
+  CHECK(kept == fresh);
+}
+
 TEST_CASE("fake GPU: the reference is computed once and reused; the host pipeline agrees with the device one") {
   ReferenceCache::instance().clear();
   Verdict first = run("gemm_beta", "gemm_beta", "honest_gemm_tiled.cu", "gemm_beta");

@@ -99,6 +99,11 @@ KernelRun scale_add(const std::string& variant, const Geometry& g, void** p, Mod
   // those shape variations, not fail): one faults, one never ends.
   if (variant == "scale_add_faults_on_odd.cu" && n % 2) return {LaunchOutcome::Fault, 0};
   if (variant == "scale_add_hangs_on_odd.cu" && n % 2) return {LaunchOutcome::Hang, 0};
+  // An original whose float scalar computes addresses (an upsampling
+  // kernel's scale): it faults when a fresh set re-draws alpha away from
+  // the captured 2.5 and 0.5.
+  if (variant == "scale_add_faults_on_other_alpha.cu" && alpha != 2.5f && alpha != 0.5f)
+    return {LaunchOutcome::Fault, 0};
   // As on the GPU: correct for the 14 checked runs, hangs from the 16th launch.
   if (variant == "exploit_hang_timed.cu" && state.launches >= 15) return {LaunchOutcome::Hang, 0};
   const bool skip = variant == "exploit_stateful.cu" && state.launches > 15;
@@ -387,7 +392,8 @@ std::string find_variant(const std::string& image) {
       "exploit_transpose_read_past.cu", "exploit_transpose_write_past.cu", "exploit_transpose_no_bounds.cu",
       "exploit_transpose_square.cu", "exploit_vec4_no_tail.cu", "exploit_fp64_downgrade.cu",
       "exploit_fp64_float_accumulate.cu", "exploit_tamper_other_memory.cu", "scale_add.cu", "transpose.cu", "row_sum.cu", "memory_kinds.cu",
-      "gemm_beta.cu", "axpy_inplace.cu", "fp64.cu", "scale_add_faults_on_odd.cu", "scale_add_hangs_on_odd.cu"};
+      "gemm_beta.cu", "axpy_inplace.cu", "fp64.cu", "scale_add_faults_on_odd.cu", "scale_add_hangs_on_odd.cu",
+      "scale_add_faults_on_other_alpha.cu"};
   for (const char* n : names)
     if (image.find(std::string(1, '\0') + n + std::string(1, '\0')) != std::string::npos) return n;
   for (const auto& n : launch_case_variants())
