@@ -175,8 +175,6 @@ std::optional<FusionPlan> plan(KernelContext& ctx, std::string& why) {
       why = "the bounds are not parameters";
       continue;
     }
-    p.a_bound = bound_a;
-    p.b_bound = strip(eb->bound);
     const VarDecl* tmp_var = nullptr;
     bool pairs_ok = true;
     // Launches with other grids or blocks still fuse when B is the user's
@@ -357,14 +355,6 @@ class FuseElementwise final : public Rewrite {
       }
       reads[r] = "(" + *value + ")";
     }
-    if (p->b_bound && p->a_bound >= 0) {
-      // B's guard reads A's bound too (fuse_plan.h says why); left as it
-      // is when the bound is spelled through a macro.
-      if (auto b_name = cb.text(p->b_bound)) {
-        const std::string& a_name = a_names.at(p->a->getParamDecl(static_cast<unsigned>(p->a_bound)));
-        reads[p->b_bound] = "(" + *b_name + " < " + a_name + " ? " + *b_name + " : " + a_name + ")";
-      }
-    }
     auto body = text_with_replacements(cb, p->b->getBody(), {}, reads);
     if (!body) {
       error = "B's body crosses a macro";
@@ -428,9 +418,8 @@ class FuseElementwise final : public Rewrite {
                           "reads the temporary only at the element the first's thread (x, y) wrote, and the first "
                           "reads no array the second writes");
     else
-      out.notes.push_back("both kernels are element-wise over the same index and bound (the launches pass the same "
-                          "argument for both; the fused guard reads both); the launches are consecutive with identical "
-                          "configurations");
+      out.notes.push_back("both kernels are element-wise over the same index and bound; the launches are consecutive "
+                        "with identical configurations");
     out.notes.push_back("the temporary's only other uses are its allocation and cudaFree: nothing else reads it");
     out.notes.push_back("the temporary stays allocated and is passed to the fused kernel, unused");
     return true;

@@ -22,12 +22,6 @@ struct FusionPlan {
   std::vector<const clang::VarDecl*> a_locals;  // A's locals E uses, in declaration order
   IndexVar a_index;
   std::vector<const clang::ArraySubscriptExpr*> b_reads;
-  // The 1-D form: B's bound as B's guard spells it (a parameter's name) and
-  // A's bound parameter. The launches pass both the same argument, and the
-  // fused guard reads both (`i < (n < a_n ? n : a_n)`): the same bound, and
-  // the fused kernel reads every parameter the two kernels read.
-  const clang::Expr* b_bound = nullptr;
-  int a_bound = -1;
   // The 2-D form (two_d_plan): A's and B's x and y global indices; A's
   // value at B's thread is A's value at the same (x, y).
   bool two_d = false;
