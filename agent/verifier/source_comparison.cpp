@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include "agent/verifier/input_generation.h"
+
 namespace warplens::verifier {
 
 namespace {
@@ -142,6 +144,27 @@ std::vector<CapturedScalar> captured_scalars(const capture::LaunchRecord& launch
     out.push_back({static_cast<int>(i), !is_floating(t), v});
   }
   return out;
+}
+
+bool same_scalar_in_every_record(const std::vector<capture::LaunchRecord>& records, const KernelSignature& signature,
+                                 std::size_t p, std::size_t q) {
+  if (p >= signature.params.size() || q >= signature.params.size()) return false;
+  const bool integers = is_integer_type(signature.params[p].element) && is_integer_type(signature.params[q].element);
+  for (const auto& r : records) {
+    if (p >= r.params.size() || q >= r.params.size()) return false;
+    const auto& a = r.params[p];
+    const auto& b = r.params[q];
+    if (a.offset + a.size > r.param_buffer.size() || b.offset + b.size > r.param_buffer.size()) return false;
+    const auto* base = r.param_buffer.data();
+    const bool same_bytes = a.size == b.size && std::equal(base + a.offset, base + a.offset + a.size, base + b.offset);
+    if (same_bytes) continue;
+    if (!integers || a.size != static_cast<std::uint64_t>(element_size(signature.params[p].element)) ||
+        b.size != static_cast<std::uint64_t>(element_size(signature.params[q].element)) ||
+        read_integer(r.param_buffer, a.offset, signature.params[p].element) !=
+            read_integer(r.param_buffer, b.offset, signature.params[q].element))
+      return false;
+  }
+  return !records.empty();
 }
 
 std::vector<SourceFinding> compare_kernel_sources(const KernelSourceFacts& original, const KernelSourceFacts& candidate,

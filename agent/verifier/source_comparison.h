@@ -46,6 +46,13 @@ struct CapturedScalar {
 };
 std::vector<CapturedScalar> captured_scalars(const capture::LaunchRecord& launch, const KernelSignature& signature);
 
+// Whether scalar parameters `p` and `q` hold the same value in every record:
+// the same bytes, or (integers of different widths: a producer's
+// `unsigned int n` and a consumer's `long long n` passed the same count) the
+// same value. A fused kernel that reads one of them reads the other.
+bool same_scalar_in_every_record(const std::vector<capture::LaunchRecord>& records, const KernelSignature& signature,
+                                 std::size_t p, std::size_t q);
+
 struct SourceFinding {
   std::string rule;      // "ignored-parameter", "hard-coded-argument", "device-side-launch", "half-precision",
                          // "device-state", "not-compared"

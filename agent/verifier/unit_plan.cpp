@@ -101,19 +101,11 @@ std::vector<SourceFinding> compare_fused_sources(const KernelSourceFacts& a, con
   const std::size_t tmp_b = static_cast<std::size_t>(a_count + fusion.consumer_temporary());
   for (std::size_t m : {tmp_a, tmp_b})
     if (m < n) aligned.param_uses[m] = std::max(aligned.param_uses[m], original.param_uses[m]);
-  auto bytes_of = [](const capture::LaunchRecord& r, std::size_t p) {
-    const auto& s = r.params.at(p);
-    return std::vector<std::uint8_t>(r.param_buffer.begin() + static_cast<std::ptrdiff_t>(s.offset),
-                                     r.param_buffer.begin() + static_cast<std::ptrdiff_t>(s.offset + s.size));
-  };
   for (std::size_t p = 0; p < n; ++p) {
     if (original.param_uses[p] == 0 || aligned.param_uses[p] > 0 || u.signature.params.at(p).is_pointer) continue;
     for (std::size_t q = 0; q < n; ++q) {
       if (q == p || aligned.param_uses[q] == 0 || u.signature.params.at(q).is_pointer) continue;
-      bool equal = true;
-      for (const auto& r : u.records)
-        equal = equal && r.params.at(p).size == r.params.at(q).size && bytes_of(r, p) == bytes_of(r, q);
-      if (!equal) continue;
+      if (!same_scalar_in_every_record(u.records, u.signature, p, q)) continue;
       aligned.param_uses[p] = original.param_uses[p];
       notes.push_back("source comparison: the fused kernel reads " + original.param_names[p] + " as " +
                       original.param_names[q] + " (equal in every captured pair)");

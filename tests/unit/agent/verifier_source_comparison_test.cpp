@@ -150,3 +150,49 @@ TEST_CASE("source comparison: a candidate without the kernel is reported, not de
   CHECK(findings[0].rule == "not-compared");
   CHECK_FALSE(findings[0].demotes);
 }
+
+namespace {
+
+// A record of scalar parameters, each a little-endian integer of `sizes[i]` bytes.
+warplens::capture::LaunchRecord scalar_record(const std::vector<std::uint64_t>& sizes,
+                                              const std::vector<std::int64_t>& values) {
+  warplens::capture::LaunchRecord r;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    warplens::capture::ParamSlot s;
+    s.index = static_cast<int>(i);
+    s.offset = r.param_buffer.size();
+    s.size = sizes[i];
+    const auto bits = static_cast<std::uint64_t>(values[i]);
+    for (std::uint64_t b = 0; b < sizes[i]; ++b) r.param_buffer.push_back(static_cast<std::uint8_t>(bits >> (8 * b)));
+    r.params.push_back(s);
+  }
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("source comparison: a fused pair's bounds of different integer widths are the same value") {
+  // held-out set 8's gain_softplus_chain: the producer's `unsigned int n` and
+  // the consumer's `long long n` are passed the same count. The fused kernel
+  // reads the consumer's; the producer's is read through it, not ignored
+  // (the byte comparison alone demoted a correct, 2.1x faster fusion).
+  KernelSignature sig;
+  sig.params.resize(3);
+  sig.params[0].element = ElementType::U32;
+  sig.params[1].element = ElementType::I64;
+  sig.params[2].element = ElementType::F32;
+  const std::vector<warplens::capture::LaunchRecord> same = {scalar_record({4, 8, 4}, {4194304, 4194304, 0}),
+                                                              scalar_record({4, 8, 4}, {1024, 1024, 0})};
+  CHECK(same_scalar_in_every_record(same, sig, 0, 1));
+  CHECK(same_scalar_in_every_record(same, sig, 1, 0));
+  // One pair differs: not the same parameter.
+  const std::vector<warplens::capture::LaunchRecord> differ = {scalar_record({4, 8, 4}, {4194304, 4194304, 0}),
+                                                                scalar_record({4, 8, 4}, {1024, 1023, 0})};
+  CHECK_FALSE(same_scalar_in_every_record(differ, sig, 0, 1));
+  // A float is compared by its bytes only, never as an integer value:
+  // 1024.0f (0x44800000) is not the integer 1024.
+  const std::vector<warplens::capture::LaunchRecord> as_float = {scalar_record({4, 8, 4}, {1024, 1024, 0x44800000})};
+  CHECK(same_scalar_in_every_record(as_float, sig, 0, 1));
+  CHECK_FALSE(same_scalar_in_every_record(as_float, sig, 2, 0));
+  CHECK_FALSE(same_scalar_in_every_record({}, sig, 0, 1));
+}
