@@ -197,6 +197,13 @@ const std::vector<RewriteInfo>& rewrite_catalogue() {
        S::Structure,
        {{"splits", {8, 4, 16}, "threads along z sharing one loop's iterations"}},
        {codes::kLowOccupancy}},
+      {"stage-row-walk",
+       "run a thread-per-row serial walk (a recurrence along the thread's own row: `p[t * S + i]`, lanes a row "
+       "apart) in chunks whose stretch of every row of the block is copied through shared memory, coalesced",
+       S::Structure,
+       {{"block", {64, 32, 128}, "threads (rows) per block (the block becomes block x 1)"},
+        {"chunk", {32, 16}, "loop steps per chunk (each row's stretch in shared memory)"}},
+       {codes::kUncoalescedGlobal}},
       {"warp-per-row",
        "give each row of a thread-per-row kernel (matvec, softmax, norms) a warp or a block: lanes stride the "
        "row, shuffle (and shared) reductions combine them, lane 0 finishes; optionally the row is read once "
@@ -297,7 +304,7 @@ std::optional<DeclaredLaunch> declared_launch(const RewriteStep& step) {
     c.thread_scale[1] = {1, per};
   } else if (r == "stencil-tile" || r == "window-tile") {
     c.block = Dim3{32, step_param(step, "rows"), 1};
-  } else if (r == "window-tile-1d") {
+  } else if (r == "window-tile-1d" || r == "stage-row-walk") {
     c.block = Dim3{step_param(step, "block"), 1, 1};
   } else if (r == "stencil-stream") {
     c.block = Dim3{32, 4, 1};

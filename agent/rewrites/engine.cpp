@@ -35,6 +35,7 @@ const Rewrite& swap_thread_mapping_rewrite();
 const Rewrite& tile_k_loop_rewrite();
 const Rewrite& interleave_chunks_rewrite();
 const Rewrite& split_serial_loop_rewrite();
+const Rewrite& stage_row_walk_rewrite();
 const Rewrite& warp_per_row_rewrite();
 const Rewrite& column_block_rewrite();
 const Rewrite& fuse_elementwise_rewrite();
@@ -78,6 +79,7 @@ const std::vector<const Rewrite*>& clang_rewrites() {
       &stencil_stream_rewrite(),
       &interleave_chunks_rewrite(),
       &split_serial_loop_rewrite(),
+      &stage_row_walk_rewrite(),
       &warp_per_row_rewrite(),
       &column_block_rewrite(),
       &fuse_elementwise_rewrite(),
