@@ -165,8 +165,8 @@ class ColumnBlock final : public Rewrite {
       if (const auto* ds = dyn_cast<DeclStmt>(s)) {
         for (const Decl* d : ds->decls()) {
           const auto* v = cast<VarDecl>(d);
-          const std::string type = v->getType().getAsString(ctx.ctx().getPrintingPolicy());
-          const std::string bare = v->getType().getUnqualifiedType().getAsString(ctx.ctx().getPrintingPolicy());
+          const std::string type = declared_type_spelling(ctx, v, false);
+          const std::string bare = declared_type_spelling(ctx, v, true);
           if (!v->getInit()) {
             body += "  " + type + " " + v->getNameAsString() + ";\n";
             continue;

@@ -117,7 +117,7 @@ bool uses_atomics(const Stmt* s) {
 }
 
 bool identity_only_through_index_vars(const KernelContext& ctx, const std::vector<IndexVar>& vars,
-                                      std::string& why, bool allow_block_z) {
+                                      std::string& why, bool allow_block_z, bool allow_block_y) {
   std::set<const VarDecl*> index_decls;
   for (const auto& v : vars) index_decls.insert(v.var);
   bool ok = true;
@@ -138,6 +138,7 @@ bool identity_only_through_index_vars(const KernelContext& ctx, const std::vecto
     if (const auto* e = dyn_cast<Expr>(s)) {
       if (auto b = as_builtin(e)) {
         if (allow_block_z && b->kind == SymbolKind::BlockIdx && b->dim == 2) return;
+        if (allow_block_y && b->kind == SymbolKind::BlockIdx && b->dim == 1) return;
         ok = false;
         why = "the kernel reads thread/block coordinates outside a global index variable (" +
               ctx.text(e).value_or("a builtin") + ")";
@@ -152,6 +153,39 @@ bool identity_only_through_index_vars(const KernelContext& ctx, const std::vecto
     return false;
   }
   return ok;
+}
+
+bool reads_block_y(const Stmt* s) {
+  if (!s) return false;
+  if (const auto* e = dyn_cast<Expr>(s))
+    if (auto b = as_builtin(e); b && b->kind == SymbolKind::BlockIdx && b->dim == 1) return true;
+  for (const Stmt* c : s->children())
+    if (reads_block_y(c)) return true;
+  return false;
+}
+
+bool launches_have_flat_blocks(const KernelContext& ctx, std::string& why) {
+  if (ctx.launches.empty()) {
+    why = "no launch in this file shows the block";
+    return false;
+  }
+  for (const CUDAKernelCallExpr* l : ctx.launches) {
+    const Expr* block = launch_config(l).block;
+    if (!block) return false;
+    const Expr* e = block->IgnoreImplicit();
+    if (const auto* c = dyn_cast<CXXConstructExpr>(e); c && c->getNumArgs() >= 1) {
+      bool one = true;
+      for (unsigned k = 1; k < c->getNumArgs(); ++k) one &= isa<CXXDefaultArgExpr>(c->getArg(k));
+      if (one && c->getArg(0)->IgnoreImplicit()->getType()->isIntegerType()) continue;
+    }
+    if (e->getType()->isIntegerType()) continue;
+    auto d = eval_dim3(ctx.file, block);
+    if (!d || d->y != 1 || d->z != 1) {
+      why = "a launch's block is not provably 1 along y and z (`" + ctx.text(block).value_or("?") + "`)";
+      return false;
+    }
+  }
+  return true;
 }
 
 std::optional<GuardedRegion> guarded_region(const KernelContext& ctx, const std::vector<IndexVar>& vars,

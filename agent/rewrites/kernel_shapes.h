@@ -30,9 +30,20 @@ const IndexVar* index_var_for(const std::vector<IndexVar>& vars, const clang::Va
 // (a grid stride); no called device function uses them either. Then the
 // kernel's behaviour depends on a thread only through its global index.
 // With allow_block_z, `blockIdx.z` may also be read anywhere (a batch or
-// plane index: the same for every thread of a block).
+// plane index: the same for every thread of a block); allow_block_y the same
+// for `blockIdx.y` (a 1-D kernel batched over the grid's y: `int b =
+// blockIdx.y;`). A rewrite that allows either keeps that grid dimension and
+// a block extent of 1 along it (launches_have_flat_blocks).
 bool identity_only_through_index_vars(const KernelContext& ctx, const std::vector<IndexVar>& vars,
-                                      std::string& why, bool allow_block_z = false);
+                                      std::string& why, bool allow_block_z = false, bool allow_block_y = false);
+
+// True when `s` reads blockIdx.y.
+bool reads_block_y(const clang::Stmt* s);
+
+// Every launch's block is 1 along y and z (an integer, or a dim3 whose y and
+// z evaluate to 1), so a batch index blockIdx.y or blockIdx.z names whole
+// blocks and a new block x keeps the grid's y and z.
+bool launches_have_flat_blocks(const KernelContext& ctx, std::string& why);
 
 // The kernel body split around its bounds guard:
 //   { prologue...; if (cond) BODY }                 (no else, nothing after)
@@ -196,6 +207,12 @@ std::optional<BlockReduction> find_block_reduction(const KernelContext& ctx, std
 // (long long)(1) * k". Nullopt when the index depends on anything else.
 std::optional<std::string> render_index(const Polynomial& p, const std::string& y_name, const std::string& x_name,
                                         const std::vector<std::pair<Symbol, std::string>>& counters = {});
+
+// The declared type of a kernel local for code written back into the
+// kernel: in a template instantiation as the pattern spells it (`T`,
+// `const T*`: the edits go to the pattern, which every instantiation
+// shares), elsewhere as Clang prints it. unqualified drops a top-level const.
+std::string declared_type_spelling(const KernelContext& ctx, const clang::VarDecl* v, bool unqualified);
 
 // True when `s` mentions threadIdx, blockIdx, blockDim or gridDim.
 bool contains_any_builtin(const clang::Stmt* s);

@@ -2,6 +2,7 @@
 // sub-expressions or names replaced, its terminator, an index polynomial
 // rendered as C over the kernel's own variables, and the helper text some
 // rewrites insert (declared in kernel_shapes.h).
+#include <sstream>
 #include "agent/rewrites/kernel_shapes.h"
 
 namespace warplens::agent::rw {
@@ -116,6 +117,40 @@ std::optional<std::string> render_uniform(const Polynomial& p) {
 }
 
 }  // namespace
+
+std::string declared_type_spelling(const KernelContext& ctx, const VarDecl* v, bool unqualified) {
+  const QualType t = unqualified ? v->getType().getUnqualifiedType() : v->getType();
+  const std::string printed = t.getAsString(ctx.ctx().getPrintingPolicy());
+  const FunctionDecl* pattern = ctx.kernel->getTemplateInstantiationPattern();
+  if (!pattern || pattern == ctx.kernel) return printed;
+  // The instantiated local keeps the pattern's source locations: the text
+  // from its declaration's start to its name is the type as written.
+  const SourceLocation begin = v->getBeginLoc(), name = v->getLocation();
+  if (begin.isInvalid() || name.isInvalid() || begin.isMacroID() || name.isMacroID()) return printed;
+  const unsigned b = ctx.offset(begin), n = ctx.offset(name);
+  if (n <= b || n > ctx.file.text.size()) return printed;
+  std::string s = ctx.slice(b, n);
+  if (s.find_first_of(",=;()[]{}") != std::string::npos) return printed;  // a later declarator
+  std::istringstream words(s);
+  std::string out, w;
+  bool top_const = false;
+  std::vector<std::string> list;
+  while (words >> w) list.push_back(w);
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    const std::string& x = list[k];
+    if (x == "static" || x == "constexpr" || x == "register" || x == "extern" || x == "__shared__" || x == "auto")
+      return printed;
+    // A top-level const: first or last word (`const T`, `T const`), not
+    // the pointee's (`const T*`).
+    if (x == "const" && (k + 1 == list.size() || (k == 0 && s.find('*') == std::string::npos))) {
+      top_const = true;
+      if (unqualified) continue;
+    }
+    out += (out.empty() ? "" : " ") + x;
+  }
+  (void)top_const;
+  return out.empty() ? printed : out;
+}
 
 std::optional<std::string> render_index(const Polynomial& p, const std::string& y_name, const std::string& x_name,
                                         const std::vector<std::pair<Symbol, std::string>>& counters) {

@@ -416,7 +416,12 @@ std::optional<Match> match_row_loops(const KernelContext& ctx, std::string& why)
     return std::nullopt;
   }
   m.row = vars[0];
-  if (!identity_only_through_index_vars(ctx, vars, why)) return std::nullopt;
+  // A batch index `blockIdx.y` (one block row per batch) is allowed: the
+  // rewrites built on this match change the block's x (and column-block a y
+  // of 1), so every launch keeps its grid's y and each block one batch.
+  if (!identity_only_through_index_vars(ctx, vars, why, /*allow_block_z=*/false, /*allow_block_y=*/true))
+    return std::nullopt;
+  if (reads_block_y(ctx.body) && !launches_have_flat_blocks(ctx, why)) return std::nullopt;
   if (uses_warp_primitives(ctx.body) || contains_barrier(ctx.body)) {
     why = "the kernel already cooperates across threads (barriers or warp primitives)";
     return std::nullopt;
