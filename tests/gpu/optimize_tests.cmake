@@ -29,3 +29,9 @@ foreach(dep warplens-replay warplens_inject)
 endforeach()
 add_test(NAME optimize_capture_gpu_tests COMMAND optimize_capture_gpu_tests)
 set_tests_properties(optimize_capture_gpu_tests PROPERTIES LABELS gpu TIMEOUT 900 SKIP_RETURN_CODE 77)
+
+# stage-row-walk's rewritten tridiagonal snippet against the original on a
+# GPU, its run-time fallback (an aliased solution) included. nvcc only; the
+# rewritten text is the snippet's committed expected output.
+add_test(NAME stage_row_walk_gpu COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/stage_row_walk_check.sh)
+set_tests_properties(stage_row_walk_gpu PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600)
