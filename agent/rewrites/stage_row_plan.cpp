@@ -11,22 +11,13 @@ using clang::Expr;
 
 std::map<const ParmVarDecl*, StagedFootprint> footprints(const StagedLoop& l) {
   std::map<const ParmVarDecl*, StagedFootprint> out;
-  std::map<const ParmVarDecl*, bool> seen, wseen, rseen;
+  std::map<const ParmVarDecl*, bool> seen, wseen;
   for (const StagedAccess& a : l.accesses) {
     StagedFootprint& f = out[a.array];
     if (!seen[a.array]) f.lo = f.hi = a.offset;
     seen[a.array] = true;
     f.lo = std::min(f.lo, a.offset);
     f.hi = std::max(f.hi, a.offset);
-    f.all_certain &= a.certain;
-    if (a.read) {
-      if (!rseen[a.array]) f.rlo = f.rhi = a.offset;
-      rseen[a.array] = true;
-      f.rlo = std::min(f.rlo, a.offset);
-      f.rhi = std::max(f.rhi, a.offset);
-      f.read = true;
-    }
-    if (a.write) f.writes.insert(a.offset);
     if (a.write) {
       if (!wseen[a.array]) f.wlo = f.whi = a.offset;
       wseen[a.array] = true;

@@ -56,10 +56,8 @@ struct StageRowPlan {
 // Offsets of one array in one loop: [lo, hi] of all, those every iteration
 // accesses, and those written.
 struct StagedFootprint {
-  std::int64_t lo = 0, hi = 0, wlo = 0, whi = 0, rlo = 0, rhi = 0;
-  bool written = false, read = false;
-  bool all_certain = true;      // every access runs on every iteration
-  std::set<std::int64_t> writes;  // write offsets
+  std::int64_t lo = 0, hi = 0, wlo = 0, whi = 0;
+  bool written = false;
 };
 // Per array, the offsets one loop accesses (StagedFootprint's fields).
 std::map<const clang::ParmVarDecl*, StagedFootprint> footprints(const StagedLoop& l);
