@@ -1,5 +1,6 @@
 // stage_row_plan.h: what stage-row-walk may stage, checked from the source.
 #include "agent/rewrites/stage_row_plan.h"
+#include "agent/rewrites/stencil_plan.h"
 
 #include <algorithm>
 #include <functional>
@@ -32,32 +33,6 @@ std::map<const ParmVarDecl*, StagedFootprint> footprints(const StagedLoop& l) {
 namespace {
 
 constexpr std::int64_t kMaxOffset = 8;  // |c| accepted
-
-// Accesses under a condition of the loop body (if branches, ?:, the right of
-// && and ||, switch) are not executed on every iteration.
-void mark_conditional(const Stmt* s, bool conditional, std::set<const Stmt*>& out) {
-  if (!s) return;
-  if (conditional) out.insert(s);
-  if (const auto* is = dyn_cast<IfStmt>(s)) {
-    mark_conditional(is->getCond(), conditional, out);
-    mark_conditional(is->getThen(), true, out);
-    mark_conditional(is->getElse(), true, out);
-    return;
-  }
-  if (const auto* co = dyn_cast<AbstractConditionalOperator>(s)) {
-    mark_conditional(co->getCond(), conditional, out);
-    mark_conditional(co->getTrueExpr(), true, out);
-    mark_conditional(co->getFalseExpr(), true, out);
-    return;
-  }
-  if (const auto* bo = dyn_cast<BinaryOperator>(s); bo && bo->isLogicalOp()) {
-    mark_conditional(bo->getLHS(), conditional, out);
-    mark_conditional(bo->getRHS(), true, out);
-    return;
-  }
-  const bool inner = isa<SwitchStmt>(s);
-  for (const Stmt* c : s->children()) mark_conditional(c, conditional || inner, out);
-}
 
 // Something in `s` that could touch memory outside the subscripts we see.
 std::optional<std::string> hidden_memory(const Stmt* s) {
@@ -349,7 +324,7 @@ std::optional<StageRowPlan> plan_stage_row_walk(KernelContext& ctx, std::string&
     }
     if (!loop_range(ctx, w, prologue_vars, why)) return std::nullopt;
     std::set<const Stmt*> conditional;
-    mark_conditional(fs->getBody(), false, conditional);
+    mark_conditional_nodes(fs->getBody(), false, conditional);  // `continue` included
     for (const Access& a : accesses_in(ctx, fs->getBody())) {
       if (a.is_shared) continue;
       if (a.root && !a.root_is_param) continue;  // a thread's local array

@@ -145,6 +145,10 @@ std::optional<StencilEdge> match_edge(const KernelContext& ctx, const std::vecto
 
 bool names_only(const Stmt* s, const std::set<const ValueDecl*>& allowed) { return only_names(s, allowed); }
 
+void mark_conditional_nodes(const Stmt* s, bool conditional, std::set<const Stmt*>& out) {
+  mark_conditional(s, conditional, out);
+}
+
 bool may_leave(const Stmt* s) {
   if (!s) return false;
   if (isa<ReturnStmt>(s) || isa<GotoStmt>(s) || isa<BreakStmt>(s) || isa<ContinueStmt>(s)) return true;

@@ -93,4 +93,10 @@ bool names_only(const clang::Stmt* s, const std::set<const clang::ValueDecl*>& a
 // True when `s` contains a return, goto, break or continue.
 bool may_leave(const clang::Stmt* s);
 
+// Adds to `out` every node under `s` that runs on only some paths: the
+// branches of `?:`, the right side of `&&` and `||`, the bodies of if, loops
+// and switch, and whatever follows a statement that may leave early
+// (`continue`, `break`, `return`, `goto`). With `conditional`, all of `s`.
+void mark_conditional_nodes(const clang::Stmt* s, bool conditional, std::set<const clang::Stmt*>& out);
+
 }  // namespace warplens::agent::rw
